@@ -1,0 +1,30 @@
+//! Tool files parsed once per content: every call reads the file, but parses it again only
+//! when its bytes differ from the last parse, so edits apply on the next call without paying
+//! for a parse on every call. Keyed by content, never by modification time.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use super::toolfile::{self, Parsed};
+
+#[derive(Debug, Default)]
+pub struct ParseCache {
+    entries: Mutex<HashMap<PathBuf, (Arc<[u8]>, Arc<Parsed>)>>,
+}
+
+impl ParseCache {
+    /// The file as it is on disk now.
+    pub fn get(&self, path: &Path) -> std::io::Result<Arc<Parsed>> {
+        let bytes = std::fs::read(path)?;
+        let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((cached, parsed)) = entries.get(path)
+            && **cached == *bytes
+        {
+            return Ok(Arc::clone(parsed));
+        }
+        let parsed = Arc::new(toolfile::parse(path, &String::from_utf8_lossy(&bytes)));
+        entries.insert(path.to_path_buf(), (Arc::from(bytes), Arc::clone(&parsed)));
+        Ok(parsed)
+    }
+}

@@ -1,0 +1,145 @@
+//! The `tools/call` path of SPEC §3 minus the transport: defaults, validation, a fresh read of
+//! the tool's file, selection, rendering and the result shape.
+
+use std::time::Instant;
+
+use serde_json::{Map, Value};
+
+use super::Engine;
+use super::arguments;
+use super::select::select;
+use super::toolfile::Outcome;
+
+/// The only text a client sees when something inside went wrong; details go to the log.
+pub const INTERNAL_ERROR: &str = "internal server error";
+
+/// What decided the answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    Scenario { name: String, forced: bool },
+    InvalidArguments,
+    InternalError,
+}
+
+/// The engine's answer to one call, free of any protocol type.
+#[derive(Debug, Clone)]
+pub struct CallOutput {
+    pub tool: String,
+    /// The arguments as the client sent them.
+    pub received: Value,
+    /// The arguments after `inputSchema` defaults.
+    pub arguments: Value,
+    pub decision: Decision,
+    /// The rendered value, when a scenario answered.
+    pub value: Option<Value>,
+    /// The one text content item: the compact JSON of `value`, or an error message.
+    pub text: String,
+    pub is_error: bool,
+    pub micros: u64,
+}
+
+impl CallOutput {
+    /// `structuredContent`: the value, whenever it is a JSON object.
+    pub fn structured(&self) -> Option<&Map<String, Value>> {
+        self.value.as_ref().and_then(Value::as_object)
+    }
+
+    pub fn scenario(&self) -> Option<(&str, bool)> {
+        match &self.decision {
+            Decision::Scenario { name, forced } => Some((name, *forced)),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown tool {0:?}")]
+pub struct UnknownTool(pub String);
+
+impl Engine {
+    pub fn call(&self, name: &str, arguments: Option<Map<String, Value>>) -> Result<CallOutput, UnknownTool> {
+        self.call_with(name, arguments, None)
+    }
+
+    /// As [`Engine::call`], with a scenario forced for this call alone (the CLI's `--scenario`).
+    pub fn call_with(
+        &self,
+        name: &str,
+        arguments: Option<Map<String, Value>>,
+        force: Option<&str>,
+    ) -> Result<CallOutput, UnknownTool> {
+        let started = Instant::now();
+        let tool = self.tools.get(name).ok_or_else(|| UnknownTool(name.to_string()))?;
+        let received = arguments::normalise(arguments);
+        let mut args = received.clone();
+        arguments::apply_defaults(&tool.input_schema, &mut args);
+        let mut output = CallOutput {
+            tool: name.to_string(),
+            received,
+            arguments: args,
+            decision: Decision::InternalError,
+            value: None,
+            text: INTERNAL_ERROR.to_string(),
+            is_error: true,
+            micros: 0,
+        };
+        if let Err(message) = arguments::validate(&tool.input_validator, &output.arguments) {
+            output.decision = Decision::InvalidArguments;
+            output.text = message;
+        } else {
+            self.answer(&tool.path, force, &mut output);
+        }
+        output.micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+        log(&output);
+        Ok(output)
+    }
+
+    fn answer(&self, path: &std::path::Path, force: Option<&str>, output: &mut CallOutput) {
+        let parsed = match self.cache.get(path) {
+            Ok(parsed) => parsed,
+            Err(error) => {
+                tracing::error!(tool = %output.tool, path = %path.display(), "cannot read the tool file: {error}");
+                return;
+            }
+        };
+        if !parsed.diagnostics.is_empty() || parsed.file.tool != output.tool {
+            for diagnostic in &parsed.diagnostics {
+                tracing::error!(tool = %output.tool, "{diagnostic}");
+            }
+            if parsed.file.tool != output.tool {
+                tracing::error!(tool = %output.tool, path = %path.display(), "the file now names tool {:?}", parsed.file.tool);
+            }
+            return;
+        }
+        let forced = force.map(str::to_string).or_else(|| self.overrides.forced(&output.tool));
+        let Some(selection) = select(&parsed.file.scenarios, &output.arguments, forced.as_deref()) else {
+            tracing::error!(tool = %output.tool, "the file has no default scenario");
+            return;
+        };
+        let scenario = selection.scenario;
+        output.decision = Decision::Scenario { name: scenario.name.clone(), forced: selection.forced };
+        match self.render(scenario, &output.arguments) {
+            Ok(value) => {
+                output.text = value.to_string();
+                output.is_error = scenario.outcome == Outcome::Error;
+                output.value = Some(value);
+            }
+            Err(error) => {
+                tracing::error!(tool = %output.tool, scenario = %scenario.name, path = %path.display(), "{error}");
+                output.decision = Decision::InternalError;
+            }
+        }
+    }
+}
+
+/// SPEC §5: one line per call with the tool, the scenario (marked when forced) and the
+/// compact arguments.
+fn log(output: &CallOutput) {
+    let scenario = match &output.decision {
+        Decision::Scenario { name, forced: true } => format!("{name} (forced)"),
+        Decision::Scenario { name, forced: false } => name.clone(),
+        Decision::InvalidArguments => "<invalid arguments>".to_string(),
+        Decision::InternalError => "<internal error>".to_string(),
+    };
+    tracing::info!(target: "careem_mcp::call", "{} scenario={scenario} args={}", output.tool, output.arguments);
+}

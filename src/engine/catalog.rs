@@ -1,0 +1,113 @@
+//! Loading the tools folder: every `**/*.md` but `README.md`, parsed and checked, with the
+//! schemas compiled once. The tool list is fixed from here on; scenarios are re-read per call.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+use super::diagnostic::Diagnostic;
+use super::toolfile::{self, Parsed};
+
+/// One advertised tool, as loaded at start-up.
+#[derive(Debug)]
+pub struct Tool {
+    pub name: String,
+    pub domain: Option<String>,
+    pub path: PathBuf,
+    /// The `json tool` block, key order as in the file.
+    pub definition: Map<String, Value>,
+    pub input_schema: Value,
+    pub input_validator: jsonschema::Validator,
+    pub output_validator: Option<jsonschema::Validator>,
+}
+
+/// Every parsed file and every problem found in any of them.
+pub struct Loaded {
+    pub files: Vec<Parsed>,
+    pub tools: BTreeMap<String, Tool>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The tool files under `dir`, sorted by path.
+pub fn tool_paths(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut found = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(folder) = pending.pop() {
+        for entry in std::fs::read_dir(&folder)? {
+            let path = entry?.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|e| e == "md") && path.file_name().is_some_and(|n| n != "README.md") {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+pub fn load(dir: &Path) -> Loaded {
+    let mut loaded = Loaded { files: Vec::new(), tools: BTreeMap::new(), diagnostics: Vec::new() };
+    let paths = match tool_paths(dir) {
+        Ok(paths) => paths,
+        Err(error) => {
+            loaded.diagnostics.push(Diagnostic::new(dir, 0, format!("cannot read the tools folder: {error}")));
+            return loaded;
+        }
+    };
+    if paths.is_empty() {
+        loaded.diagnostics.push(Diagnostic::new(dir, 0, "the tools folder holds no tool files (*.md)"));
+    }
+    for path in paths {
+        let parsed = match std::fs::read(&path) {
+            Ok(bytes) => toolfile::parse(&path, &String::from_utf8_lossy(&bytes)),
+            Err(error) => {
+                loaded.diagnostics.push(Diagnostic::new(&path, 0, format!("cannot read: {error}")));
+                continue;
+            }
+        };
+        loaded.diagnostics.extend(parsed.diagnostics.iter().cloned());
+        if let Some(tool) = compile(&parsed, &loaded.tools, &mut loaded.diagnostics) {
+            loaded.tools.insert(tool.name.clone(), tool);
+        }
+        loaded.files.push(parsed);
+    }
+    loaded
+}
+
+fn compile(parsed: &Parsed, known: &BTreeMap<String, Tool>, diagnostics: &mut Vec<Diagnostic>) -> Option<Tool> {
+    let file = &parsed.file;
+    if file.tool.is_empty() || file.definition.is_empty() {
+        return None;
+    }
+    if let Some(first) = known.get(&file.tool) {
+        diagnostics.push(Diagnostic::new(
+            &file.path,
+            1,
+            format!("tool {:?} is already defined in {}", file.tool, first.path.display()),
+        ));
+        return None;
+    }
+    let mut schema = |key: &str| -> Option<Option<jsonschema::Validator>> {
+        let Some(schema) = file.definition.get(key) else { return Some(None) };
+        match jsonschema::draft202012::new(schema) {
+            Ok(validator) => Some(Some(validator)),
+            Err(error) => {
+                diagnostics.push(Diagnostic::new(&file.path, file.definition_line, format!("`{key}` is not a valid JSON Schema: {error}")));
+                None
+            }
+        }
+    };
+    let input_validator = schema("inputSchema")??;
+    let output_validator = schema("outputSchema")?;
+    Some(Tool {
+        name: file.tool.clone(),
+        domain: file.domain.clone(),
+        path: file.path.clone(),
+        input_schema: file.definition.get("inputSchema").cloned().unwrap_or(Value::Null),
+        definition: file.definition.clone(),
+        input_validator,
+        output_validator,
+    })
+}

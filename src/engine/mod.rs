@@ -1,0 +1,105 @@
+//! The scenario engine: loading and parsing tool files, matching, selection, rendering and
+//! overrides. Plain synchronous Rust: it knows nothing of MCP, async runtimes or terminals,
+//! so the server, `call` and `verify` all stand on the same ground.
+
+pub mod arguments;
+mod cache;
+pub mod call;
+pub mod catalog;
+pub mod diagnostic;
+mod entropy;
+mod frontmatter;
+pub mod honesty;
+pub mod matcher;
+pub mod overrides;
+pub mod placeholder;
+pub mod sample;
+pub mod select;
+pub mod source_listing;
+pub mod template;
+pub mod toolfile;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+
+pub use call::{CallOutput, Decision, INTERNAL_ERROR, UnknownTool};
+pub use catalog::Tool;
+pub use diagnostic::{Diagnostic, Diagnostics};
+
+use cache::ParseCache;
+use entropy::Entropy;
+use overrides::OverridesReader;
+use template::{RenderContext, RenderError};
+use toolfile::Scenario;
+
+/// Where the engine reads from, and the knobs that make its answers reproducible.
+#[derive(Debug, Clone)]
+pub struct EngineConfig {
+    pub tools_dir: PathBuf,
+    pub overrides: PathBuf,
+    /// Freezes `now` for every placeholder.
+    pub clock: Option<DateTime<Utc>>,
+    /// Makes `uuid` and `rand:` deterministic.
+    pub seed: Option<u64>,
+}
+
+#[derive(Debug)]
+pub struct Engine {
+    config: EngineConfig,
+    tools: BTreeMap<String, Tool>,
+    cache: ParseCache,
+    overrides: OverridesReader,
+    entropy: Entropy,
+}
+
+impl Engine {
+    /// Loads every tool file; any problem in any file refuses the whole folder.
+    pub fn load(config: EngineConfig) -> Result<Self, Diagnostics> {
+        let loaded = catalog::load(&config.tools_dir);
+        if !loaded.diagnostics.is_empty() {
+            return Err(Diagnostics(loaded.diagnostics));
+        }
+        Ok(Self::from_tools(config, loaded.tools))
+    }
+
+    /// An engine over whatever loaded, for `lint`, which reports problems instead of refusing.
+    pub fn from_tools(config: EngineConfig, tools: BTreeMap<String, Tool>) -> Self {
+        let entropy = config.seed.map(Entropy::seeded).unwrap_or_default();
+        Self {
+            overrides: OverridesReader::new(config.overrides.clone()),
+            config,
+            tools,
+            cache: ParseCache::default(),
+            entropy,
+        }
+    }
+
+    pub fn config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    /// The advertised tools, sorted by name as production lists them.
+    pub fn tools(&self) -> impl ExactSizeIterator<Item = &Tool> {
+        self.tools.values()
+    }
+
+    pub fn tool(&self, name: &str) -> Option<&Tool> {
+        self.tools.get(name)
+    }
+
+    /// The tool's file as it is on disk now.
+    pub fn current_file(&self, tool: &Tool) -> std::io::Result<std::sync::Arc<toolfile::Parsed>> {
+        self.cache.get(&tool.path)
+    }
+
+    pub fn now(&self) -> DateTime<Utc> {
+        self.config.clock.unwrap_or_else(Utc::now)
+    }
+
+    pub fn render(&self, scenario: &Scenario, args: &Value) -> Result<Value, RenderError> {
+        scenario.template.render(RenderContext { args, now: self.now(), entropy: &self.entropy })
+    }
+}

@@ -1,0 +1,130 @@
+//! The out-of-band overrides file (SPEC §6): `{ "<tool>": "<scenario>" }`, read on every call,
+//! written atomically by the CLI so that a server never reads half a file.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+pub type Overrides = BTreeMap<String, String>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum OverridesError {
+    #[error("cannot read {}: {source}", path.display())]
+    Read { path: PathBuf, source: io::Error },
+    #[error("{} is not a JSON object of tool names to scenario names; fix it or run `careem-mcp reset`", path.display())]
+    Invalid { path: PathBuf },
+    #[error("cannot write {}: {source}", path.display())]
+    Write { path: PathBuf, source: io::Error },
+}
+
+/// Parses the file's bytes; anything but an object of strings is invalid.
+pub fn parse(bytes: &[u8]) -> Option<Overrides> {
+    serde_json::from_slice::<Overrides>(bytes).ok()
+}
+
+/// The overrides now in force: a missing or invalid file means none.
+pub fn read_lenient(path: &Path) -> Overrides {
+    std::fs::read(path).ok().and_then(|bytes| parse(&bytes)).unwrap_or_default()
+}
+
+/// The overrides for editing: a missing file is empty, an invalid one is an error, so that the
+/// CLI never overwrites what a person wrote by hand.
+pub fn read_strict(path: &Path) -> Result<Overrides, OverridesError> {
+    match std::fs::read(path) {
+        Ok(bytes) if bytes.iter().all(u8::is_ascii_whitespace) => Ok(Overrides::new()),
+        Ok(bytes) => parse(&bytes).ok_or_else(|| OverridesError::Invalid { path: path.to_path_buf() }),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(Overrides::new()),
+        Err(source) => Err(OverridesError::Read { path: path.to_path_buf(), source }),
+    }
+}
+
+/// Writes to a temporary file beside the target, then renames it over the target.
+pub fn write(path: &Path, overrides: &Overrides) -> Result<(), OverridesError> {
+    let fail = |source| OverridesError::Write { path: path.to_path_buf(), source };
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let mut text = serde_json::to_string_pretty(overrides).expect("a map of strings serialises");
+    text.push('\n');
+    let written = std::fs::File::create(&temp).and_then(|mut file| {
+        file.write_all(text.as_bytes())?;
+        file.sync_all()
+    });
+    if let Err(source) = written.and_then(|()| std::fs::rename(&temp, path)) {
+        let _ = std::fs::remove_file(&temp);
+        return Err(fail(source));
+    }
+    Ok(())
+}
+
+/// Re-reads the file on every call but re-parses only when its bytes changed.
+#[derive(Debug)]
+pub struct OverridesReader {
+    path: PathBuf,
+    last: Mutex<(Vec<u8>, Overrides)>,
+}
+
+impl OverridesReader {
+    pub fn new(path: PathBuf) -> Self {
+        Self { path, last: Mutex::new((Vec::new(), Overrides::new())) }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The scenario forced for `tool`, if any.
+    pub fn forced(&self, tool: &str) -> Option<String> {
+        let bytes = std::fs::read(&self.path).unwrap_or_default();
+        let mut last = self.last.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if last.0 != bytes {
+            let parsed = parse(&bytes).unwrap_or_else(|| {
+                if !bytes.is_empty() {
+                    tracing::warn!(path = %self.path.display(), "overrides file is not a JSON object of strings: ignoring it");
+                }
+                Overrides::new()
+            });
+            *last = (bytes, parsed);
+        }
+        last.1.get(tool).cloned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_objects_of_strings_are_valid() {
+        let cases: [(&str, bool); 7] = [
+            (r#"{"a": "b"}"#, true),
+            ("{}", true),
+            (r#"{"a": 1}"#, false),
+            (r#"["a"]"#, false),
+            (r#"{"a": "b""#, false),
+            ("", false),
+            ("null", false),
+        ];
+        for (text, valid) in cases {
+            assert_eq!(parse(text.as_bytes()).is_some(), valid, "{text}");
+        }
+    }
+
+    #[test]
+    fn write_then_read_and_reader_sees_edits() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nested/overrides.json");
+        let reader = OverridesReader::new(path.clone());
+        assert_eq!(reader.forced("t"), None);
+        write(&path, &Overrides::from([("t".to_string(), "one".to_string())])).unwrap();
+        assert_eq!(reader.forced("t").as_deref(), Some("one"));
+        write(&path, &Overrides::from([("t".to_string(), "two".to_string())])).unwrap();
+        assert_eq!(reader.forced("t").as_deref(), Some("two"));
+        std::fs::write(&path, "not json").unwrap();
+        assert_eq!(reader.forced("t"), None);
+        assert!(matches!(read_strict(&path), Err(OverridesError::Invalid { .. })));
+        assert_eq!(std::fs::read_dir(path.parent().unwrap()).unwrap().count(), 1, "no temp file left");
+    }
+}

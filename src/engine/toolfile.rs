@@ -1,0 +1,277 @@
+//! One tool file parsed as SPEC §2 describes: frontmatter, sections split outside fences, the
+//! `json tool` definition and the scenarios. Parsing never stops at the first problem: it
+//! keeps what it understood and lists every problem as a [`Diagnostic`].
+
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+
+use chrono::Utc;
+use regex::Regex;
+use serde_json::{Map, Value};
+
+use super::diagnostic::Diagnostic;
+use super::entropy::Entropy;
+use super::frontmatter;
+use super::template::{RenderContext, Template};
+
+/// Whether a scenario answers normally or with `isError: true`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Response,
+    Error,
+}
+
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    pub name: String,
+    pub line: usize,
+    /// The `json match` rule; `None` makes this a default scenario.
+    pub rule: Option<Value>,
+    pub outcome: Outcome,
+    pub template: Template,
+}
+
+#[derive(Debug, Clone)]
+pub struct ToolFile {
+    pub path: PathBuf,
+    pub tool: String,
+    pub domain: Option<String>,
+    pub definition: Map<String, Value>,
+    pub definition_line: usize,
+    pub scenarios: Vec<Scenario>,
+}
+
+/// What parsing understood, and everything wrong with it. The file is fit to serve only when
+/// `diagnostics` is empty.
+#[derive(Debug, Clone)]
+pub struct Parsed {
+    pub file: ToolFile,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+static BLOCK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?ms)^```json[ \t]+(tool|match|response|error)[ \t]*\n(.*?)^```[ \t]*$")
+        .expect("block pattern is valid")
+});
+
+struct Section<'a> {
+    title: &'a str,
+    line: usize,
+    body: &'a str,
+    body_line: usize,
+}
+
+struct Block<'a> {
+    kind: &'a str,
+    content: &'a str,
+    line: usize,
+}
+
+pub fn parse(path: &Path, text: &str) -> Parsed {
+    let mut diagnostics = Vec::new();
+    let mut file = ToolFile {
+        path: path.to_path_buf(),
+        tool: String::new(),
+        domain: None,
+        definition: Map::new(),
+        definition_line: 1,
+        scenarios: Vec::new(),
+    };
+    let lines: Vec<&str> = text.split('\n').collect();
+    let body_line = match frontmatter::parse(&lines) {
+        Ok(front) => {
+            match front.fields.get("tool").filter(|t| !t.is_empty()) {
+                Some(tool) => file.tool = tool.clone(),
+                None => diagnostics.push(Diagnostic::new(path, 1, "frontmatter has no `tool`")),
+            }
+            file.domain = front.fields.get("domain").cloned();
+            front.body_line
+        }
+        Err(error) => {
+            diagnostics.push(Diagnostic::new(path, 1, error.to_string()));
+            return Parsed { file, diagnostics };
+        }
+    };
+
+    let mut seen_definition = false;
+    for section in sections(text, body_line) {
+        if section.title == "Definition" {
+            if seen_definition {
+                diagnostics.push(Diagnostic::new(path, section.line, "a second `## Definition` section"));
+                continue;
+            }
+            seen_definition = true;
+            read_definition(&section, &mut file, &mut diagnostics);
+        } else if let Some(name) = section.title.strip_prefix("Scenario:") {
+            let name = name.trim();
+            if name.is_empty() {
+                diagnostics.push(Diagnostic::new(path, section.line, "a scenario heading without a name"));
+                continue;
+            }
+            let duplicate = file.scenarios.iter().any(|s| s.name.eq_ignore_ascii_case(name));
+            if duplicate {
+                diagnostics.push(
+                    Diagnostic::new(path, section.line, "a second scenario with this name (names are case-insensitive)")
+                        .in_scenario(name),
+                );
+                continue;
+            }
+            if let Some(scenario) = read_scenario(path, name, &section, &mut diagnostics) {
+                file.scenarios.push(scenario);
+            }
+        }
+    }
+
+    if !seen_definition {
+        diagnostics.push(Diagnostic::new(path, body_line, "no `## Definition` section"));
+    }
+    if file.scenarios.is_empty() && !diagnostics.iter().any(|d| d.scenario.is_some()) {
+        diagnostics.push(Diagnostic::new(path, body_line, "no `## Scenario: <name>` section"));
+    } else if !file.scenarios.is_empty() && file.scenarios.iter().all(|s| s.rule.is_some()) {
+        diagnostics.push(Diagnostic::new(
+            path,
+            file.scenarios[0].line,
+            "no default scenario: at least one scenario must have no `json match` block",
+        ));
+    }
+    Parsed { file, diagnostics }
+}
+
+/// Splits at `## ` headings that are outside fenced blocks.
+fn sections(text: &str, first_line: usize) -> Vec<Section<'_>> {
+    let mut found: Vec<(usize, usize, usize, &str)> = Vec::new(); // (heading start, body start, line, title)
+    let mut offset = 0;
+    let mut in_fence = false;
+    for (index, line) in text.split_inclusive('\n').enumerate() {
+        let number = index + 1;
+        if number >= first_line {
+            if line.starts_with("```") {
+                in_fence = !in_fence;
+            } else if !in_fence && let Some(title) = line.strip_prefix("## ") {
+                found.push((offset, offset + line.len(), number, title.trim()));
+            }
+        }
+        offset += line.len();
+    }
+    found
+        .iter()
+        .enumerate()
+        .map(|(i, &(_, body_start, line, title))| {
+            let end = found.get(i + 1).map_or(text.len(), |next| next.0);
+            Section { title, line, body: &text[body_start..end], body_line: line + 1 }
+        })
+        .collect()
+}
+
+fn blocks<'a>(section: &Section<'a>) -> Vec<Block<'a>> {
+    BLOCK
+        .captures_iter(section.body)
+        .map(|caps| {
+            let whole = caps.get(0).expect("group 0 always exists");
+            let content = caps.get(2).expect("content group always participates");
+            let before = &section.body[..whole.start()];
+            Block {
+                kind: caps.get(1).expect("kind group always participates").as_str(),
+                content: content.as_str(),
+                line: section.body_line + before.matches('\n').count(),
+            }
+        })
+        .collect()
+}
+
+fn read_definition(section: &Section<'_>, file: &mut ToolFile, diagnostics: &mut Vec<Diagnostic>) {
+    let path = file.path.clone();
+    let tools: Vec<Block<'_>> = blocks(section).into_iter().filter(|b| b.kind == "tool").collect();
+    let Some(block) = tools.first() else {
+        diagnostics.push(Diagnostic::new(&path, section.line, "the Definition has no ```json tool block"));
+        return;
+    };
+    if tools.len() > 1 {
+        diagnostics.push(Diagnostic::new(&path, tools[1].line, "the Definition has more than one ```json tool block"));
+    }
+    file.definition_line = block.line;
+    match serde_json::from_str::<Value>(block.content) {
+        Ok(Value::Object(definition)) => {
+            match definition.get("name").and_then(Value::as_str) {
+                Some(name) if name == file.tool => {}
+                Some(name) => diagnostics.push(Diagnostic::new(
+                    &path,
+                    block.line,
+                    format!("the definition's name {name:?} differs from the frontmatter's tool {:?}", file.tool),
+                )),
+                None => diagnostics.push(Diagnostic::new(&path, block.line, "the definition has no string `name`")),
+            }
+            if !definition.get("inputSchema").is_some_and(Value::is_object) {
+                diagnostics.push(Diagnostic::new(&path, block.line, "the definition has no object `inputSchema`"));
+            }
+            file.definition = definition;
+        }
+        Ok(_) => diagnostics.push(Diagnostic::new(&path, block.line, "the definition is not a JSON object")),
+        Err(error) => diagnostics.push(json_error(&path, block.line, "the definition", &error)),
+    }
+}
+
+fn read_scenario(path: &Path, name: &str, section: &Section<'_>, diagnostics: &mut Vec<Diagnostic>) -> Option<Scenario> {
+    let mut problem = |line: usize, message: String| diagnostics.push(Diagnostic::new(path, line, message).in_scenario(name));
+    let all = blocks(section);
+    let matches: Vec<&Block<'_>> = all.iter().filter(|b| b.kind == "match").collect();
+    let answers: Vec<&Block<'_>> = all.iter().filter(|b| matches!(b.kind, "response" | "error")).collect();
+    if matches.len() > 1 {
+        problem(matches[1].line, "more than one ```json match block".into());
+    }
+    let answer = match answers.as_slice() {
+        [] => {
+            problem(section.line, "no ```json response or ```json error block".into());
+            return None;
+        }
+        [one] => one,
+        [_, second, ..] => {
+            problem(second.line, "more than one ```json response / ```json error block".into());
+            return None;
+        }
+    };
+    let rule = match matches.first() {
+        None => None,
+        Some(block) => match serde_json::from_str::<Value>(block.content) {
+            Ok(rule @ Value::Object(_)) => Some(rule),
+            Ok(_) => {
+                problem(block.line, "the match block is not a JSON object".into());
+                return None;
+            }
+            Err(error) => {
+                problem(block.line, json_error(path, block.line, "the match block", &error).message);
+                return None;
+            }
+        },
+    };
+    let template = match Template::parse(answer.content) {
+        Ok(template) => template,
+        Err(error) => {
+            problem(answer.line, format!("the {} template: {error}", answer.kind));
+            return None;
+        }
+    };
+    let entropy = Entropy::default();
+    let ctx = RenderContext { args: &Value::Object(Map::new()), now: Utc::now(), entropy: &entropy };
+    if let Err(error) = template.render(ctx) {
+        let error = error.0;
+        problem(answer.line + error.line(), format!(
+            "the {} template rendered with empty arguments is not valid JSON: {error}",
+            answer.kind
+        ));
+        return None;
+    }
+    Some(Scenario {
+        name: name.to_string(),
+        line: section.line,
+        rule,
+        outcome: if answer.kind == "error" { Outcome::Error } else { Outcome::Response },
+        template,
+    })
+}
+
+/// A JSON syntax error located at its own line inside the file (the block's content starts on
+/// the line after its fence), not at the block's first line.
+fn json_error(path: &Path, block_line: usize, what: &str, error: &serde_json::Error) -> Diagnostic {
+    Diagnostic::new(path, block_line + error.line(), format!("{what} is not valid JSON: {error}"))
+}
