@@ -6,7 +6,9 @@ use serde_json::{Map, Value};
 /// Fills in every `default` the schema declares for a property the arguments leave out, and
 /// recurses into nested objects that are present.
 pub fn apply_defaults(schema: &Value, args: &mut Value) {
-    let (Some(properties), Value::Object(args)) = (schema.get("properties").and_then(Value::as_object), args) else {
+    let (Some(properties), Value::Object(args)) =
+        (schema.get("properties").and_then(Value::as_object), args)
+    else {
         return;
     };
     for (key, property) in properties {
@@ -32,8 +34,14 @@ pub fn validate(validator: &jsonschema::Validator, args: &Value) -> Result<(), S
         None => Ok(()),
         Some(error) => {
             let at = error.instance_path().to_string();
-            let at = if at.is_empty() { "root".to_string() } else { at };
-            Err(format!("validating \"arguments\": validating {at}: {error}"))
+            let at = if at.is_empty() {
+                "root".to_string()
+            } else {
+                at
+            };
+            Err(format!(
+                "validating \"arguments\": validating {at}: {error}"
+            ))
         }
     }
 }
@@ -54,8 +62,14 @@ mod tests {
             (json!({}), json!({"limit": 5})),
             (json!({"limit": 2}), json!({"limit": 2})),
             (json!({"query": "x"}), json!({"query": "x", "limit": 5})),
-            (json!({"filter": {}}), json!({"filter": {"open": true}, "limit": 5})),
-            (json!({"filter": {"open": false}}), json!({"filter": {"open": false}, "limit": 5})),
+            (
+                json!({"filter": {}}),
+                json!({"filter": {"open": true}, "limit": 5}),
+            ),
+            (
+                json!({"filter": {"open": false}}),
+                json!({"filter": {"open": false}, "limit": 5}),
+            ),
             (json!([1]), json!([1])),
         ];
         for (mut args, want) in cases {
@@ -69,9 +83,17 @@ mod tests {
         let schema = json!({"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"], "additionalProperties": false});
         let validator = jsonschema::draft202012::new(&schema).unwrap();
         assert!(validate(&validator, &json!({"id": 3})).is_ok());
-        for bad in [json!({}), json!({"id": "x"}), json!({"id": 1, "extra": true}), json!([])] {
+        for bad in [
+            json!({}),
+            json!({"id": "x"}),
+            json!({"id": 1, "extra": true}),
+            json!([]),
+        ] {
             let message = validate(&validator, &bad).unwrap_err();
-            assert!(message.starts_with("validating \"arguments\": "), "{message}");
+            assert!(
+                message.starts_with("validating \"arguments\": "),
+                "{message}"
+            );
         }
     }
 }

@@ -57,7 +57,11 @@ impl CallOutput {
 pub struct UnknownTool(pub String);
 
 impl Engine {
-    pub fn call(&self, name: &str, arguments: Option<Map<String, Value>>) -> Result<CallOutput, UnknownTool> {
+    pub fn call(
+        &self,
+        name: &str,
+        arguments: Option<Map<String, Value>>,
+    ) -> Result<CallOutput, UnknownTool> {
         self.call_with(name, arguments, None)
     }
 
@@ -69,7 +73,10 @@ impl Engine {
         force: Option<&str>,
     ) -> Result<CallOutput, UnknownTool> {
         let started = Instant::now();
-        let tool = self.tools.get(name).ok_or_else(|| UnknownTool(name.to_string()))?;
+        let tool = self
+            .tools
+            .get(name)
+            .ok_or_else(|| UnknownTool(name.to_string()))?;
         let received = arguments::normalise(arguments);
         let mut args = received.clone();
         arguments::apply_defaults(&tool.input_schema, &mut args);
@@ -111,13 +118,19 @@ impl Engine {
             }
             return;
         }
-        let forced = force.map(str::to_string).or_else(|| self.overrides.forced(&output.tool));
-        let Some(selection) = select(&parsed.file.scenarios, &output.arguments, forced.as_deref()) else {
+        let forced = force
+            .map(str::to_string)
+            .or_else(|| self.overrides.forced(&output.tool));
+        let Some(selection) = select(&parsed.file.scenarios, &output.arguments, forced.as_deref())
+        else {
             tracing::error!(tool = %output.tool, "the file has no default scenario");
             return;
         };
         let scenario = selection.scenario;
-        output.decision = Decision::Scenario { name: scenario.name.clone(), forced: selection.forced };
+        output.decision = Decision::Scenario {
+            name: scenario.name.clone(),
+            forced: selection.forced,
+        };
         match self.render(scenario, &output.arguments) {
             Ok(value) => {
                 output.text = value.to_string();
@@ -137,7 +150,10 @@ impl Engine {
 fn log(output: &CallOutput) {
     let scenario = match &output.decision {
         Decision::Scenario { name, forced: true } => format!("{name} (forced)"),
-        Decision::Scenario { name, forced: false } => name.clone(),
+        Decision::Scenario {
+            name,
+            forced: false,
+        } => name.clone(),
         Decision::InvalidArguments => "<invalid arguments>".to_string(),
         Decision::InternalError => "<internal error>".to_string(),
     };

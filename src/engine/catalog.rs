@@ -38,7 +38,9 @@ pub fn tool_paths(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
             let path = entry?.path();
             if path.is_dir() {
                 pending.push(path);
-            } else if path.extension().is_some_and(|e| e == "md") && path.file_name().is_some_and(|n| n != "README.md") {
+            } else if path.extension().is_some_and(|e| e == "md")
+                && path.file_name().is_some_and(|n| n != "README.md")
+            {
                 found.push(path);
             }
         }
@@ -48,26 +50,42 @@ pub fn tool_paths(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
 }
 
 pub fn load(dir: &Path) -> Loaded {
-    let mut loaded = Loaded { files: Vec::new(), tools: BTreeMap::new(), diagnostics: Vec::new() };
+    let mut loaded = Loaded {
+        files: Vec::new(),
+        tools: BTreeMap::new(),
+        diagnostics: Vec::new(),
+    };
     let paths = match tool_paths(dir) {
         Ok(paths) => paths,
         Err(error) => {
-            loaded.diagnostics.push(Diagnostic::new(dir, 0, format!("cannot read the tools folder: {error}")));
+            loaded.diagnostics.push(Diagnostic::new(
+                dir,
+                0,
+                format!("cannot read the tools folder: {error}"),
+            ));
             return loaded;
         }
     };
     if paths.is_empty() {
-        loaded.diagnostics.push(Diagnostic::new(dir, 0, "the tools folder holds no tool files (*.md)"));
+        loaded.diagnostics.push(Diagnostic::new(
+            dir,
+            0,
+            "the tools folder holds no tool files (*.md)",
+        ));
     }
     for path in paths {
         let parsed = match std::fs::read(&path) {
             Ok(bytes) => toolfile::parse(&path, &String::from_utf8_lossy(&bytes)),
             Err(error) => {
-                loaded.diagnostics.push(Diagnostic::new(&path, 0, format!("cannot read: {error}")));
+                loaded
+                    .diagnostics
+                    .push(Diagnostic::new(&path, 0, format!("cannot read: {error}")));
                 continue;
             }
         };
-        loaded.diagnostics.extend(parsed.diagnostics.iter().cloned());
+        loaded
+            .diagnostics
+            .extend(parsed.diagnostics.iter().cloned());
         if let Some(tool) = compile(&parsed, &loaded.tools, &mut loaded.diagnostics) {
             loaded.tools.insert(tool.name.clone(), tool);
         }
@@ -76,7 +94,11 @@ pub fn load(dir: &Path) -> Loaded {
     loaded
 }
 
-fn compile(parsed: &Parsed, known: &BTreeMap<String, Tool>, diagnostics: &mut Vec<Diagnostic>) -> Option<Tool> {
+fn compile(
+    parsed: &Parsed,
+    known: &BTreeMap<String, Tool>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Tool> {
     let file = &parsed.file;
     if file.tool.is_empty() || file.definition.is_empty() {
         return None;
@@ -85,16 +107,26 @@ fn compile(parsed: &Parsed, known: &BTreeMap<String, Tool>, diagnostics: &mut Ve
         diagnostics.push(Diagnostic::new(
             &file.path,
             1,
-            format!("tool {:?} is already defined in {}", file.tool, first.path.display()),
+            format!(
+                "tool {:?} is already defined in {}",
+                file.tool,
+                first.path.display()
+            ),
         ));
         return None;
     }
     let mut schema = |key: &str| -> Option<Option<jsonschema::Validator>> {
-        let Some(schema) = file.definition.get(key) else { return Some(None) };
+        let Some(schema) = file.definition.get(key) else {
+            return Some(None);
+        };
         match jsonschema::draft202012::new(schema) {
             Ok(validator) => Some(Some(validator)),
             Err(error) => {
-                diagnostics.push(Diagnostic::new(&file.path, file.definition_line, format!("`{key}` is not a valid JSON Schema: {error}")));
+                diagnostics.push(Diagnostic::new(
+                    &file.path,
+                    file.definition_line,
+                    format!("`{key}` is not a valid JSON Schema: {error}"),
+                ));
                 None
             }
         }
@@ -105,7 +137,11 @@ fn compile(parsed: &Parsed, known: &BTreeMap<String, Tool>, diagnostics: &mut Ve
         name: file.tool.clone(),
         domain: file.domain.clone(),
         path: file.path.clone(),
-        input_schema: file.definition.get("inputSchema").cloned().unwrap_or(Value::Null),
+        input_schema: file
+            .definition
+            .get("inputSchema")
+            .cloned()
+            .unwrap_or(Value::Null),
         definition: file.definition.clone(),
         input_validator,
         output_validator,

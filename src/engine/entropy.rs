@@ -35,5 +35,6 @@ impl Entropy {
 
 /// A poisoned generator is still a generator: randomness has no invariant to protect.
 fn lock(rng: &Mutex<StdRng>) -> std::sync::MutexGuard<'_, StdRng> {
-    rng.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    rng.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }

@@ -24,7 +24,10 @@ pub fn parse(lines: &[&str]) -> Result<Frontmatter, FrontmatterError> {
     let mut fields = BTreeMap::new();
     for (index, line) in lines.iter().enumerate().skip(1) {
         if line.trim_end() == "---" {
-            return Ok(Frontmatter { fields, body_line: index + 2 });
+            return Ok(Frontmatter {
+                fields,
+                body_line: index + 2,
+            });
         }
         if let Some((key, value)) = line.split_once(':') {
             fields.insert(key.trim().to_string(), clean_value(value));
@@ -56,7 +59,10 @@ mod tests {
             ("tool: \"reverse_geocode\"", "reverse_geocode"),
             ("tool: 'reverse_geocode'", "reverse_geocode"),
             ("tool: reverse_geocode # the tool", "reverse_geocode"),
-            ("tool: \"reverse_geocode\"   # quoted, then a comment", "reverse_geocode"),
+            (
+                "tool: \"reverse_geocode\"   # quoted, then a comment",
+                "reverse_geocode",
+            ),
             ("tool:   spaced  ", "spaced"),
             ("tool: a#b", "a#b"),
         ];

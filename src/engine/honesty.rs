@@ -20,22 +20,39 @@ pub fn sample_arguments(engine: &Engine, tool: &Tool, scenario: &Scenario) -> Va
 
 /// Every way in which `file`'s scenarios break their tool's output schema.
 pub fn check(engine: &Engine, tool: &Tool, file: &ToolFile) -> Vec<Diagnostic> {
-    let Some(validator) = &tool.output_validator else { return Vec::new() };
+    let Some(validator) = &tool.output_validator else {
+        return Vec::new();
+    };
     let mut problems = Vec::new();
-    for scenario in file.scenarios.iter().filter(|s| s.outcome == Outcome::Response) {
+    for scenario in file
+        .scenarios
+        .iter()
+        .filter(|s| s.outcome == Outcome::Response)
+    {
         let args = sample_arguments(engine, tool, scenario);
         let value = match engine.render(scenario, &args) {
             Ok(value) => value,
             Err(error) => {
-                problems.push(Diagnostic::new(&file.path, scenario.line, error.to_string()).in_scenario(&scenario.name));
+                problems.push(
+                    Diagnostic::new(&file.path, scenario.line, error.to_string())
+                        .in_scenario(&scenario.name),
+                );
                 continue;
             }
         };
         problems.extend(validator.iter_errors(&value).map(|error| {
             let pointer = error.instance_path().to_string();
-            let pointer = if pointer.is_empty() { "/".to_string() } else { pointer };
-            Diagnostic::new(&file.path, scenario.line, format!("response at {pointer} breaks the outputSchema: {error}"))
-                .in_scenario(&scenario.name)
+            let pointer = if pointer.is_empty() {
+                "/".to_string()
+            } else {
+                pointer
+            };
+            Diagnostic::new(
+                &file.path,
+                scenario.line,
+                format!("response at {pointer} breaks the outputSchema: {error}"),
+            )
+            .in_scenario(&scenario.name)
         }));
     }
     problems

@@ -61,18 +61,63 @@ mod tests {
     fn table_of_spec_rules() {
         let cases = [
             // (want, got, expected, why)
-            (json!({"a": 1}), Some(json!({"a": 1, "b": 2})), true, "object: extra keys fine"),
-            (json!({"a": 1, "c": 3}), Some(json!({"a": 1})), false, "object: every key needed"),
-            (json!({"a": 1}), Some(json!([1])), false, "object against array"),
-            (json!({"a": {"b": "~x"}}), Some(json!({"a": {"b": "XYZ"}})), true, "object: recursive"),
-            (json!([]), Some(json!([1, 2])), true, "array: [] matches any array"),
+            (
+                json!({"a": 1}),
+                Some(json!({"a": 1, "b": 2})),
+                true,
+                "object: extra keys fine",
+            ),
+            (
+                json!({"a": 1, "c": 3}),
+                Some(json!({"a": 1})),
+                false,
+                "object: every key needed",
+            ),
+            (
+                json!({"a": 1}),
+                Some(json!([1])),
+                false,
+                "object against array",
+            ),
+            (
+                json!({"a": {"b": "~x"}}),
+                Some(json!({"a": {"b": "XYZ"}})),
+                true,
+                "object: recursive",
+            ),
+            (
+                json!([]),
+                Some(json!([1, 2])),
+                true,
+                "array: [] matches any array",
+            ),
             (json!([]), Some(json!("a")), false, "array: needs an array"),
-            (json!([2, 1]), Some(json!([1, 2, 3])), true, "array: each in some"),
-            (json!([4]), Some(json!([1, 2, 3])), false, "array: missing element"),
+            (
+                json!([2, 1]),
+                Some(json!([1, 2, 3])),
+                true,
+                "array: each in some",
+            ),
+            (
+                json!([4]),
+                Some(json!([1, 2, 3])),
+                false,
+                "array: missing element",
+            ),
             (json!("*"), Some(json!(0)), true, "*: present"),
-            (json!("*"), Some(json!("")), true, "*: empty string is present"),
+            (
+                json!("*"),
+                Some(json!("")),
+                true,
+                "*: empty string is present",
+            ),
             (json!("*"), Some(json!(null)), false, "*: null"),
-            (json!("~SuSh"), Some(json!("best sushi")), true, "~: contains, case-insensitive"),
+            (
+                json!("~SuSh"),
+                Some(json!("best sushi")),
+                true,
+                "~: contains, case-insensitive",
+            ),
             (json!("~2"), Some(json!(123)), true, "~: number text"),
             (json!("~x"), Some(json!(null)), false, "~: null"),
             (json!("=*"), Some(json!("*")), true, "=: literal star"),
@@ -80,22 +125,61 @@ mod tests {
             (json!("="), Some(json!("")), true, "=: empty string"),
             (json!("="), Some(json!("a")), false, "=: non-empty"),
             (json!("=~a"), Some(json!("~A")), true, "=: literal tilde"),
-            (json!("Home"), Some(json!("HOME")), true, "string: case-insensitive"),
-            (json!("5"), Some(json!(5)), true, "string against number text"),
-            (json!("true"), Some(json!(true)), true, "string against boolean text"),
-            (json!("{\"a\":1}"), Some(json!({"a": 1})), true, "string against object text"),
-            (json!("null"), Some(json!(null)), false, "string never matches null"),
+            (
+                json!("Home"),
+                Some(json!("HOME")),
+                true,
+                "string: case-insensitive",
+            ),
+            (
+                json!("5"),
+                Some(json!(5)),
+                true,
+                "string against number text",
+            ),
+            (
+                json!("true"),
+                Some(json!(true)),
+                true,
+                "string against boolean text",
+            ),
+            (
+                json!("{\"a\":1}"),
+                Some(json!({"a": 1})),
+                true,
+                "string against object text",
+            ),
+            (
+                json!("null"),
+                Some(json!(null)),
+                false,
+                "string never matches null",
+            ),
             (json!(42), Some(json!(42.0)), true, "number: JSON-equal"),
             (json!(91), Some(json!(91.5)), false, "number: different"),
             (json!(5), Some(json!("5")), false, "number against string"),
             (json!(true), Some(json!(true)), true, "boolean equal"),
-            (json!(false), Some(json!("false")), false, "boolean against string"),
-            (json!(null), Some(json!(null)), true, "null matches explicit null"),
+            (
+                json!(false),
+                Some(json!("false")),
+                false,
+                "boolean against string",
+            ),
+            (
+                json!(null),
+                Some(json!(null)),
+                true,
+                "null matches explicit null",
+            ),
             (json!(null), None, false, "null never matches absent"),
             (json!("*"), None, false, "absent never matches"),
         ];
         for (want, got, expected, why) in cases {
-            assert_eq!(matches(&want, got.as_ref()), expected, "{why}: {want} vs {got:?}");
+            assert_eq!(
+                matches(&want, got.as_ref()),
+                expected,
+                "{why}: {want} vs {got:?}"
+            );
         }
     }
 

@@ -10,6 +10,7 @@ pub mod diagnostic;
 mod entropy;
 mod frontmatter;
 pub mod honesty;
+pub mod journal;
 pub mod matcher;
 pub mod overrides;
 pub mod placeholder;
@@ -100,6 +101,10 @@ impl Engine {
     }
 
     pub fn render(&self, scenario: &Scenario, args: &Value) -> Result<Value, RenderError> {
-        scenario.template.render(RenderContext { args, now: self.now(), entropy: &self.entropy })
+        scenario.template.render(RenderContext {
+            args,
+            now: self.now(),
+            entropy: &self.entropy,
+        })
     }
 }

@@ -25,7 +25,10 @@ pub fn parse(bytes: &[u8]) -> Option<Overrides> {
 
 /// The overrides now in force: a missing or invalid file means none.
 pub fn read_lenient(path: &Path) -> Overrides {
-    std::fs::read(path).ok().and_then(|bytes| parse(&bytes)).unwrap_or_default()
+    std::fs::read(path)
+        .ok()
+        .and_then(|bytes| parse(&bytes))
+        .unwrap_or_default()
 }
 
 /// The overrides for editing: a missing file is empty, an invalid one is an error, so that the
@@ -33,18 +36,32 @@ pub fn read_lenient(path: &Path) -> Overrides {
 pub fn read_strict(path: &Path) -> Result<Overrides, OverridesError> {
     match std::fs::read(path) {
         Ok(bytes) if bytes.iter().all(u8::is_ascii_whitespace) => Ok(Overrides::new()),
-        Ok(bytes) => parse(&bytes).ok_or_else(|| OverridesError::Invalid { path: path.to_path_buf() }),
+        Ok(bytes) => parse(&bytes).ok_or_else(|| OverridesError::Invalid {
+            path: path.to_path_buf(),
+        }),
         Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(Overrides::new()),
-        Err(source) => Err(OverridesError::Read { path: path.to_path_buf(), source }),
+        Err(source) => Err(OverridesError::Read {
+            path: path.to_path_buf(),
+            source,
+        }),
     }
 }
 
 /// Writes to a temporary file beside the target, then renames it over the target.
 pub fn write(path: &Path, overrides: &Overrides) -> Result<(), OverridesError> {
-    let fail = |source| OverridesError::Write { path: path.to_path_buf(), source };
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let fail = |source| OverridesError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(fail)?;
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     let mut text = serde_json::to_string_pretty(overrides).expect("a map of strings serialises");
     text.push('\n');
@@ -68,7 +85,10 @@ pub struct OverridesReader {
 
 impl OverridesReader {
     pub fn new(path: PathBuf) -> Self {
-        Self { path, last: Mutex::new((Vec::new(), Overrides::new())) }
+        Self {
+            path,
+            last: Mutex::new((Vec::new(), Overrides::new())),
+        }
     }
 
     pub fn path(&self) -> &Path {
@@ -78,7 +98,10 @@ impl OverridesReader {
     /// The scenario forced for `tool`, if any.
     pub fn forced(&self, tool: &str) -> Option<String> {
         let bytes = std::fs::read(&self.path).unwrap_or_default();
-        let mut last = self.last.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut last = self
+            .last
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if last.0 != bytes {
             let parsed = parse(&bytes).unwrap_or_else(|| {
                 if !bytes.is_empty() {
@@ -118,13 +141,28 @@ mod tests {
         let path = dir.path().join("nested/overrides.json");
         let reader = OverridesReader::new(path.clone());
         assert_eq!(reader.forced("t"), None);
-        write(&path, &Overrides::from([("t".to_string(), "one".to_string())])).unwrap();
+        write(
+            &path,
+            &Overrides::from([("t".to_string(), "one".to_string())]),
+        )
+        .unwrap();
         assert_eq!(reader.forced("t").as_deref(), Some("one"));
-        write(&path, &Overrides::from([("t".to_string(), "two".to_string())])).unwrap();
+        write(
+            &path,
+            &Overrides::from([("t".to_string(), "two".to_string())]),
+        )
+        .unwrap();
         assert_eq!(reader.forced("t").as_deref(), Some("two"));
         std::fs::write(&path, "not json").unwrap();
         assert_eq!(reader.forced("t"), None);
-        assert!(matches!(read_strict(&path), Err(OverridesError::Invalid { .. })));
-        assert_eq!(std::fs::read_dir(path.parent().unwrap()).unwrap().count(), 1, "no temp file left");
+        assert!(matches!(
+            read_strict(&path),
+            Err(OverridesError::Invalid { .. })
+        ));
+        assert_eq!(
+            std::fs::read_dir(path.parent().unwrap()).unwrap().count(),
+            1,
+            "no temp file left"
+        );
     }
 }

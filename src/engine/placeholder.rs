@@ -75,7 +75,11 @@ impl Expr {
         if let Some(caps) = RAND.captures(text) {
             let min: u64 = caps[1].parse().map_err(|_| unknown())?;
             let max: u64 = caps[2].parse().map_err(|_| unknown())?;
-            return if min <= max { Ok(Expr::Rand(min, max)) } else { Err(unknown()) };
+            return if min <= max {
+                Ok(Expr::Rand(min, max))
+            } else {
+                Err(unknown())
+            };
         }
         let caps = TIME.captures(text).ok_or_else(unknown)?;
         let base = match &caps[1] {
@@ -91,7 +95,11 @@ impl Expr {
             offset_ms = -offset_ms;
         }
         let round_ms = match caps.get(4) {
-            Some(d) => Some(parse_duration(d.as_str()).filter(|&ms| ms > 0).ok_or_else(unknown)?),
+            Some(d) => Some(
+                parse_duration(d.as_str())
+                    .filter(|&ms| ms > 0)
+                    .ok_or_else(unknown)?,
+            ),
             None => None,
         };
         let format = caps.get(5).map(|f| match f.as_str() {
@@ -103,7 +111,12 @@ impl Expr {
         if format.is_some() && base != TimeBase::Now {
             return Err(unknown());
         }
-        Ok(Expr::Time(TimeExpr { base, offset_ms, round_ms, format }))
+        Ok(Expr::Time(TimeExpr {
+            base,
+            offset_ms,
+            round_ms,
+            format,
+        }))
     }
 
     /// The value as JSON; strings are inserted as text or as a JSON string by the caller.
@@ -179,7 +192,12 @@ fn format_local(at: DateTime<Utc>, format: TimeFormat) -> String {
         TimeFormat::Hhmm => local.format("%H:%M").to_string(),
         TimeFormat::DayLabel => {
             let day = local.day();
-            format!("{}, {day}{} {}", local.format("%a"), ordinal_suffix(day), local.format("%b"))
+            format!(
+                "{}, {day}{} {}",
+                local.format("%a"),
+                ordinal_suffix(day),
+                local.format("%b")
+            )
         }
     }
 }
@@ -200,12 +218,16 @@ mod tests {
     use serde_json::json;
 
     fn at(text: &str) -> DateTime<Utc> {
-        DateTime::parse_from_rfc3339(text).unwrap().with_timezone(&Utc)
+        DateTime::parse_from_rfc3339(text)
+            .unwrap()
+            .with_timezone(&Utc)
     }
 
     fn eval(expr: &str, now: &str) -> Value {
         let entropy = Entropy::seeded(7);
-        Expr::parse(expr).unwrap().evaluate(&json!({"a": {"b": [{"c": 5}]}}), at(now), &entropy)
+        Expr::parse(expr)
+            .unwrap()
+            .evaluate(&json!({"a": {"b": [{"c": 5}]}}), at(now), &entropy)
     }
 
     #[test]
@@ -241,13 +263,25 @@ mod tests {
     #[test]
     fn daylabel_suffixes() {
         let cases = [
-            (1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (11, "11th"), (12, "12th"),
-            (13, "13th"), (21, "21st"), (22, "22nd"), (23, "23rd"), (31, "31st"),
+            (1, "1st"),
+            (2, "2nd"),
+            (3, "3rd"),
+            (4, "4th"),
+            (11, "11th"),
+            (12, "12th"),
+            (13, "13th"),
+            (21, "21st"),
+            (22, "22nd"),
+            (23, "23rd"),
+            (31, "31st"),
         ];
         for (day, want) in cases {
             let now = format!("2026-10-{day:02}T08:00:00Z");
             let label = eval("now|daylabel", &now);
-            assert!(label.as_str().unwrap().contains(&format!(" {want} Oct")), "{day}: {label}");
+            assert!(
+                label.as_str().unwrap().contains(&format!(" {want} Oct")),
+                "{day}: {label}"
+            );
         }
     }
 
@@ -265,7 +299,11 @@ mod tests {
         let entropy = Entropy::seeded(1);
         let expr = Expr::parse("rand:3-4").unwrap();
         let seen: std::collections::BTreeSet<u64> = (0..200)
-            .map(|_| expr.evaluate(&json!({}), Utc::now(), &entropy).as_u64().unwrap())
+            .map(|_| {
+                expr.evaluate(&json!({}), Utc::now(), &entropy)
+                    .as_u64()
+                    .unwrap()
+            })
             .collect();
         assert_eq!(seen.into_iter().collect::<Vec<_>>(), vec![3, 4]);
         let id = Expr::Uuid.evaluate(&json!({}), Utc::now(), &entropy);
@@ -276,8 +314,19 @@ mod tests {
     #[test]
     fn unknown_expressions_are_errors() {
         for bad in [
-            "now+1d", "now+", "nowish", "unix|date", "args.", "args..a", "rand:5-1", "rand:-1-3",
-            "uuid4", "now@0m", "now+1h|time", "", "today",
+            "now+1d",
+            "now+",
+            "nowish",
+            "unix|date",
+            "args.",
+            "args..a",
+            "rand:5-1",
+            "rand:-1-3",
+            "uuid4",
+            "now@0m",
+            "now+1h|time",
+            "",
+            "today",
         ] {
             assert!(Expr::parse(bad).is_err(), "{bad} should be unknown");
         }

@@ -13,7 +13,11 @@ pub fn sample(schema: &Value, now: DateTime<Utc>) -> Value {
         }
     }
     for key in ["examples", "enum"] {
-        if let Some(first) = schema.get(key).and_then(Value::as_array).and_then(|a| a.first()) {
+        if let Some(first) = schema
+            .get(key)
+            .and_then(Value::as_array)
+            .and_then(|a| a.first())
+        {
             return first.clone();
         }
     }
@@ -22,7 +26,11 @@ pub fn sample(schema: &Value, now: DateTime<Utc>) -> Value {
         Some("integer" | "number") => schema.get("minimum").cloned().unwrap_or(Value::from(1)),
         Some("boolean") => Value::Bool(false),
         Some("array") => {
-            let count = schema.get("minItems").and_then(Value::as_u64).unwrap_or(1).max(1);
+            let count = schema
+                .get("minItems")
+                .and_then(Value::as_u64)
+                .unwrap_or(1)
+                .max(1);
             let item = sample(schema.get("items").unwrap_or(&Value::Null), now);
             Value::Array(vec![item; usize::try_from(count).unwrap_or(1)])
         }
@@ -43,7 +51,11 @@ pub fn sample(schema: &Value, now: DateTime<Utc>) -> Value {
 fn primary_type(schema: &Value) -> Option<String> {
     match schema.get("type") {
         Some(Value::String(t)) => Some(t.clone()),
-        Some(Value::Array(types)) => types.iter().filter_map(Value::as_str).find(|t| *t != "null").map(str::to_string),
+        Some(Value::Array(types)) => types
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|t| *t != "null")
+            .map(str::to_string),
         _ => schema.get("properties").map(|_| "object".to_string()),
     }
 }
@@ -69,8 +81,13 @@ pub fn overlay(sample: Value, rule: &Value, schema: &Value) -> Value {
                 _ => Map::new(),
             };
             for (key, pattern) in rule {
-                let property = schema.get("properties").and_then(|p| p.get(key)).unwrap_or(&Value::Null);
-                let current = map.remove(key).unwrap_or_else(|| self::sample(property, Utc::now()));
+                let property = schema
+                    .get("properties")
+                    .and_then(|p| p.get(key))
+                    .unwrap_or(&Value::Null);
+                let current = map
+                    .remove(key)
+                    .unwrap_or_else(|| self::sample(property, Utc::now()));
                 map.insert(key.clone(), overlay(current, pattern, property));
             }
             Value::Object(map)
@@ -89,7 +106,10 @@ pub fn overlay(sample: Value, rule: &Value, schema: &Value) -> Value {
         }
         (Value::String(pattern), sample) if pattern == "*" => sample,
         (Value::String(pattern), _) => {
-            let text = pattern.strip_prefix('~').or_else(|| pattern.strip_prefix('=')).unwrap_or(pattern);
+            let text = pattern
+                .strip_prefix('~')
+                .or_else(|| pattern.strip_prefix('='))
+                .unwrap_or(pattern);
             convert(text, schema)
         }
         (other, _) => other.clone(),
@@ -100,9 +120,17 @@ pub fn overlay(sample: Value, rule: &Value, schema: &Value) -> Value {
 fn convert(text: &str, schema: &Value) -> Value {
     let as_string = || Value::String(text.to_string());
     match primary_type(schema).as_deref() {
-        Some("integer") => text.parse::<i64>().map(Value::from).unwrap_or_else(|_| as_string()),
-        Some("number") => serde_json::from_str::<serde_json::Number>(text).map(Value::Number).unwrap_or_else(|_| as_string()),
-        Some("boolean") => text.parse::<bool>().map(Value::Bool).unwrap_or_else(|_| as_string()),
+        Some("integer") => text
+            .parse::<i64>()
+            .map(Value::from)
+            .unwrap_or_else(|_| as_string()),
+        Some("number") => serde_json::from_str::<serde_json::Number>(text)
+            .map(Value::Number)
+            .unwrap_or_else(|_| as_string()),
+        Some("boolean") => text
+            .parse::<bool>()
+            .map(Value::Bool)
+            .unwrap_or_else(|_| as_string()),
         _ => as_string(),
     }
 }
@@ -114,7 +142,9 @@ mod tests {
 
     #[test]
     fn samples_follow_the_schema() {
-        let now = DateTime::parse_from_rfc3339("2026-10-05T12:00:00Z").unwrap().to_utc();
+        let now = DateTime::parse_from_rfc3339("2026-10-05T12:00:00Z")
+            .unwrap()
+            .to_utc();
         let schema = json!({"type": "object", "properties": {
             "c": {"type": "string", "const": "k"},
             "d": {"type": "integer", "default": 5},
@@ -128,10 +158,13 @@ mod tests {
             "a": {"type": "array", "items": {"type": "integer"}, "minItems": 2},
             "o": {"type": "object", "properties": {"x": {"type": ["string", "null"]}}},
         }});
-        assert_eq!(sample(&schema, now), json!({
-            "c": "k", "d": 5, "e": "ex", "n": "A", "s": "sample", "t": "2026-10-05T12:00:00Z",
-            "i": 3, "f": 1, "b": false, "a": [1, 1], "o": {"x": "sample"},
-        }));
+        assert_eq!(
+            sample(&schema, now),
+            json!({
+                "c": "k", "d": 5, "e": "ex", "n": "A", "s": "sample", "t": "2026-10-05T12:00:00Z",
+                "i": 3, "f": 1, "b": false, "a": [1, 1], "o": {"x": "sample"},
+            })
+        );
     }
 
     #[test]
@@ -142,14 +175,35 @@ mod tests {
         }});
         let base = json!({"id": 1, "lat": 1, "q": "sample", "on": false, "tags": ["sample"]});
         let cases = [
-            (json!({"id": "30104"}), json!({"id": 30104, "lat": 1, "q": "sample", "on": false, "tags": ["sample"]})),
-            (json!({"lat": 91}), json!({"id": 1, "lat": 91, "q": "sample", "on": false, "tags": ["sample"]})),
-            (json!({"lat": "25.0866"}), json!({"id": 1, "lat": 25.0866, "q": "sample", "on": false, "tags": ["sample"]})),
-            (json!({"q": "~sushi"}), json!({"id": 1, "lat": 1, "q": "sushi", "on": false, "tags": ["sample"]})),
-            (json!({"q": "="}), json!({"id": 1, "lat": 1, "q": "", "on": false, "tags": ["sample"]})),
+            (
+                json!({"id": "30104"}),
+                json!({"id": 30104, "lat": 1, "q": "sample", "on": false, "tags": ["sample"]}),
+            ),
+            (
+                json!({"lat": 91}),
+                json!({"id": 1, "lat": 91, "q": "sample", "on": false, "tags": ["sample"]}),
+            ),
+            (
+                json!({"lat": "25.0866"}),
+                json!({"id": 1, "lat": 25.0866, "q": "sample", "on": false, "tags": ["sample"]}),
+            ),
+            (
+                json!({"q": "~sushi"}),
+                json!({"id": 1, "lat": 1, "q": "sushi", "on": false, "tags": ["sample"]}),
+            ),
+            (
+                json!({"q": "="}),
+                json!({"id": 1, "lat": 1, "q": "", "on": false, "tags": ["sample"]}),
+            ),
             (json!({"q": "*"}), base.clone()),
-            (json!({"on": "true"}), json!({"id": 1, "lat": 1, "q": "sample", "on": true, "tags": ["sample"]})),
-            (json!({"tags": ["~vip"]}), json!({"id": 1, "lat": 1, "q": "sample", "on": false, "tags": ["sample", "vip"]})),
+            (
+                json!({"on": "true"}),
+                json!({"id": 1, "lat": 1, "q": "sample", "on": true, "tags": ["sample"]}),
+            ),
+            (
+                json!({"tags": ["~vip"]}),
+                json!({"id": 1, "lat": 1, "q": "sample", "on": false, "tags": ["sample", "vip"]}),
+            ),
         ];
         for (rule, want) in cases {
             assert_eq!(overlay(base.clone(), &rule, &schema), want, "{rule}");

@@ -12,17 +12,31 @@ pub struct Selection<'a> {
     pub forced: bool,
 }
 
-pub fn select<'a>(scenarios: &'a [Scenario], args: &Value, forced: Option<&str>) -> Option<Selection<'a>> {
+pub fn select<'a>(
+    scenarios: &'a [Scenario],
+    args: &Value,
+    forced: Option<&str>,
+) -> Option<Selection<'a>> {
     if let Some(name) = forced
         && let Some(scenario) = scenarios.iter().find(|s| s.name.eq_ignore_ascii_case(name))
     {
-        return Some(Selection { scenario, forced: true });
+        return Some(Selection {
+            scenario,
+            forced: true,
+        });
     }
     scenarios
         .iter()
-        .find(|s| s.rule.as_ref().is_some_and(|rule| matches(rule, Some(args))))
+        .find(|s| {
+            s.rule
+                .as_ref()
+                .is_some_and(|rule| matches(rule, Some(args)))
+        })
         .or_else(|| scenarios.iter().find(|s| s.rule.is_none()))
-        .map(|scenario| Selection { scenario, forced: false })
+        .map(|scenario| Selection {
+            scenario,
+            forced: false,
+        })
 }
 
 #[cfg(test)]
@@ -33,7 +47,13 @@ mod tests {
     use serde_json::json;
 
     fn scenario(name: &str, rule: Option<Value>) -> Scenario {
-        Scenario { name: name.into(), line: 1, rule, outcome: Outcome::Response, template: Template::parse("{}").unwrap() }
+        Scenario {
+            name: name.into(),
+            line: 1,
+            rule,
+            outcome: Outcome::Response,
+            template: Template::parse("{}").unwrap(),
+        }
     }
 
     #[test]
@@ -45,16 +65,56 @@ mod tests {
             scenario("sushi-too", Some(json!({"query": "~su"}))),
         ];
         let cases = [
-            (json!({"query": "Sushi"}), None, "sushi", false, "first match in file order"),
-            (json!({"query": "sumo"}), None, "sushi-too", false, "a later match beats the default"),
-            (json!({"query": "pizza"}), None, "no-results", false, "first default"),
-            (json!({}), None, "no-results", false, "absent key falls to default"),
-            (json!({"query": "sushi"}), Some("UPSTREAM-unavailable"), "upstream-unavailable", true, "forced, any case"),
-            (json!({"query": "sushi"}), Some("gone"), "sushi", false, "unknown forced name ignored"),
+            (
+                json!({"query": "Sushi"}),
+                None,
+                "sushi",
+                false,
+                "first match in file order",
+            ),
+            (
+                json!({"query": "sumo"}),
+                None,
+                "sushi-too",
+                false,
+                "a later match beats the default",
+            ),
+            (
+                json!({"query": "pizza"}),
+                None,
+                "no-results",
+                false,
+                "first default",
+            ),
+            (
+                json!({}),
+                None,
+                "no-results",
+                false,
+                "absent key falls to default",
+            ),
+            (
+                json!({"query": "sushi"}),
+                Some("UPSTREAM-unavailable"),
+                "upstream-unavailable",
+                true,
+                "forced, any case",
+            ),
+            (
+                json!({"query": "sushi"}),
+                Some("gone"),
+                "sushi",
+                false,
+                "unknown forced name ignored",
+            ),
         ];
         for (args, forced, want, want_forced, why) in cases {
             let chosen = select(&file, &args, forced).unwrap();
-            assert_eq!((chosen.scenario.name.as_str(), chosen.forced), (want, want_forced), "{why}");
+            assert_eq!(
+                (chosen.scenario.name.as_str(), chosen.forced),
+                (want, want_forced),
+                "{why}"
+            );
         }
     }
 }

@@ -14,7 +14,11 @@ pub fn rows(root: &Path, files: &[&ToolFile]) -> Vec<String> {
         .iter()
         .map(|file| {
             let path = file.path.strip_prefix(root).unwrap_or(&file.path);
-            let scenarios: Vec<String> = file.scenarios.iter().map(|s| format!("`{}`", s.name)).collect();
+            let scenarios: Vec<String> = file
+                .scenarios
+                .iter()
+                .map(|s| format!("`{}`", s.name))
+                .collect();
             format!(
                 "| `{}` | `{}` | {} | {} |",
                 path.display(),
@@ -27,7 +31,8 @@ pub fn rows(root: &Path, files: &[&ToolFile]) -> Vec<String> {
 }
 
 fn table(rows: &[String]) -> String {
-    let mut out = format!("{BEGIN}\n| file | tool | domain | scenarios |\n| --- | --- | --- | --- |\n");
+    let mut out =
+        format!("{BEGIN}\n| file | tool | domain | scenarios |\n| --- | --- | --- | --- |\n");
     for row in rows {
         out.push_str(row);
         out.push('\n');

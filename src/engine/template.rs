@@ -117,8 +117,14 @@ mod tests {
 
     fn render(template: &str, args: Value) -> Value {
         let entropy = Entropy::seeded(3);
-        let now = DateTime::parse_from_rfc3339("2026-10-05T12:00:00Z").unwrap().to_utc();
-        let ctx = RenderContext { args: &args, now, entropy: &entropy };
+        let now = DateTime::parse_from_rfc3339("2026-10-05T12:00:00Z")
+            .unwrap()
+            .to_utc();
+        let ctx = RenderContext {
+            args: &args,
+            now,
+            entropy: &entropy,
+        };
         Template::parse(template).unwrap().render(ctx).unwrap()
     }
 
@@ -126,20 +132,56 @@ mod tests {
     fn string_and_bare_context() {
         let cases = [
             (r#"{"q": {{args.q}}}"#, json!({"q": 3}), json!({"q": 3})),
-            (r#"{"q": {{ args.q }}}"#, json!({"q": "abc"}), json!({"q": "abc"})),
+            (
+                r#"{"q": {{ args.q }}}"#,
+                json!({"q": "abc"}),
+                json!({"q": "abc"}),
+            ),
             (r#"{"q": {{args.q}}}"#, json!({}), json!({"q": null})),
-            (r#"{"q": {{args.q}}}"#, json!({"q": {"a": [1]}}), json!({"q": {"a": [1]}})),
-            (r#"{"t": "ride {{args.q}}"}"#, json!({"q": "5001"}), json!({"t": "ride 5001"})),
-            (r#"{"t": "n={{args.q}}"}"#, json!({"q": 3}), json!({"t": "n=3"})),
-            (r#"{"t": "v={{args.q}}"}"#, json!({"q": {"a": "b"}}), json!({"t": r#"v={"a":"b"}"#})),
+            (
+                r#"{"q": {{args.q}}}"#,
+                json!({"q": {"a": [1]}}),
+                json!({"q": {"a": [1]}}),
+            ),
+            (
+                r#"{"t": "ride {{args.q}}"}"#,
+                json!({"q": "5001"}),
+                json!({"t": "ride 5001"}),
+            ),
+            (
+                r#"{"t": "n={{args.q}}"}"#,
+                json!({"q": 3}),
+                json!({"t": "n=3"}),
+            ),
+            (
+                r#"{"t": "v={{args.q}}"}"#,
+                json!({"q": {"a": "b"}}),
+                json!({"t": r#"v={"a":"b"}"#}),
+            ),
             (r#"{"t": "{{args.q}}"}"#, json!({}), json!({"t": "null"})),
-            (r#"{"t": "a\"{{args.q}}\"b"}"#, json!({"q": 1}), json!({"t": "a\"1\"b"})),
-            (r#"{"t": "a\\", "n": {{args.q}}}"#, json!({"q": 1}), json!({"t": "a\\", "n": 1})),
-            (r#"{"t": "{{now|hhmm}} – {{now+20m|hhmm}}"}"#, json!({}), json!({"t": "16:00 – 16:20"})),
+            (
+                r#"{"t": "a\"{{args.q}}\"b"}"#,
+                json!({"q": 1}),
+                json!({"t": "a\"1\"b"}),
+            ),
+            (
+                r#"{"t": "a\\", "n": {{args.q}}}"#,
+                json!({"q": 1}),
+                json!({"t": "a\\", "n": 1}),
+            ),
+            (
+                r#"{"t": "{{now|hhmm}} – {{now+20m|hhmm}}"}"#,
+                json!({}),
+                json!({"t": "16:00 – 16:20"}),
+            ),
             (r#"{"t": {{unix}}}"#, json!({}), json!({"t": 1_791_201_600})),
         ];
         for (template, args, want) in cases {
-            assert_eq!(render(template, args.clone()), want, "{template} with {args}");
+            assert_eq!(
+                render(template, args.clone()),
+                want,
+                "{template} with {args}"
+            );
         }
     }
 
@@ -162,15 +204,25 @@ mod tests {
 
     #[test]
     fn parse_errors() {
-        assert_eq!(Template::parse(r#"{"a": {{now"#), Err(TemplateError::Unclosed));
-        assert!(matches!(Template::parse(r#"{"a": {{ tomorrow }}}"#), Err(TemplateError::Unknown(_))));
+        assert_eq!(
+            Template::parse(r#"{"a": {{now"#),
+            Err(TemplateError::Unclosed)
+        );
+        assert!(matches!(
+            Template::parse(r#"{"a": {{ tomorrow }}}"#),
+            Err(TemplateError::Unknown(_))
+        ));
     }
 
     #[test]
     fn invalid_json_after_rendering_is_reported() {
         let entropy = Entropy::default();
         let args = json!({});
-        let ctx = RenderContext { args: &args, now: Utc::now(), entropy: &entropy };
+        let ctx = RenderContext {
+            args: &args,
+            now: Utc::now(),
+            entropy: &entropy,
+        };
         assert!(Template::parse(r#"{"a": }"#).unwrap().render(ctx).is_err());
     }
 }

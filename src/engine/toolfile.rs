@@ -97,7 +97,11 @@ pub fn parse(path: &Path, text: &str) -> Parsed {
     for section in sections(text, body_line) {
         if section.title == "Definition" {
             if seen_definition {
-                diagnostics.push(Diagnostic::new(path, section.line, "a second `## Definition` section"));
+                diagnostics.push(Diagnostic::new(
+                    path,
+                    section.line,
+                    "a second `## Definition` section",
+                ));
                 continue;
             }
             seen_definition = true;
@@ -105,14 +109,25 @@ pub fn parse(path: &Path, text: &str) -> Parsed {
         } else if let Some(name) = section.title.strip_prefix("Scenario:") {
             let name = name.trim();
             if name.is_empty() {
-                diagnostics.push(Diagnostic::new(path, section.line, "a scenario heading without a name"));
+                diagnostics.push(Diagnostic::new(
+                    path,
+                    section.line,
+                    "a scenario heading without a name",
+                ));
                 continue;
             }
-            let duplicate = file.scenarios.iter().any(|s| s.name.eq_ignore_ascii_case(name));
+            let duplicate = file
+                .scenarios
+                .iter()
+                .any(|s| s.name.eq_ignore_ascii_case(name));
             if duplicate {
                 diagnostics.push(
-                    Diagnostic::new(path, section.line, "a second scenario with this name (names are case-insensitive)")
-                        .in_scenario(name),
+                    Diagnostic::new(
+                        path,
+                        section.line,
+                        "a second scenario with this name (names are case-insensitive)",
+                    )
+                    .in_scenario(name),
                 );
                 continue;
             }
@@ -123,10 +138,18 @@ pub fn parse(path: &Path, text: &str) -> Parsed {
     }
 
     if !seen_definition {
-        diagnostics.push(Diagnostic::new(path, body_line, "no `## Definition` section"));
+        diagnostics.push(Diagnostic::new(
+            path,
+            body_line,
+            "no `## Definition` section",
+        ));
     }
     if file.scenarios.is_empty() && !diagnostics.iter().any(|d| d.scenario.is_some()) {
-        diagnostics.push(Diagnostic::new(path, body_line, "no `## Scenario: <name>` section"));
+        diagnostics.push(Diagnostic::new(
+            path,
+            body_line,
+            "no `## Scenario: <name>` section",
+        ));
     } else if !file.scenarios.is_empty() && file.scenarios.iter().all(|s| s.rule.is_some()) {
         diagnostics.push(Diagnostic::new(
             path,
@@ -158,7 +181,12 @@ fn sections(text: &str, first_line: usize) -> Vec<Section<'_>> {
         .enumerate()
         .map(|(i, &(_, body_start, line, title))| {
             let end = found.get(i + 1).map_or(text.len(), |next| next.0);
-            Section { title, line, body: &text[body_start..end], body_line: line + 1 }
+            Section {
+                title,
+                line,
+                body: &text[body_start..end],
+                body_line: line + 1,
+            }
         })
         .collect()
 }
@@ -171,7 +199,10 @@ fn blocks<'a>(section: &Section<'a>) -> Vec<Block<'a>> {
             let content = caps.get(2).expect("content group always participates");
             let before = &section.body[..whole.start()];
             Block {
-                kind: caps.get(1).expect("kind group always participates").as_str(),
+                kind: caps
+                    .get(1)
+                    .expect("kind group always participates")
+                    .as_str(),
                 content: content.as_str(),
                 line: section.body_line + before.matches('\n').count(),
             }
@@ -181,13 +212,24 @@ fn blocks<'a>(section: &Section<'a>) -> Vec<Block<'a>> {
 
 fn read_definition(section: &Section<'_>, file: &mut ToolFile, diagnostics: &mut Vec<Diagnostic>) {
     let path = file.path.clone();
-    let tools: Vec<Block<'_>> = blocks(section).into_iter().filter(|b| b.kind == "tool").collect();
+    let tools: Vec<Block<'_>> = blocks(section)
+        .into_iter()
+        .filter(|b| b.kind == "tool")
+        .collect();
     let Some(block) = tools.first() else {
-        diagnostics.push(Diagnostic::new(&path, section.line, "the Definition has no ```json tool block"));
+        diagnostics.push(Diagnostic::new(
+            &path,
+            section.line,
+            "the Definition has no ```json tool block",
+        ));
         return;
     };
     if tools.len() > 1 {
-        diagnostics.push(Diagnostic::new(&path, tools[1].line, "the Definition has more than one ```json tool block"));
+        diagnostics.push(Diagnostic::new(
+            &path,
+            tools[1].line,
+            "the Definition has more than one ```json tool block",
+        ));
     }
     file.definition_line = block.line;
     match serde_json::from_str::<Value>(block.content) {
@@ -197,36 +239,67 @@ fn read_definition(section: &Section<'_>, file: &mut ToolFile, diagnostics: &mut
                 Some(name) => diagnostics.push(Diagnostic::new(
                     &path,
                     block.line,
-                    format!("the definition's name {name:?} differs from the frontmatter's tool {:?}", file.tool),
+                    format!(
+                        "the definition's name {name:?} differs from the frontmatter's tool {:?}",
+                        file.tool
+                    ),
                 )),
-                None => diagnostics.push(Diagnostic::new(&path, block.line, "the definition has no string `name`")),
+                None => diagnostics.push(Diagnostic::new(
+                    &path,
+                    block.line,
+                    "the definition has no string `name`",
+                )),
             }
             if !definition.get("inputSchema").is_some_and(Value::is_object) {
-                diagnostics.push(Diagnostic::new(&path, block.line, "the definition has no object `inputSchema`"));
+                diagnostics.push(Diagnostic::new(
+                    &path,
+                    block.line,
+                    "the definition has no object `inputSchema`",
+                ));
             }
             file.definition = definition;
         }
-        Ok(_) => diagnostics.push(Diagnostic::new(&path, block.line, "the definition is not a JSON object")),
+        Ok(_) => diagnostics.push(Diagnostic::new(
+            &path,
+            block.line,
+            "the definition is not a JSON object",
+        )),
         Err(error) => diagnostics.push(json_error(&path, block.line, "the definition", &error)),
     }
 }
 
-fn read_scenario(path: &Path, name: &str, section: &Section<'_>, diagnostics: &mut Vec<Diagnostic>) -> Option<Scenario> {
-    let mut problem = |line: usize, message: String| diagnostics.push(Diagnostic::new(path, line, message).in_scenario(name));
+fn read_scenario(
+    path: &Path,
+    name: &str,
+    section: &Section<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Scenario> {
+    let mut problem = |line: usize, message: String| {
+        diagnostics.push(Diagnostic::new(path, line, message).in_scenario(name))
+    };
     let all = blocks(section);
     let matches: Vec<&Block<'_>> = all.iter().filter(|b| b.kind == "match").collect();
-    let answers: Vec<&Block<'_>> = all.iter().filter(|b| matches!(b.kind, "response" | "error")).collect();
+    let answers: Vec<&Block<'_>> = all
+        .iter()
+        .filter(|b| matches!(b.kind, "response" | "error"))
+        .collect();
     if matches.len() > 1 {
         problem(matches[1].line, "more than one ```json match block".into());
     }
     let answer = match answers.as_slice() {
         [] => {
-            problem(section.line, "no ```json response or ```json error block".into());
+            problem(
+                section.line,
+                "no ```json response or ```json error block".into(),
+            );
             return None;
         }
         [one] => one,
         [_, second, ..] => {
-            problem(second.line, "more than one ```json response / ```json error block".into());
+            problem(
+                second.line,
+                "more than one ```json response / ```json error block".into(),
+            );
             return None;
         }
     };
@@ -239,7 +312,10 @@ fn read_scenario(path: &Path, name: &str, section: &Section<'_>, diagnostics: &m
                 return None;
             }
             Err(error) => {
-                problem(block.line, json_error(path, block.line, "the match block", &error).message);
+                problem(
+                    block.line,
+                    json_error(path, block.line, "the match block", &error).message,
+                );
                 return None;
             }
         },
@@ -247,25 +323,39 @@ fn read_scenario(path: &Path, name: &str, section: &Section<'_>, diagnostics: &m
     let template = match Template::parse(answer.content) {
         Ok(template) => template,
         Err(error) => {
-            problem(answer.line, format!("the {} template: {error}", answer.kind));
+            problem(
+                answer.line,
+                format!("the {} template: {error}", answer.kind),
+            );
             return None;
         }
     };
     let entropy = Entropy::default();
-    let ctx = RenderContext { args: &Value::Object(Map::new()), now: Utc::now(), entropy: &entropy };
+    let ctx = RenderContext {
+        args: &Value::Object(Map::new()),
+        now: Utc::now(),
+        entropy: &entropy,
+    };
     if let Err(error) = template.render(ctx) {
         let error = error.0;
-        problem(answer.line + error.line(), format!(
-            "the {} template rendered with empty arguments is not valid JSON: {error}",
-            answer.kind
-        ));
+        problem(
+            answer.line + error.line(),
+            format!(
+                "the {} template rendered with empty arguments is not valid JSON: {error}",
+                answer.kind
+            ),
+        );
         return None;
     }
     Some(Scenario {
         name: name.to_string(),
         line: section.line,
         rule,
-        outcome: if answer.kind == "error" { Outcome::Error } else { Outcome::Response },
+        outcome: if answer.kind == "error" {
+            Outcome::Error
+        } else {
+            Outcome::Response
+        },
         template,
     })
 }
@@ -273,5 +363,9 @@ fn read_scenario(path: &Path, name: &str, section: &Section<'_>, diagnostics: &m
 /// A JSON syntax error located at its own line inside the file (the block's content starts on
 /// the line after its fence), not at the block's first line.
 fn json_error(path: &Path, block_line: usize, what: &str, error: &serde_json::Error) -> Diagnostic {
-    Diagnostic::new(path, block_line + error.line(), format!("{what} is not valid JSON: {error}"))
+    Diagnostic::new(
+        path,
+        block_line + error.line(),
+        format!("{what} is not valid JSON: {error}"),
+    )
 }

@@ -1,0 +1,232 @@
+//! The command line's shape: every subcommand and option, with the help text users read.
+
+use std::path::PathBuf;
+
+use chrono::{DateTime, Utc};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap_complete::engine::ArgValueCandidates;
+
+use super::complete;
+
+/// Production careem-mcp, served from scenario files.
+///
+/// Point an MCP client at `careem-mcp serve` instead of production: the same server identity,
+/// tools, schemas and widget, every call answered from the scenario files in `tools/`. No
+/// network, no credentials. Force a tool into a scenario with `careem-mcp scenario`.
+#[derive(Debug, Parser)]
+#[command(name = "careem-mcp", version, about, long_about, max_term_width = 100)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct GlobalArgs {
+    /// The folder of tool files (`**/*.md`, README.md excepted).
+    #[arg(
+        long,
+        global = true,
+        value_name = "DIR",
+        env = "CAREEM_MCP_TOOLS",
+        default_value = "tools"
+    )]
+    pub tools: PathBuf,
+    /// The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call.
+    #[arg(
+        long,
+        global = true,
+        value_name = "PATH",
+        env = "CAREEM_MCP_OVERRIDES",
+        default_value = ".run/overrides.json"
+    )]
+    pub overrides: PathBuf,
+    /// Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses.
+    #[arg(long, global = true, value_name = "RFC3339", env = "CAREEM_MCP_CLOCK", value_parser = parse_clock)]
+    pub clock: Option<DateTime<Utc>>,
+    /// Make `uuid` and `rand:` placeholders deterministic with this seed.
+    #[arg(long, global = true, value_name = "N", env = "CAREEM_MCP_SEED")]
+    pub seed: Option<u64>,
+}
+
+fn parse_clock(text: &str) -> Result<DateTime<Utc>, String> {
+    DateTime::parse_from_rfc3339(text)
+        .map(|t| t.to_utc())
+        .map_err(|e| format!("expected an RFC 3339 time such as 2026-10-05T12:00:00Z: {e}"))
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve MCP over Streamable HTTP (/mcp), legacy SSE (/sse) and /health, or over stdio.
+    Serve(ServeArgs),
+    /// Force a tool into a scenario (`scenario <tool> <name>`), or clear it (`scenario <tool>`).
+    Scenario {
+        /// The tool, e.g. food_get_restaurant_menu.
+        #[arg(add = ArgValueCandidates::new(complete::tools))]
+        tool: String,
+        /// The scenario to force; leave out to go back to normal selection.
+        #[arg(add = ArgValueCandidates::new(complete::scenarios))]
+        name: Option<String>,
+    },
+    /// List scenarios: kind, match rule, and which one is forced now.
+    Scenarios {
+        /// Only this tool.
+        #[arg(add = ArgValueCandidates::new(complete::tools))]
+        tool: Option<String>,
+    },
+    /// Clear every forced scenario.
+    Reset,
+    /// Check every tool file and docs/SOURCE.md; print each problem as `path:line`.
+    Lint {
+        /// Rewrite the table in docs/SOURCE.md from the tool files.
+        #[arg(long)]
+        write_source: bool,
+    },
+    /// Run one tool call in process, exactly as the server would, and print the result.
+    Call(CallArgs),
+    /// Run the acceptance suite (SPEC §7 and the honesty check) against a real MCP connection.
+    Verify(VerifyArgs),
+    /// Show the call journal: what the agent actually called.
+    Calls(CallsArgs),
+    /// Print a shell completion script.
+    Completions { shell: clap_complete::Shell },
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    /// Speak MCP on stdin/stdout instead of HTTP (logs go to stderr).
+    #[arg(long)]
+    pub stdio: bool,
+    /// The address to listen on. Anything but loopback exposes the server to the network.
+    #[arg(long, env = "CAREEM_MCP_HOST", default_value = "127.0.0.1")]
+    pub host: String,
+    /// The port to listen on; 0 picks a free one.
+    #[arg(long, env = "CAREEM_MCP_PORT", default_value_t = 8787)]
+    pub port: u16,
+    /// `serverInfo.name` in the initialize result.
+    #[arg(
+        long,
+        env = "CAREEM_MCP_SERVER_NAME",
+        default_value = "careem-mcp-service"
+    )]
+    pub server_name: String,
+    /// `serverInfo.version` in the initialize result.
+    #[arg(long, env = "CAREEM_MCP_SERVER_VERSION", default_value = "v1.0.0")]
+    pub server_version: String,
+    /// Where the widget bundle is loaded from.
+    #[arg(
+        long,
+        env = "CAREEM_MCP_WIDGET_DOMAIN",
+        default_value = "https://careem-mcp-app.pages.dev"
+    )]
+    pub widget_domain: String,
+    /// Also accept this Host (e.g. a tunnel's, for ChatGPT); loopback names are always accepted.
+    #[arg(
+        long = "allowed-host",
+        value_name = "HOST",
+        env = "CAREEM_MCP_ALLOWED_HOSTS",
+        value_delimiter = ','
+    )]
+    pub allowed_hosts: Vec<String>,
+    /// Leave `outputSchema` out of the tool list.
+    #[arg(long, env = "CAREEM_MCP_NO_OUTPUT_SCHEMA")]
+    pub no_output_schema: bool,
+    /// Leave `_meta` and the widget resource out.
+    #[arg(long, env = "CAREEM_MCP_NO_META")]
+    pub no_meta: bool,
+    /// End HTTP sessions idle for this many seconds.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        env = "CAREEM_MCP_SESSION_IDLE",
+        default_value_t = 1800
+    )]
+    pub session_idle: u64,
+    #[command(flatten)]
+    pub journal: JournalArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct JournalArgs {
+    /// Append one JSON line per tool call to this file.
+    #[arg(
+        long,
+        value_name = "PATH",
+        env = "CAREEM_MCP_JOURNAL",
+        default_value = ".run/calls.jsonl"
+    )]
+    pub journal: PathBuf,
+    /// Keep no journal.
+    #[arg(long)]
+    pub no_journal: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct CallArgs {
+    /// The tool to call.
+    #[arg(add = ArgValueCandidates::new(complete::tools))]
+    pub tool: String,
+    /// The arguments as a JSON object, e.g. '{"restaurant_id": 30104, "latitude": 25.0866, "longitude": 55.1474}'.
+    #[arg(value_name = "ARGS_JSON")]
+    pub arguments: Option<String>,
+    /// Force this scenario for this call only.
+    #[arg(long, add = ArgValueCandidates::new(complete::scenarios))]
+    pub scenario: Option<String>,
+    /// Print compact JSON even on a terminal.
+    #[arg(long)]
+    pub compact: bool,
+    #[command(flatten)]
+    pub journal: JournalArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TransportChoice {
+    Http,
+    Sse,
+    Stdio,
+    All,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct VerifyArgs {
+    /// Which transport to run the suite over.
+    #[arg(long, value_enum, default_value = "http")]
+    pub transport: TransportChoice,
+    /// Check a server that is already running (its /mcp URL) instead of starting one.
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+    /// Print the results as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct CallsArgs {
+    /// The journal file.
+    #[arg(
+        long,
+        value_name = "PATH",
+        env = "CAREEM_MCP_JOURNAL",
+        default_value = ".run/calls.jsonl"
+    )]
+    pub journal: PathBuf,
+    /// Only calls of this tool.
+    #[arg(long, add = ArgValueCandidates::new(complete::tools))]
+    pub tool: Option<String>,
+    /// Only calls of this session.
+    #[arg(long)]
+    pub session: Option<String>,
+    /// Only the last N calls.
+    #[arg(long, value_name = "N")]
+    pub last: Option<usize>,
+    /// Print the entries as JSON (an array).
+    #[arg(long)]
+    pub json: bool,
+    /// Keep printing new calls as they come.
+    #[arg(long, conflicts_with = "json")]
+    pub follow: bool,
+    /// Empty the journal.
+    #[arg(long, conflicts_with_all = ["json", "follow", "tool", "session", "last"])]
+    pub clear: bool,
+}

@@ -1,0 +1,78 @@
+//! `careem-mcp call <tool> [json]`: the full call path in process, printed as the MCP result.
+
+use anyhow::{Context, bail};
+use serde_json::{Map, Value, json};
+
+use super::load_engine;
+use crate::cli::args::{CallArgs, GlobalArgs};
+use crate::cli::{Status, printer};
+use crate::engine::CallOutput;
+
+pub fn run(global: &GlobalArgs, args: &CallArgs) -> anyhow::Result<Status> {
+    let arguments = parse_arguments(args.arguments.as_deref())?;
+    let engine = load_engine(global)?;
+    let output = match engine.call_with(&args.tool, arguments, args.scenario.as_deref()) {
+        Ok(output) => output,
+        Err(unknown) => {
+            let names: Vec<&str> = engine.tools().map(|t| t.name.as_str()).collect();
+            let hint = printer::closest(&unknown.0, names.iter().copied())
+                .map(|c| format!("; did you mean {c:?}?"))
+                .unwrap_or_default();
+            bail!("{unknown}{hint}\nknown tools: {}", names.join(", "));
+        }
+    };
+    if let Some(wanted) = &args.scenario
+        && !matches!(output.scenario(), Some((_, true)))
+        && output.scenario().is_some()
+    {
+        eprintln!(
+            "{} no scenario {wanted:?} in {}; selected as usual",
+            printer::yellow("warning:"),
+            args.tool
+        );
+    }
+    crate::cli::commands::calls::record(&args.journal, "cli", None, &output);
+    let result = mcp_result(&output);
+    let text = if printer::stdout_is_terminal() && !args.compact {
+        serde_json::to_string_pretty(&result)?
+    } else {
+        result.to_string()
+    };
+    printer::out(&text)?;
+    match output.scenario() {
+        Some((name, true)) => eprintln!("scenario: {name} (forced)"),
+        Some((name, false)) => eprintln!("scenario: {name}"),
+        None => eprintln!(
+            "scenario: none ({})",
+            if output.text == crate::engine::INTERNAL_ERROR {
+                "internal error"
+            } else {
+                "invalid arguments"
+            }
+        ),
+    }
+    Ok(if output.is_error {
+        Status::Findings
+    } else {
+        Status::Success
+    })
+}
+
+fn parse_arguments(text: Option<&str>) -> anyhow::Result<Option<Map<String, Value>>> {
+    let Some(text) = text else { return Ok(None) };
+    match serde_json::from_str::<Value>(text).context("ARGS_JSON is not valid JSON")? {
+        Value::Object(map) => Ok(Some(map)),
+        Value::Null => Ok(None),
+        other => bail!("ARGS_JSON must be a JSON object, not {other}"),
+    }
+}
+
+/// The `tools/call` result as a client receives it.
+pub fn mcp_result(output: &CallOutput) -> Value {
+    let mut result = json!({"content": [{"type": "text", "text": output.text}]});
+    if let Some(structured) = output.structured() {
+        result["structuredContent"] = Value::Object(structured.clone());
+    }
+    result["isError"] = Value::Bool(output.is_error);
+    result
+}

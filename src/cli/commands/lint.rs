@@ -1,0 +1,76 @@
+//! `careem-mcp lint`: every problem in every tool file (parse errors, schema errors, honesty
+//! failures) and in docs/SOURCE.md, as `path:line: scenario "name": message`.
+
+use std::path::Path;
+
+use anyhow::Context;
+
+use super::engine_config;
+use crate::cli::args::GlobalArgs;
+use crate::cli::{Status, printer};
+use crate::engine::diagnostic::Diagnostic;
+use crate::engine::{Engine, catalog, honesty, source_listing};
+
+pub fn run(global: &GlobalArgs, write_source: bool) -> anyhow::Result<Status> {
+    let loaded = catalog::load(&global.tools);
+    let mut problems = loaded.diagnostics;
+    let engine = Engine::from_tools(engine_config(global), loaded.tools);
+    for parsed in loaded.files.iter().filter(|p| p.diagnostics.is_empty()) {
+        if let Some(tool) = engine.tool(&parsed.file.tool) {
+            problems.extend(honesty::check(&engine, tool, &parsed.file));
+        }
+    }
+    let files: Vec<_> = loaded
+        .files
+        .iter()
+        .map(|p| &p.file)
+        .filter(|f| !f.tool.is_empty())
+        .collect();
+    let root = global.tools.parent().unwrap_or(Path::new(""));
+    let source = root.join("docs").join("SOURCE.md");
+    let rows = source_listing::rows(root, &files);
+    if write_source {
+        let existing = std::fs::read_to_string(&source).ok();
+        if let Some(dir) = source.parent() {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+        std::fs::write(&source, source_listing::rewrite(existing.as_deref(), &rows))
+            .with_context(|| format!("cannot write {}", source.display()))?;
+        eprintln!("wrote {}", source.display());
+    } else if let Ok(listing) = std::fs::read_to_string(&source) {
+        let hint = " (run `careem-mcp lint --write-source`)";
+        problems.extend(
+            source_listing::compare(&listing, &rows)
+                .into_iter()
+                .map(|message| Diagnostic::new(&source, 1, message + hint)),
+        );
+    } else if root.join("docs").is_dir() {
+        problems.push(Diagnostic::new(
+            &source,
+            0,
+            "missing: it must list every tool file (run `careem-mcp lint --write-source`)",
+        ));
+    }
+
+    problems.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
+    for problem in &problems {
+        printer::out(&problem.to_string())?;
+    }
+    if problems.is_empty() {
+        eprintln!(
+            "{} {} tool files, no problems",
+            printer::green("ok:"),
+            files.len()
+        );
+        Ok(Status::Success)
+    } else {
+        eprintln!(
+            "{} {} problem(s) in {} tool files",
+            printer::red("error:"),
+            problems.len(),
+            files.len()
+        );
+        Ok(Status::Findings)
+    }
+}

@@ -1,0 +1,59 @@
+//! One file per subcommand; this one routes to them and builds what they share.
+
+mod call;
+mod calls;
+mod completions;
+mod lint;
+mod scenario;
+mod scenarios;
+mod serve;
+mod verify;
+
+use anyhow::Context;
+
+use super::args::{Cli, Command, GlobalArgs};
+use super::{Status, init_logging};
+use crate::engine::{Engine, EngineConfig};
+
+pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
+    let global = cli.global;
+    match cli.command {
+        Command::Completions { shell } => completions::run(shell),
+        Command::Serve(args) => {
+            init_logging("info");
+            serve::run(&global, &args)
+        }
+        command => {
+            init_logging("warn");
+            match command {
+                Command::Scenario { tool, name } => scenario::set(&global, &tool, name.as_deref()),
+                Command::Scenarios { tool } => scenarios::run(&global, tool.as_deref()),
+                Command::Reset => scenario::reset(&global),
+                Command::Lint { write_source } => lint::run(&global, write_source),
+                Command::Call(args) => call::run(&global, &args),
+                Command::Verify(args) => verify::run(&global, &args),
+                Command::Calls(args) => calls::run(&args),
+                Command::Completions { .. } | Command::Serve(_) => unreachable!("handled above"),
+            }
+        }
+    }
+}
+
+pub fn engine_config(global: &GlobalArgs) -> EngineConfig {
+    EngineConfig {
+        tools_dir: global.tools.clone(),
+        overrides: global.overrides.clone(),
+        clock: global.clock,
+        seed: global.seed,
+    }
+}
+
+/// The engine over the tools folder, or every problem that keeps it from loading.
+pub fn load_engine(global: &GlobalArgs) -> anyhow::Result<Engine> {
+    Engine::load(engine_config(global)).with_context(|| {
+        format!(
+            "the tool files in {} have problems (run `careem-mcp lint`)",
+            global.tools.display()
+        )
+    })
+}
