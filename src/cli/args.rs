@@ -42,6 +42,10 @@ pub struct GlobalArgs {
         default_value = ".run/overrides.json"
     )]
     pub overrides: PathBuf,
+    /// Whether `overrides` was named (option or environment) rather than defaulted: `verify
+    /// --url` writes a running server's overrides file only when told which one it reads.
+    #[arg(skip)]
+    pub overrides_given: bool,
     /// Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses.
     #[arg(long, global = true, value_name = "RFC3339", env = "CAREEM_MCP_CLOCK", value_parser = parse_clock)]
     pub clock: Option<DateTime<Utc>>,

@@ -8,9 +8,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use super::toolfile::{self, Parsed};
 
+/// A file's bytes as last parsed, and what they parsed to.
+type Entry = (Arc<[u8]>, Arc<Parsed>);
+
 #[derive(Debug, Default)]
 pub struct ParseCache {
-    entries: Mutex<HashMap<PathBuf, (Arc<[u8]>, Arc<Parsed>)>>,
+    entries: Mutex<HashMap<PathBuf, Entry>>,
 }
 
 impl ParseCache {

@@ -19,6 +19,7 @@ pub enum Decision {
     Scenario { name: String, forced: bool },
     InvalidArguments,
     InternalError,
+    UnknownTool,
 }
 
 /// The engine's answer to one call, free of any protocol type.
@@ -39,6 +40,21 @@ pub struct CallOutput {
 }
 
 impl CallOutput {
+    /// What a call of a tool that does not exist amounts to, for the journal.
+    pub fn unknown_tool(tool: &str, arguments: Option<Map<String, Value>>) -> Self {
+        let received = arguments::normalise(arguments);
+        Self {
+            tool: tool.to_string(),
+            arguments: received.clone(),
+            received,
+            decision: Decision::UnknownTool,
+            value: None,
+            text: UnknownTool(tool.to_string()).to_string(),
+            is_error: true,
+            micros: 0,
+        }
+    }
+
     /// `structuredContent`: the value, whenever it is a JSON object.
     pub fn structured(&self) -> Option<&Map<String, Value>> {
         self.value.as_ref().and_then(Value::as_object)
@@ -156,6 +172,7 @@ fn log(output: &CallOutput) {
         } => name.clone(),
         Decision::InvalidArguments => "<invalid arguments>".to_string(),
         Decision::InternalError => "<internal error>".to_string(),
+        Decision::UnknownTool => "<unknown tool>".to_string(),
     };
     tracing::info!(target: "careem_mcp::call", "{} scenario={scenario} args={}", output.tool, output.arguments);
 }

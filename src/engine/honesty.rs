@@ -6,20 +6,37 @@ use serde_json::Value;
 use super::Engine;
 use super::catalog::Tool;
 use super::diagnostic::Diagnostic;
-use super::sample::{overlay, sample};
+use super::sample::{Fill, overlay, sample_with};
 use super::toolfile::{Outcome, Scenario, ToolFile};
 
-/// The arguments the check renders `scenario` with.
+/// The arguments the check renders `scenario` with: every input property filled, overlaid
+/// with what its match block asks for.
 pub fn sample_arguments(engine: &Engine, tool: &Tool, scenario: &Scenario) -> Value {
-    let base = sample(&tool.input_schema, engine.now());
+    sample_arguments_with(engine, tool, scenario, Fill::All)
+}
+
+fn sample_arguments_with(engine: &Engine, tool: &Tool, scenario: &Scenario, fill: Fill) -> Value {
+    let base = sample_with(&tool.input_schema, engine.now(), fill);
     match &scenario.rule {
         Some(rule) => overlay(base, rule, &tool.input_schema),
         None => base,
     }
 }
 
-/// Every way in which `file`'s scenarios break their tool's output schema.
+/// Every way in which `file`'s scenarios break their tool's output schema, with all
+/// arguments given and with only the required ones (a problem is reported once).
 pub fn check(engine: &Engine, tool: &Tool, file: &ToolFile) -> Vec<Diagnostic> {
+    let mut problems = check_with(engine, tool, file, Fill::All);
+    for mut lean in check_with(engine, tool, file, Fill::Required) {
+        if !problems.contains(&lean) {
+            lean.message.push_str(" (with only the required arguments)");
+            problems.push(lean);
+        }
+    }
+    problems
+}
+
+fn check_with(engine: &Engine, tool: &Tool, file: &ToolFile, fill: Fill) -> Vec<Diagnostic> {
     let Some(validator) = &tool.output_validator else {
         return Vec::new();
     };
@@ -29,7 +46,7 @@ pub fn check(engine: &Engine, tool: &Tool, file: &ToolFile) -> Vec<Diagnostic> {
         .iter()
         .filter(|s| s.outcome == Outcome::Response)
     {
-        let args = sample_arguments(engine, tool, scenario);
+        let args = sample_arguments_with(engine, tool, scenario, fill);
         let value = match engine.render(scenario, &args) {
             Ok(value) => value,
             Err(error) => {

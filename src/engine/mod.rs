@@ -32,6 +32,7 @@ pub use diagnostic::{Diagnostic, Diagnostics};
 
 use cache::ParseCache;
 use entropy::Entropy;
+use journal::Journal;
 use overrides::OverridesReader;
 use template::{RenderContext, RenderError};
 use toolfile::Scenario;
@@ -54,6 +55,7 @@ pub struct Engine {
     cache: ParseCache,
     overrides: OverridesReader,
     entropy: Entropy,
+    journal: Option<Journal>,
 }
 
 impl Engine {
@@ -75,6 +77,41 @@ impl Engine {
             tools,
             cache: ParseCache::default(),
             entropy,
+            journal: None,
+        }
+    }
+
+    /// Records every call that [`Engine::record`] is told of in `journal`.
+    #[must_use]
+    pub fn with_journal(mut self, journal: Journal) -> Self {
+        self.journal = Some(journal);
+        self
+    }
+
+    /// Journals a call of a tool that does not exist, which never reaches [`Engine::call`]'s
+    /// answer path but is part of what the agent did.
+    pub fn record_unknown(
+        &self,
+        transport: &str,
+        session: Option<&str>,
+        tool: &str,
+        arguments: Option<serde_json::Map<String, Value>>,
+    ) {
+        let output = CallOutput::unknown_tool(tool, arguments);
+        self.record(transport, session, &output);
+    }
+
+    /// Appends the call to the journal, if there is one. A journal that cannot be written is
+    /// logged, never a reason to fail the call.
+    pub fn record(&self, transport: &str, session: Option<&str>, output: &CallOutput) {
+        if let Some(journal) = &self.journal
+            && let Err(error) = journal.append(&journal::Entry::new(
+                transport,
+                session.map(str::to_string),
+                output,
+            ))
+        {
+            tracing::warn!(path = %journal.path().display(), "cannot write the call journal: {error}");
         }
     }
 

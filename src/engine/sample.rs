@@ -4,9 +4,24 @@
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 
+/// Which properties of an object a sample fills.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fill {
+    /// Every property: what FORMAT.md's honesty rule prescribes.
+    All,
+    /// Only the required ones and those with a default: the leanest call a client can make,
+    /// which catches templates that echo an absent optional argument as `null`.
+    Required,
+}
+
+/// A value for `schema` with every property filled.
+pub fn sample(schema: &Value, now: DateTime<Utc>) -> Value {
+    sample_with(schema, now, Fill::All)
+}
+
 /// A value for `schema`: its `const`, `default`, first example, first enum member, or one
 /// made from its type.
-pub fn sample(schema: &Value, now: DateTime<Utc>) -> Value {
+pub fn sample_with(schema: &Value, now: DateTime<Utc>, fill: Fill) -> Value {
     for key in ["const", "default"] {
         if let Some(value) = schema.get(key) {
             return value.clone();
@@ -31,16 +46,27 @@ pub fn sample(schema: &Value, now: DateTime<Utc>) -> Value {
                 .and_then(Value::as_u64)
                 .unwrap_or(1)
                 .max(1);
-            let item = sample(schema.get("items").unwrap_or(&Value::Null), now);
+            let item = sample_with(schema.get("items").unwrap_or(&Value::Null), now, fill);
             Value::Array(vec![item; usize::try_from(count).unwrap_or(1)])
         }
         Some("null") => Value::Null,
         _ => {
+            let required: Vec<&str> = schema
+                .get("required")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect();
+            let wanted = |key: &str, property: &Value| {
+                fill == Fill::All || required.contains(&key) || property.get("default").is_some()
+            };
             let properties = schema.get("properties").and_then(Value::as_object);
             let map: Map<String, Value> = properties
                 .into_iter()
                 .flatten()
-                .map(|(key, property)| (key.clone(), sample(property, now)))
+                .filter(|(key, property)| wanted(key, property))
+                .map(|(key, property)| (key.clone(), sample_with(property, now, fill)))
                 .collect();
             Value::Object(map)
         }

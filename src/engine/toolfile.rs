@@ -369,3 +369,161 @@ fn json_error(path: &Path, block_line: usize, what: &str, error: &serde_json::Er
         format!("{what} is not valid JSON: {error}"),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DEFINITION: &str = "## Definition\n\n```json tool\n{\"name\": \"t\", \"inputSchema\": {\"type\": \"object\"}}\n```\n";
+    const DEFAULT: &str = "## Scenario: ok\n\n```json response\n{\"a\": 1}\n```\n";
+
+    fn file(body: &str) -> String {
+        format!("---\ntool: t\n---\n{body}")
+    }
+
+    /// (file text, expected line, expected scenario, fragment of the message)
+    #[test]
+    fn every_fail_fast_case_names_line_and_scenario() {
+        let cases: Vec<(String, usize, Option<&str>, &str)> = vec![
+            ("tool: t\n".to_string(), 1, None, "must start with"),
+            ("---\ntool: t\n".to_string(), 1, None, "never closed"),
+            (
+                format!("---\ndomain: x\n---\n{DEFINITION}{DEFAULT}"),
+                1,
+                None,
+                "no `tool`",
+            ),
+            (file(DEFAULT), 4, None, "no `## Definition`"),
+            (
+                file("## Definition\n\ntext only\n## Scenario: ok\n\n```json response\n{}\n```\n"),
+                4,
+                None,
+                "no ```json tool",
+            ),
+            (
+                file("## Definition\n\n```json tool\n{\"name\": \"t\",}\n```\n"),
+                7,
+                None,
+                "not valid JSON",
+            ),
+            (
+                file(
+                    "## Definition\n\n```json tool\n{\"name\": \"other\", \"inputSchema\": {}}\n```\n",
+                ),
+                6,
+                None,
+                "differs from the frontmatter",
+            ),
+            (
+                file("## Definition\n\n```json tool\n{\"name\": \"t\"}\n```\n"),
+                6,
+                None,
+                "no object `inputSchema`",
+            ),
+            (file(DEFINITION), 4, None, "no `## Scenario"),
+            (
+                file(&format!("{DEFINITION}## Scenario: empty\n\nno blocks\n")),
+                9,
+                Some("empty"),
+                "no ```json response",
+            ),
+            (
+                file(&format!(
+                    "{DEFINITION}## Scenario: two\n\n```json response\n{{}}\n```\n\n```json error\n{{}}\n```\n"
+                )),
+                15,
+                Some("two"),
+                "more than one ```json response",
+            ),
+            (
+                file(&format!(
+                    "{DEFINITION}{DEFAULT}## Scenario: twice\n\n```json match\n{{}}\n```\n```json match\n{{}}\n```\n```json response\n{{}}\n```\n"
+                )),
+                19,
+                Some("twice"),
+                "more than one ```json match",
+            ),
+            (
+                file(&format!(
+                    "{DEFINITION}## Scenario: bad\n\n```json response\n{{\"a\": }}\n```\n"
+                )),
+                12,
+                Some("bad"),
+                "not valid JSON",
+            ),
+            (
+                file(&format!(
+                    "{DEFINITION}## Scenario: bad\n\n```json response\n{{\"a\": {{{{ tomorrow }}}}}}\n```\n"
+                )),
+                11,
+                Some("bad"),
+                "unknown placeholder",
+            ),
+            (
+                file(&format!(
+                    "{DEFINITION}{DEFAULT}## Scenario: rule\n\n```json match\n[1]\n```\n```json response\n{{}}\n```\n"
+                )),
+                16,
+                Some("rule"),
+                "not a JSON object",
+            ),
+            (
+                file(&format!(
+                    "{DEFINITION}{DEFAULT}## Scenario: OK\n\n```json response\n{{}}\n```\n"
+                )),
+                14,
+                Some("OK"),
+                "a second scenario",
+            ),
+            (
+                file(&format!(
+                    "{DEFINITION}## Scenario: only-match\n\n```json match\n{{\"a\": 1}}\n```\n```json response\n{{}}\n```\n"
+                )),
+                9,
+                None,
+                "no default scenario",
+            ),
+        ];
+        for (text, line, scenario, fragment) in cases {
+            let parsed = parse(Path::new("tools/t.md"), &text);
+            let found = parsed
+                .diagnostics
+                .iter()
+                .find(|d| d.message.contains(fragment));
+            let Some(found) = found else {
+                panic!(
+                    "expected {fragment:?} in {:?}\nfor:\n{text}",
+                    parsed.diagnostics
+                );
+            };
+            assert_eq!(
+                (found.line, found.scenario.as_deref()),
+                (line, scenario),
+                "{fragment}: {found}"
+            );
+        }
+    }
+
+    #[test]
+    fn headings_inside_fences_do_not_split_sections() {
+        let text = file(&format!(
+            "intro\n## Flow\n\n```text\n## Scenario: not-a-scenario\n```\n{DEFINITION}{DEFAULT}## Scenario: picky\n\n```json match\n{{\"q\": \"~x\"}}\n```\n\n```json error\n{{\"error\": \"e\"}}\n```\n"
+        ));
+        let parsed = parse(Path::new("t.md"), &text);
+        assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+        let names: Vec<_> = parsed
+            .file
+            .scenarios
+            .iter()
+            .map(|s| (s.name.as_str(), s.rule.is_some(), s.outcome))
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                ("ok", false, Outcome::Response),
+                ("picky", true, Outcome::Error)
+            ]
+        );
+        assert_eq!(parsed.file.definition["name"], "t");
+    }
+}

@@ -1,1 +1,182 @@
-//! The engine behind MCP.
+//! The engine behind MCP: one rmcp handler, served over Streamable HTTP, legacy HTTP+SSE and
+//! stdio. The only layer that knows the protocol; it never prints (logs go through `tracing`).
+
+mod handler;
+mod http;
+mod sse;
+mod stdio;
+mod widget;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::serve::ListenerExt;
+use tokio::net::TcpListener;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use crate::engine::Engine;
+
+pub use http::{AppState, app};
+pub use stdio::serve_stdio;
+
+/// How long [`RunningServer::shutdown`] waits for open connections before it drops them.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+
+/// Everything a client can observe about the server besides the tools, plus the HTTP limits.
+#[derive(Debug, Clone)]
+pub struct ServerOptions {
+    pub host: String,
+    /// `0` picks a free port.
+    pub port: u16,
+    pub server_name: String,
+    pub server_version: String,
+    /// Where the widget bundle is served from; the widget resource's HTML and CSP name it.
+    pub widget_domain: String,
+    /// Hosts admitted besides the loopback names (e.g. a tunnel for ChatGPT), with or without
+    /// a port; a port-less entry admits any port.
+    pub allowed_hosts: Vec<String>,
+    pub no_output_schema: bool,
+    /// Drops every tool's `_meta` together with the widget resource.
+    pub no_meta: bool,
+    /// A Streamable HTTP session with no traffic for this long is closed.
+    pub session_idle: Duration,
+}
+
+impl Default for ServerOptions {
+    fn default() -> Self {
+        Self {
+            host: "127.0.0.1".to_string(),
+            port: 8787,
+            server_name: "careem-mcp-service".to_string(),
+            server_version: "v1.0.0".to_string(),
+            widget_domain: "https://careem-mcp-app.pages.dev".to_string(),
+            allowed_hosts: Vec::new(),
+            no_output_schema: false,
+            no_meta: false,
+            session_idle: Duration::from_secs(30 * 60),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    #[error(
+        "{addr} is already in use: another program is listening there (choose another --port, or 0 for a free one)"
+    )]
+    AddrInUse { addr: String },
+    #[error("cannot listen on {addr}")]
+    Bind {
+        addr: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file's `json tool` block has something rmcp's `Tool` cannot carry, so the wire
+    /// would differ from the file; refusing beats advertising a different definition.
+    #[error("tool {tool:?}: the definition cannot be advertised exactly as written: {detail}")]
+    Definition { tool: String, detail: String },
+    #[error("the stdio session could not start")]
+    StdioStart(#[source] Box<dyn std::error::Error + Send + Sync>),
+    #[error("the stdio session ended abnormally")]
+    StdioRun(#[source] tokio::task::JoinError),
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
+/// A server started by [`start_http`]. Dropping it stops the server too, without waiting.
+#[derive(Debug)]
+pub struct RunningServer {
+    pub addr: SocketAddr,
+    shutdown: CancellationToken,
+    task: Option<JoinHandle<()>>,
+}
+
+impl RunningServer {
+    /// The Streamable HTTP endpoint.
+    #[must_use]
+    pub fn url(&self) -> String {
+        format!("http://{}/mcp", self.addr)
+    }
+
+    /// The legacy HTTP+SSE endpoint.
+    #[must_use]
+    pub fn sse_url(&self) -> String {
+        format!("http://{}/sse", self.addr)
+    }
+
+    /// Ends every session and stream, then waits (briefly) for the connections to close.
+    pub async fn shutdown(mut self) {
+        self.shutdown.cancel();
+        if let Some(mut task) = self.task.take()
+            && tokio::time::timeout(SHUTDOWN_GRACE, &mut task)
+                .await
+                .is_err()
+        {
+            tracing::warn!("connections still open after {SHUTDOWN_GRACE:?}; dropping them");
+            task.abort();
+        }
+    }
+}
+
+impl Drop for RunningServer {
+    fn drop(&mut self) {
+        // Starts the graceful shutdown; the serving task finishes on its own.
+        self.shutdown.cancel();
+    }
+}
+
+/// Binds (port 0 picks a free port), starts serving in the background and returns at once.
+///
+/// # Errors
+///
+/// The address cannot be bound (in use, or not a local address), or a tool's definition cannot
+/// be advertised exactly as its file has it.
+pub async fn start_http(
+    engine: Arc<Engine>,
+    options: ServerOptions,
+) -> Result<RunningServer, ServerError> {
+    let shutdown = CancellationToken::new();
+    let state = AppState::new(engine, &options, shutdown.clone())?;
+    let listener = bind(&options.host, options.port).await?;
+    let addr = listener.local_addr()?;
+    // axum does not set TCP_NODELAY, and rmcp writes each SSE response in several pieces: with
+    // Nagle on and the client's delayed ACKs, every request after the first on a kept-alive
+    // connection would wait ~40 ms.
+    let listener = listener.tap_io(|tcp| {
+        if let Err(error) = tcp.set_nodelay(true) {
+            tracing::warn!("cannot set TCP_NODELAY: {error}");
+        }
+    });
+    let router = app(state);
+    let signal = shutdown.clone();
+    let task = tokio::spawn(async move {
+        let serving =
+            axum::serve(listener, router).with_graceful_shutdown(signal.cancelled_owned());
+        if let Err(error) = serving.await {
+            tracing::error!("the HTTP server stopped: {error}");
+        }
+    });
+    tracing::debug!(%addr, "listening");
+    Ok(RunningServer {
+        addr,
+        shutdown,
+        task: Some(task),
+    })
+}
+
+async fn bind(host: &str, port: u16) -> Result<TcpListener, ServerError> {
+    let addr = if host.contains(':') && !host.starts_with('[') {
+        format!("[{host}]:{port}")
+    } else {
+        format!("{host}:{port}")
+    };
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    TcpListener::bind((host, port)).await.map_err(|source| {
+        if source.kind() == std::io::ErrorKind::AddrInUse {
+            ServerError::AddrInUse { addr }
+        } else {
+            ServerError::Bind { addr, source }
+        }
+    })
+}

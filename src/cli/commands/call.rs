@@ -3,14 +3,14 @@
 use anyhow::{Context, bail};
 use serde_json::{Map, Value, json};
 
-use super::load_engine;
+use super::load_journalled_engine;
 use crate::cli::args::{CallArgs, GlobalArgs};
 use crate::cli::{Status, printer};
 use crate::engine::CallOutput;
 
 pub fn run(global: &GlobalArgs, args: &CallArgs) -> anyhow::Result<Status> {
     let arguments = parse_arguments(args.arguments.as_deref())?;
-    let engine = load_engine(global)?;
+    let engine = load_journalled_engine(global, &args.journal)?;
     let output = match engine.call_with(&args.tool, arguments, args.scenario.as_deref()) {
         Ok(output) => output,
         Err(unknown) => {
@@ -31,7 +31,7 @@ pub fn run(global: &GlobalArgs, args: &CallArgs) -> anyhow::Result<Status> {
             args.tool
         );
     }
-    crate::cli::commands::calls::record(&args.journal, "cli", None, &output);
+    engine.record("cli", None, &output);
     let result = mcp_result(&output);
     let text = if printer::stdout_is_terminal() && !args.compact {
         serde_json::to_string_pretty(&result)?

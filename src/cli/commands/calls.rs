@@ -5,10 +5,9 @@ use std::time::Duration;
 
 use anyhow::Context;
 
-use crate::cli::args::{CallsArgs, JournalArgs};
+use crate::cli::args::CallsArgs;
 use crate::cli::{Status, printer};
-use crate::engine::CallOutput;
-use crate::engine::journal::{self, Entry, Journal};
+use crate::engine::journal::{self, Entry};
 
 pub fn run(args: &CallsArgs) -> anyhow::Result<Status> {
     let path = &args.journal;
@@ -89,21 +88,5 @@ fn follow(args: &CallsArgs) -> anyhow::Result<()> {
         {
             printer::out(&row(&entry).join("  "))?;
         }
-    }
-}
-
-/// Journals a call made by the CLI itself; a journal that cannot be written is only a warning.
-pub fn record(args: &JournalArgs, transport: &str, session: Option<String>, output: &CallOutput) {
-    if args.no_journal {
-        return;
-    }
-    let written = Journal::open(&args.journal)
-        .and_then(|j| j.append(&Entry::new(transport, session, output)));
-    if let Err(error) = written {
-        eprintln!(
-            "{} cannot write the journal {}: {error}",
-            printer::yellow("warning:"),
-            args.journal.display()
-        );
     }
 }

@@ -11,8 +11,9 @@ mod verify;
 
 use anyhow::Context;
 
-use super::args::{Cli, Command, GlobalArgs};
+use super::args::{Cli, Command, GlobalArgs, JournalArgs};
 use super::{Status, init_logging};
+use crate::engine::journal::Journal;
 use crate::engine::{Engine, EngineConfig};
 
 pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
@@ -20,8 +21,13 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
     match cli.command {
         Command::Completions { shell } => completions::run(shell),
         Command::Serve(args) => {
-            init_logging("info");
+            init_logging("info,rmcp=warn");
             serve::run(&global, &args)
+        }
+        Command::Verify(args) => {
+            // rmcp's client warns of every JSON-RPC error answer; test 10 asks for one.
+            init_logging("warn,rmcp=error");
+            verify::run(&global, &args)
         }
         command => {
             init_logging("warn");
@@ -31,9 +37,10 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
                 Command::Reset => scenario::reset(&global),
                 Command::Lint { write_source } => lint::run(&global, write_source),
                 Command::Call(args) => call::run(&global, &args),
-                Command::Verify(args) => verify::run(&global, &args),
                 Command::Calls(args) => calls::run(&args),
-                Command::Completions { .. } | Command::Serve(_) => unreachable!("handled above"),
+                Command::Completions { .. } | Command::Serve(_) | Command::Verify(_) => {
+                    unreachable!("handled above")
+                }
             }
         }
     }
@@ -56,4 +63,18 @@ pub fn load_engine(global: &GlobalArgs) -> anyhow::Result<Engine> {
             global.tools.display()
         )
     })
+}
+
+/// The engine, journalling its calls unless `--no-journal`.
+pub fn load_journalled_engine(
+    global: &GlobalArgs,
+    journal: &JournalArgs,
+) -> anyhow::Result<Engine> {
+    let engine = load_engine(global)?;
+    if journal.no_journal {
+        return Ok(engine);
+    }
+    let opened = Journal::open(&journal.journal)
+        .with_context(|| format!("cannot open the call journal {}", journal.journal.display()))?;
+    Ok(engine.with_journal(opened))
 }

@@ -1,8 +1,78 @@
-//! `careem-mcp serve`.
+//! `careem-mcp serve`: the engine behind MCP until SIGINT or SIGTERM.
 
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+
+use super::load_journalled_engine;
 use crate::cli::Status;
 use crate::cli::args::{GlobalArgs, ServeArgs};
+use crate::server::{ServerOptions, serve_stdio, start_http};
 
-pub fn run(_global: &GlobalArgs, _args: &ServeArgs) -> anyhow::Result<Status> {
-    anyhow::bail!("serve is not available in this build")
+pub fn run(global: &GlobalArgs, args: &ServeArgs) -> anyhow::Result<Status> {
+    let engine = Arc::new(load_journalled_engine(global, &args.journal)?);
+    let options = ServerOptions {
+        host: args.host.clone(),
+        port: args.port,
+        server_name: args.server_name.clone(),
+        server_version: args.server_version.clone(),
+        widget_domain: args.widget_domain.trim_end_matches('/').to_string(),
+        allowed_hosts: args.allowed_hosts.clone(),
+        no_output_schema: args.no_output_schema,
+        no_meta: args.no_meta,
+        session_idle: Duration::from_secs(args.session_idle.max(1)),
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(async move {
+        let tools = engine.tools().len();
+        if args.stdio {
+            tracing::info!("serving {tools} tools over stdio");
+            serve_stdio(engine, options).await?;
+            return Ok(Status::Success);
+        }
+        if !is_loopback(&args.host) {
+            tracing::warn!("listening on {}: anyone who can reach this address can use the server", args.host);
+        }
+        let server = start_http(engine, options).await?;
+        let base = format!("http://{}", server.addr);
+        eprintln!("careem-mcp: serving {tools} tools at {base}/mcp (Streamable HTTP), {base}/sse (legacy SSE), {base}/health");
+        shutdown_signal().await;
+        tracing::info!("shutting down");
+        server.shutdown().await;
+        Ok(Status::Success)
+    })
+}
+
+fn is_loopback(host: &str) -> bool {
+    host == "localhost"
+        || host
+            .trim_matches(['[', ']'])
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+async fn shutdown_signal() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut terminate =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(signal) => signal,
+                Err(error) => {
+                    tracing::warn!("cannot listen for SIGTERM: {error}");
+                    let _ = interrupt.await;
+                    return;
+                }
+            };
+        tokio::select! {
+            _ = interrupt => {}
+            _ = terminate.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = interrupt.await;
 }

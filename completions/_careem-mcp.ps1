@@ -1,0 +1,199 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'careem-mcp'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'careem-mcp' {
+            [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted)')
+            [CompletionResult]::new('--overrides', '--overrides', [CompletionResultType]::ParameterName, 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call')
+            [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve MCP over Streamable HTTP (/mcp), legacy SSE (/sse) and /health, or over stdio')
+            [CompletionResult]::new('scenario', 'scenario', [CompletionResultType]::ParameterValue, 'Force a tool into a scenario (`scenario <tool> <name>`), or clear it (`scenario <tool>`)')
+            [CompletionResult]::new('scenarios', 'scenarios', [CompletionResultType]::ParameterValue, 'List scenarios: kind, match rule, and which one is forced now')
+            [CompletionResult]::new('reset', 'reset', [CompletionResultType]::ParameterValue, 'Clear every forced scenario')
+            [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Check every tool file and docs/SOURCE.md; print each problem as `path:line`')
+            [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run one tool call in process, exactly as the server would, and print the result')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Run the acceptance suite (SPEC §7 and the honesty check) against a real MCP connection')
+            [CompletionResult]::new('calls', 'calls', [CompletionResultType]::ParameterValue, 'Show the call journal: what the agent actually called')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'careem-mcp;serve' {
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'The address to listen on. Anything but loopback exposes the server to the network')
+            [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'The port to listen on; 0 picks a free one')
+            [CompletionResult]::new('--server-name', '--server-name', [CompletionResultType]::ParameterName, '`serverInfo.name` in the initialize result')
+            [CompletionResult]::new('--server-version', '--server-version', [CompletionResultType]::ParameterName, '`serverInfo.version` in the initialize result')
+            [CompletionResult]::new('--widget-domain', '--widget-domain', [CompletionResultType]::ParameterName, 'Where the widget bundle is loaded from')
+            [CompletionResult]::new('--allowed-host', '--allowed-host', [CompletionResultType]::ParameterName, 'Also accept this Host (e.g. a tunnel''s, for ChatGPT); loopback names are always accepted')
+            [CompletionResult]::new('--session-idle', '--session-idle', [CompletionResultType]::ParameterName, 'End HTTP sessions idle for this many seconds')
+            [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'Append one JSON line per tool call to this file')
+            [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted)')
+            [CompletionResult]::new('--overrides', '--overrides', [CompletionResultType]::ParameterName, 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call')
+            [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
+            [CompletionResult]::new('--stdio', '--stdio', [CompletionResultType]::ParameterName, 'Speak MCP on stdin/stdout instead of HTTP (logs go to stderr)')
+            [CompletionResult]::new('--no-output-schema', '--no-output-schema', [CompletionResultType]::ParameterName, 'Leave `outputSchema` out of the tool list')
+            [CompletionResult]::new('--no-meta', '--no-meta', [CompletionResultType]::ParameterName, 'Leave `_meta` and the widget resource out')
+            [CompletionResult]::new('--no-journal', '--no-journal', [CompletionResultType]::ParameterName, 'Keep no journal')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'careem-mcp;scenario' {
+            [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted)')
+            [CompletionResult]::new('--overrides', '--overrides', [CompletionResultType]::ParameterName, 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call')
+            [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'careem-mcp;scenarios' {
+            [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted)')
+            [CompletionResult]::new('--overrides', '--overrides', [CompletionResultType]::ParameterName, 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call')
+            [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'careem-mcp;reset' {
+            [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted)')
+            [CompletionResult]::new('--overrides', '--overrides', [CompletionResultType]::ParameterName, 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call')
+            [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'careem-mcp;lint' {
+            [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted)')
+            [CompletionResult]::new('--overrides', '--overrides', [CompletionResultType]::ParameterName, 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call')
+            [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
+            [CompletionResult]::new('--write-source', '--write-source', [CompletionResultType]::ParameterName, 'Rewrite the table in docs/SOURCE.md from the tool files')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'careem-mcp;call' {
+            [CompletionResult]::new('--scenario', '--scenario', [CompletionResultType]::ParameterName, 'Force this scenario for this call only')
+            [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'Append one JSON line per tool call to this file')
+            [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted)')
+            [CompletionResult]::new('--overrides', '--overrides', [CompletionResultType]::ParameterName, 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call')
+            [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
+            [CompletionResult]::new('--compact', '--compact', [CompletionResultType]::ParameterName, 'Print compact JSON even on a terminal')
+            [CompletionResult]::new('--no-journal', '--no-journal', [CompletionResultType]::ParameterName, 'Keep no journal')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'careem-mcp;verify' {
+            [CompletionResult]::new('--transport', '--transport', [CompletionResultType]::ParameterName, 'Which transport to run the suite over')
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Check a server that is already running (its /mcp URL) instead of starting one')
+            [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted)')
+            [CompletionResult]::new('--overrides', '--overrides', [CompletionResultType]::ParameterName, 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call')
+            [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the results as JSON')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'careem-mcp;calls' {
+            [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'The journal file')
+            [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'Only calls of this tool')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Only calls of this session')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'Only the last N calls')
+            [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted)')
+            [CompletionResult]::new('--overrides', '--overrides', [CompletionResultType]::ParameterName, 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call')
+            [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the entries as JSON (an array)')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Keep printing new calls as they come')
+            [CompletionResult]::new('--clear', '--clear', [CompletionResultType]::ParameterName, 'Empty the journal')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'careem-mcp;completions' {
+            [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted)')
+            [CompletionResult]::new('--overrides', '--overrides', [CompletionResultType]::ParameterName, 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call')
+            [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'careem-mcp;help' {
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve MCP over Streamable HTTP (/mcp), legacy SSE (/sse) and /health, or over stdio')
+            [CompletionResult]::new('scenario', 'scenario', [CompletionResultType]::ParameterValue, 'Force a tool into a scenario (`scenario <tool> <name>`), or clear it (`scenario <tool>`)')
+            [CompletionResult]::new('scenarios', 'scenarios', [CompletionResultType]::ParameterValue, 'List scenarios: kind, match rule, and which one is forced now')
+            [CompletionResult]::new('reset', 'reset', [CompletionResultType]::ParameterValue, 'Clear every forced scenario')
+            [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Check every tool file and docs/SOURCE.md; print each problem as `path:line`')
+            [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run one tool call in process, exactly as the server would, and print the result')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Run the acceptance suite (SPEC §7 and the honesty check) against a real MCP connection')
+            [CompletionResult]::new('calls', 'calls', [CompletionResultType]::ParameterValue, 'Show the call journal: what the agent actually called')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'careem-mcp;help;serve' {
+            break
+        }
+        'careem-mcp;help;scenario' {
+            break
+        }
+        'careem-mcp;help;scenarios' {
+            break
+        }
+        'careem-mcp;help;reset' {
+            break
+        }
+        'careem-mcp;help;lint' {
+            break
+        }
+        'careem-mcp;help;call' {
+            break
+        }
+        'careem-mcp;help;verify' {
+            break
+        }
+        'careem-mcp;help;calls' {
+            break
+        }
+        'careem-mcp;help;completions' {
+            break
+        }
+        'careem-mcp;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

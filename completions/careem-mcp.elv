@@ -1,0 +1,173 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[careem-mcp] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'careem-mcp'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'careem-mcp'= {
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted)'
+            cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call'
+            cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
+            cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand serve 'Serve MCP over Streamable HTTP (/mcp), legacy SSE (/sse) and /health, or over stdio'
+            cand scenario 'Force a tool into a scenario (`scenario <tool> <name>`), or clear it (`scenario <tool>`)'
+            cand scenarios 'List scenarios: kind, match rule, and which one is forced now'
+            cand reset 'Clear every forced scenario'
+            cand lint 'Check every tool file and docs/SOURCE.md; print each problem as `path:line`'
+            cand call 'Run one tool call in process, exactly as the server would, and print the result'
+            cand verify 'Run the acceptance suite (SPEC §7 and the honesty check) against a real MCP connection'
+            cand calls 'Show the call journal: what the agent actually called'
+            cand completions 'Print a shell completion script'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'careem-mcp;serve'= {
+            cand --host 'The address to listen on. Anything but loopback exposes the server to the network'
+            cand --port 'The port to listen on; 0 picks a free one'
+            cand --server-name '`serverInfo.name` in the initialize result'
+            cand --server-version '`serverInfo.version` in the initialize result'
+            cand --widget-domain 'Where the widget bundle is loaded from'
+            cand --allowed-host 'Also accept this Host (e.g. a tunnel''s, for ChatGPT); loopback names are always accepted'
+            cand --session-idle 'End HTTP sessions idle for this many seconds'
+            cand --journal 'Append one JSON line per tool call to this file'
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted)'
+            cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call'
+            cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
+            cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
+            cand --stdio 'Speak MCP on stdin/stdout instead of HTTP (logs go to stderr)'
+            cand --no-output-schema 'Leave `outputSchema` out of the tool list'
+            cand --no-meta 'Leave `_meta` and the widget resource out'
+            cand --no-journal 'Keep no journal'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'careem-mcp;scenario'= {
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted)'
+            cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call'
+            cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
+            cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'careem-mcp;scenarios'= {
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted)'
+            cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call'
+            cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
+            cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'careem-mcp;reset'= {
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted)'
+            cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call'
+            cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
+            cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'careem-mcp;lint'= {
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted)'
+            cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call'
+            cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
+            cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
+            cand --write-source 'Rewrite the table in docs/SOURCE.md from the tool files'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'careem-mcp;call'= {
+            cand --scenario 'Force this scenario for this call only'
+            cand --journal 'Append one JSON line per tool call to this file'
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted)'
+            cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call'
+            cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
+            cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
+            cand --compact 'Print compact JSON even on a terminal'
+            cand --no-journal 'Keep no journal'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'careem-mcp;verify'= {
+            cand --transport 'Which transport to run the suite over'
+            cand --url 'Check a server that is already running (its /mcp URL) instead of starting one'
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted)'
+            cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call'
+            cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
+            cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
+            cand --json 'Print the results as JSON'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'careem-mcp;calls'= {
+            cand --journal 'The journal file'
+            cand --tool 'Only calls of this tool'
+            cand --session 'Only calls of this session'
+            cand --last 'Only the last N calls'
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted)'
+            cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call'
+            cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
+            cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
+            cand --json 'Print the entries as JSON (an array)'
+            cand --follow 'Keep printing new calls as they come'
+            cand --clear 'Empty the journal'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'careem-mcp;completions'= {
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted)'
+            cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call'
+            cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
+            cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'careem-mcp;help'= {
+            cand serve 'Serve MCP over Streamable HTTP (/mcp), legacy SSE (/sse) and /health, or over stdio'
+            cand scenario 'Force a tool into a scenario (`scenario <tool> <name>`), or clear it (`scenario <tool>`)'
+            cand scenarios 'List scenarios: kind, match rule, and which one is forced now'
+            cand reset 'Clear every forced scenario'
+            cand lint 'Check every tool file and docs/SOURCE.md; print each problem as `path:line`'
+            cand call 'Run one tool call in process, exactly as the server would, and print the result'
+            cand verify 'Run the acceptance suite (SPEC §7 and the honesty check) against a real MCP connection'
+            cand calls 'Show the call journal: what the agent actually called'
+            cand completions 'Print a shell completion script'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'careem-mcp;help;serve'= {
+        }
+        &'careem-mcp;help;scenario'= {
+        }
+        &'careem-mcp;help;scenarios'= {
+        }
+        &'careem-mcp;help;reset'= {
+        }
+        &'careem-mcp;help;lint'= {
+        }
+        &'careem-mcp;help;call'= {
+        }
+        &'careem-mcp;help;verify'= {
+        }
+        &'careem-mcp;help;calls'= {
+        }
+        &'careem-mcp;help;completions'= {
+        }
+        &'careem-mcp;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

@@ -1,0 +1,127 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_careem_mcp_global_optspecs
+    string join \n tools= overrides= clock= seed= h/help V/version
+end
+
+function __fish_careem_mcp_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_careem_mcp_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_careem_mcp_using_subcommand
+    set -l cmd (__fish_careem_mcp_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted)' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
+complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -s V -l version -d 'Print version'
+complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "serve" -d 'Serve MCP over Streamable HTTP (/mcp), legacy SSE (/sse) and /health, or over stdio'
+complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "scenario" -d 'Force a tool into a scenario (`scenario <tool> <name>`), or clear it (`scenario <tool>`)'
+complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "scenarios" -d 'List scenarios: kind, match rule, and which one is forced now'
+complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "reset" -d 'Clear every forced scenario'
+complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "lint" -d 'Check every tool file and docs/SOURCE.md; print each problem as `path:line`'
+complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "call" -d 'Run one tool call in process, exactly as the server would, and print the result'
+complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "verify" -d 'Run the acceptance suite (SPEC §7 and the honesty check) against a real MCP connection'
+complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "calls" -d 'Show the call journal: what the agent actually called'
+complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l host -d 'The address to listen on. Anything but loopback exposes the server to the network' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l port -d 'The port to listen on; 0 picks a free one' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l server-name -d '`serverInfo.name` in the initialize result' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l server-version -d '`serverInfo.version` in the initialize result' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l widget-domain -d 'Where the widget bundle is loaded from' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l allowed-host -d 'Also accept this Host (e.g. a tunnel\'s, for ChatGPT); loopback names are always accepted' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l session-idle -d 'End HTTP sessions idle for this many seconds' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l journal -d 'Append one JSON line per tool call to this file' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted)' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l stdio -d 'Speak MCP on stdin/stdout instead of HTTP (logs go to stderr)'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l no-output-schema -d 'Leave `outputSchema` out of the tool list'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l no-meta -d 'Leave `_meta` and the widget resource out'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l no-journal -d 'Keep no journal'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -s h -l help -d 'Print help'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted)' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -s h -l help -d 'Print help'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted)' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -s h -l help -d 'Print help'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted)' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -s h -l help -d 'Print help'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted)' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l write-source -d 'Rewrite the table in docs/SOURCE.md from the tool files'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -s h -l help -d 'Print help'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l scenario -d 'Force this scenario for this call only' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l journal -d 'Append one JSON line per tool call to this file' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted)' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l compact -d 'Print compact JSON even on a terminal'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l no-journal -d 'Keep no journal'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -s h -l help -d 'Print help'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l transport -d 'Which transport to run the suite over' -r -f -a "http\t''
+sse\t''
+stdio\t''
+all\t''"
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l url -d 'Check a server that is already running (its /mcp URL) instead of starting one' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted)' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l json -d 'Print the results as JSON'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -s h -l help -d 'Print help'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l journal -d 'The journal file' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l tool -d 'Only calls of this tool' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l session -d 'Only calls of this session' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l last -d 'Only the last N calls' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted)' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l json -d 'Print the entries as JSON (an array)'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l follow -d 'Keep printing new calls as they come'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l clear -d 'Empty the journal'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -s h -l help -d 'Print help'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted)' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand help; and not __fish_seen_subcommand_from serve scenario scenarios reset lint call verify calls completions help" -f -a "serve" -d 'Serve MCP over Streamable HTTP (/mcp), legacy SSE (/sse) and /health, or over stdio'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand help; and not __fish_seen_subcommand_from serve scenario scenarios reset lint call verify calls completions help" -f -a "scenario" -d 'Force a tool into a scenario (`scenario <tool> <name>`), or clear it (`scenario <tool>`)'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand help; and not __fish_seen_subcommand_from serve scenario scenarios reset lint call verify calls completions help" -f -a "scenarios" -d 'List scenarios: kind, match rule, and which one is forced now'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand help; and not __fish_seen_subcommand_from serve scenario scenarios reset lint call verify calls completions help" -f -a "reset" -d 'Clear every forced scenario'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand help; and not __fish_seen_subcommand_from serve scenario scenarios reset lint call verify calls completions help" -f -a "lint" -d 'Check every tool file and docs/SOURCE.md; print each problem as `path:line`'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand help; and not __fish_seen_subcommand_from serve scenario scenarios reset lint call verify calls completions help" -f -a "call" -d 'Run one tool call in process, exactly as the server would, and print the result'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand help; and not __fish_seen_subcommand_from serve scenario scenarios reset lint call verify calls completions help" -f -a "verify" -d 'Run the acceptance suite (SPEC §7 and the honesty check) against a real MCP connection'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand help; and not __fish_seen_subcommand_from serve scenario scenarios reset lint call verify calls completions help" -f -a "calls" -d 'Show the call journal: what the agent actually called'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand help; and not __fish_seen_subcommand_from serve scenario scenarios reset lint call verify calls completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand help; and not __fish_seen_subcommand_from serve scenario scenarios reset lint call verify calls completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

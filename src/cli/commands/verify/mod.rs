@@ -1,0 +1,250 @@
+//! `careem-mcp verify`: SPEC §7's acceptance tests through a real MCP connection, over
+//! Streamable HTTP, legacy SSE or stdio, against a server it starts or one already running.
+
+mod checks;
+mod report;
+mod transport;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context, bail};
+
+use super::engine_config;
+use crate::cli::Status;
+use crate::cli::args::{GlobalArgs, TransportChoice, VerifyArgs};
+use crate::engine::overrides::{self, Overrides};
+use crate::engine::{Engine, EngineConfig};
+use crate::server::{ServerOptions, start_http};
+use checks::Target;
+use report::{Finding, Verdict};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Transport {
+    Http,
+    Sse,
+    Stdio,
+}
+
+impl Transport {
+    fn name(self) -> &'static str {
+        match self {
+            Self::Http => "http",
+            Self::Sse => "sse",
+            Self::Stdio => "stdio",
+        }
+    }
+}
+
+pub fn run(global: &GlobalArgs, args: &VerifyArgs) -> anyhow::Result<Status> {
+    let transports = match args.transport {
+        TransportChoice::Http => vec![Transport::Http],
+        TransportChoice::Sse => vec![Transport::Sse],
+        TransportChoice::Stdio => vec![Transport::Stdio],
+        TransportChoice::All => vec![Transport::Http, Transport::Sse, Transport::Stdio],
+    };
+    if args.url.is_some() && args.transport == TransportChoice::Stdio {
+        bail!(
+            "--url checks a server that is already running over HTTP; --transport stdio starts its own, so leave out one of them"
+        );
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let findings = match &args.url {
+        Some(url) => runtime.block_on(against_url(global, url, &transports))?,
+        None => runtime.block_on(in_process(global, &transports))?,
+    };
+    report::print(&findings, args.json)?;
+    Ok(if report::failed(&findings) {
+        Status::Findings
+    } else {
+        Status::Success
+    })
+}
+
+/// The default: the project's tools behind a server of our own on a free loopback port (and,
+/// for stdio, behind the binary itself), reading a temporary overrides file so that the user's
+/// `.run/overrides.json` is never touched.
+async fn in_process(global: &GlobalArgs, transports: &[Transport]) -> anyhow::Result<Vec<Finding>> {
+    let scratch = Scratch::create()?;
+    let config = EngineConfig {
+        overrides: scratch.path().join("overrides.json"),
+        ..engine_config(global)
+    };
+    write_empty(&config.overrides)?;
+    let engine = Arc::new(Engine::load(config.clone()).with_context(|| {
+        format!(
+            "the tool files in {} have problems (run `careem-mcp lint`)",
+            global.tools.display()
+        )
+    })?);
+    // Started even for stdio alone: one code path, and a loopback port costs nothing.
+    let server = start_http(
+        Arc::clone(&engine),
+        ServerOptions {
+            port: 0,
+            ..ServerOptions::default()
+        },
+    )
+    .await
+    .context("cannot start the server to verify")?;
+    let target = Target {
+        engine: &engine,
+        overrides: Some(&config.overrides),
+    };
+    let mut findings = Vec::new();
+    for &transport in transports {
+        let connected = match transport {
+            Transport::Http => transport::http(&server.url()).await,
+            Transport::Sse => transport::sse(&server.sse_url()).await,
+            Transport::Stdio => transport::stdio(&config).await,
+        };
+        findings.extend(suite(connected, &target, transport).await?);
+    }
+    server.shutdown().await;
+    Ok(findings)
+}
+
+/// `--url`: a server that is already running. Tests 9 and 11 write its overrides file, so they
+/// run only when that file was named (`--overrides` or `CAREEM_MCP_OVERRIDES`); it is emptied
+/// for the run and its content put back afterwards.
+async fn against_url(
+    global: &GlobalArgs,
+    url: &str,
+    transports: &[Transport],
+) -> anyhow::Result<Vec<Finding>> {
+    let engine = super::load_engine(global)?;
+    let overrides = global.overrides_given.then_some(global.overrides.as_path());
+    // Put back when this function ends, however it ends.
+    let _saved = overrides.map(Saved::take).transpose()?;
+    let target = Target {
+        engine: &engine,
+        overrides,
+    };
+    let mut findings = Vec::new();
+    for &transport in transports {
+        let connected = match transport {
+            Transport::Http => transport::http(url).await,
+            Transport::Sse => match transport::sse_url_of(url) {
+                Some(sse) => transport::sse(&sse).await,
+                None => Err(format!(
+                    "cannot tell the SSE endpoint of {url}: it does not end in /mcp"
+                )),
+            },
+            Transport::Stdio => {
+                findings.push(Finding {
+                    check: "all",
+                    transport: transport.name(),
+                    status: Verdict::Skip,
+                    detail: "a server reached by --url has no stdio".to_string(),
+                });
+                continue;
+            }
+        };
+        findings.extend(suite(connected, &target, transport).await?);
+    }
+    Ok(findings)
+}
+
+/// One transport's run. A session that cannot be opened fails test 1; the rest cannot run.
+async fn suite(
+    connected: Result<transport::Client, String>,
+    target: &Target<'_>,
+    transport: Transport,
+) -> anyhow::Result<Vec<Finding>> {
+    let client = match connected {
+        Ok(client) => client,
+        Err(detail) => {
+            return Ok(vec![
+                Finding {
+                    check: checks::INITIALIZE,
+                    transport: transport.name(),
+                    status: Verdict::Fail,
+                    detail,
+                },
+                Finding {
+                    check: "2-12",
+                    transport: transport.name(),
+                    status: Verdict::Skip,
+                    detail: "no MCP session".to_string(),
+                },
+            ]);
+        }
+    };
+    if let Some(path) = target.overrides {
+        write_empty(path)?;
+    }
+    let findings = checks::run(&client, target, transport.name()).await;
+    if let Err(error) = client.cancel().await {
+        tracing::debug!("closing the {} session: {error}", transport.name());
+    }
+    Ok(findings)
+}
+
+fn write_empty(path: &Path) -> anyhow::Result<()> {
+    overrides::write(path, &Overrides::new()).context("cannot prepare the overrides file")
+}
+
+/// A folder of our own under the system's temporary directory, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn create() -> anyhow::Result<Self> {
+        let path = std::env::temp_dir().join(format!(
+            "careem-mcp-verify-{}-{}",
+            std::process::id(),
+            uuid::Uuid::new_v4().simple()
+        ));
+        std::fs::create_dir_all(&path)
+            .with_context(|| format!("cannot create the temporary folder {}", path.display()))?;
+        Ok(Self(path))
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if let Err(error) = std::fs::remove_dir_all(&self.0) {
+            tracing::warn!("cannot remove {}: {error}", self.0.display());
+        }
+    }
+}
+
+/// A running server's overrides file as it was before verify emptied it; put back on drop.
+struct Saved {
+    path: PathBuf,
+    bytes: Option<Vec<u8>>,
+}
+
+impl Saved {
+    fn take(path: &Path) -> anyhow::Result<Self> {
+        let bytes = match std::fs::read(path) {
+            Ok(bytes) => Some(bytes),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+            Err(error) => {
+                return Err(error).with_context(|| format!("cannot read {}", path.display()));
+            }
+        };
+        Ok(Self {
+            path: path.to_path_buf(),
+            bytes,
+        })
+    }
+}
+
+impl Drop for Saved {
+    fn drop(&mut self) {
+        let restored = match &self.bytes {
+            Some(bytes) => std::fs::write(&self.path, bytes),
+            None => std::fs::remove_file(&self.path),
+        };
+        if let Err(error) = restored {
+            tracing::warn!("cannot put back {}: {error}", self.path.display());
+        }
+    }
+}

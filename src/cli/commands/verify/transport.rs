@@ -1,0 +1,314 @@
+//! The three ways verify reaches a server, each ending in the same rmcp client: Streamable
+//! HTTP, legacy HTTP+SSE (a small client transport, since rmcp has none), and stdio through the
+//! binary itself.
+
+use std::collections::VecDeque;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use futures::StreamExt;
+use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::service::RunningService;
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess, Transport};
+use rmcp::{RoleClient, ServiceExt};
+use sse_stream::SseStream;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+use crate::engine::EngineConfig;
+
+/// A connected, initialised MCP session, whatever carries it.
+pub type Client = RunningService<RoleClient, ()>;
+
+/// How long connecting and the `initialize` handshake may take before the server counts as
+/// unreachable.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(20);
+/// How many lines of a stdio child's stderr are kept to explain a failed start.
+const STDERR_LINES: usize = 20;
+
+pub async fn http(url: &str) -> Result<Client, String> {
+    let transport = StreamableHttpClientTransport::from_uri(url);
+    handshake(().serve(transport)).await
+}
+
+pub async fn sse(url: &str) -> Result<Client, String> {
+    let transport = tokio::time::timeout(CONNECT_TIMEOUT, SseClient::connect(url))
+        .await
+        .map_err(|_| format!("GET {url} sent no `endpoint` event within {CONNECT_TIMEOUT:?}"))?
+        .map_err(|error| error.to_string())?;
+    handshake(().serve(transport)).await
+}
+
+/// Starts `careem-mcp serve --stdio` from this very executable, on the same tools and
+/// overrides file, and connects to it. The child's environment is cleared of `CAREEM_MCP_*`
+/// settings (but the log filter) so that it serves exactly what the in-process server does.
+pub async fn stdio(config: &EngineConfig) -> Result<Client, String> {
+    let exe = std::env::current_exe()
+        .map_err(|error| format!("cannot find this executable to start it: {error}"))?;
+    let mut command = tokio::process::Command::new(&exe);
+    command
+        .arg("--tools")
+        .arg(&config.tools_dir)
+        .arg("--overrides")
+        .arg(&config.overrides);
+    if let Some(clock) = config.clock {
+        command.arg("--clock").arg(clock.to_rfc3339());
+    }
+    if let Some(seed) = config.seed {
+        command.arg("--seed").arg(seed.to_string());
+    }
+    command.args(["serve", "--stdio", "--no-journal"]);
+    for (key, _) in std::env::vars_os() {
+        let key = key.to_string_lossy();
+        if key.starts_with("CAREEM_MCP_") && key != "CAREEM_MCP_LOG" {
+            command.env_remove(key.as_ref());
+        }
+    }
+    let (child, stderr) = TokioChildProcess::builder(command)
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|error| format!("cannot start {}: {error}", exe.display()))?;
+    let tail = StderrTail::default();
+    if let Some(stderr) = stderr {
+        tail.follow(stderr);
+    }
+    handshake(().serve(child)).await.map_err(|error| {
+        let lines = tail.lines();
+        if lines.is_empty() {
+            error
+        } else {
+            format!("{error}; the server's stderr ended with: {lines}")
+        }
+    })
+}
+
+async fn handshake<E: std::fmt::Display>(
+    connecting: impl Future<Output = Result<Client, E>>,
+) -> Result<Client, String> {
+    match tokio::time::timeout(CONNECT_TIMEOUT, connecting).await {
+        Ok(Ok(client)) => Ok(client),
+        Ok(Err(error)) => Err(format!("initialize failed: {error}")),
+        Err(_) => Err(format!("no initialize answer within {CONNECT_TIMEOUT:?}")),
+    }
+}
+
+/// The last lines a stdio child wrote to stderr; everything else it logs is dropped.
+#[derive(Debug, Clone, Default)]
+struct StderrTail(Arc<Mutex<VecDeque<String>>>);
+
+impl StderrTail {
+    fn follow(&self, stderr: tokio::process::ChildStderr) {
+        let kept = Arc::clone(&self.0);
+        tokio::spawn(async move {
+            let mut lines = BufReader::new(stderr).lines();
+            while let Ok(Some(line)) = lines.next_line().await {
+                let mut kept = kept.lock().unwrap_or_else(PoisonError::into_inner);
+                if kept.len() == STDERR_LINES {
+                    kept.pop_front();
+                }
+                kept.push_back(line);
+            }
+        });
+    }
+
+    fn lines(&self) -> String {
+        let kept = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        kept.iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .join(" | ")
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SseError {
+    #[error("{url}: {source}")]
+    Http {
+        url: String,
+        #[source]
+        source: reqwest::Error,
+    },
+    #[error("{url} answered {status}")]
+    Status {
+        url: String,
+        status: reqwest::StatusCode,
+    },
+    #[error("{url} ended its event stream before sending an `endpoint` event")]
+    NoEndpoint { url: String },
+    #[error("{url} sent an `endpoint` event that is not a URL path: {data:?}")]
+    BadEndpoint { url: String, data: String },
+    #[error("cannot encode a message: {0}")]
+    Encode(#[from] serde_json::Error),
+}
+
+/// The client side of legacy HTTP+SSE (MCP 2024-11-05): one `GET` whose first event names
+/// the endpoint, then a `POST` there for each client message, while server messages arrive as
+/// `message` events on the open stream.
+struct SseClient {
+    http: reqwest::Client,
+    endpoint: reqwest::Url,
+    incoming: mpsc::Receiver<ServerJsonRpcMessage>,
+    reader: JoinHandle<()>,
+    /// POSTs go out one at a time, so that the server sees messages in the order sent.
+    order: Arc<tokio::sync::Mutex<()>>,
+}
+
+impl SseClient {
+    async fn connect(url: &str) -> Result<Self, SseError> {
+        let http_error = |source| SseError::Http {
+            url: url.to_string(),
+            source,
+        };
+        let base = reqwest::Url::parse(url).map_err(|_| SseError::BadEndpoint {
+            url: url.to_string(),
+            data: url.to_string(),
+        })?;
+        let http = reqwest::Client::new();
+        let response = http
+            .get(base.clone())
+            .header(reqwest::header::ACCEPT, "text/event-stream")
+            .send()
+            .await
+            .map_err(http_error)?;
+        if !response.status().is_success() {
+            return Err(SseError::Status {
+                url: url.to_string(),
+                status: response.status(),
+            });
+        }
+        let mut events = SseStream::from_bytes_stream(response.bytes_stream());
+        let data = loop {
+            match events.next().await {
+                Some(Ok(event)) if event.event.as_deref() == Some("endpoint") => {
+                    break event.data.unwrap_or_default();
+                }
+                Some(Ok(_)) => {}
+                Some(Err(_)) | None => {
+                    return Err(SseError::NoEndpoint {
+                        url: url.to_string(),
+                    });
+                }
+            }
+        };
+        let endpoint = base.join(data.trim()).map_err(|_| SseError::BadEndpoint {
+            url: url.to_string(),
+            data: data.clone(),
+        })?;
+        let (sender, incoming) = mpsc::channel(64);
+        let source = url.to_string();
+        let reader = tokio::spawn(async move {
+            while let Some(event) = events.next().await {
+                let event = match event {
+                    Ok(event) => event,
+                    Err(error) => {
+                        tracing::warn!("{source}: the event stream broke: {error}");
+                        break;
+                    }
+                };
+                if event.event.as_deref().is_some_and(|name| name != "message") {
+                    continue;
+                }
+                let Some(data) = event.data else { continue };
+                match serde_json::from_str::<ServerJsonRpcMessage>(&data) {
+                    Ok(message) => {
+                        if sender.send(message).await.is_err() {
+                            break;
+                        }
+                    }
+                    // Ending the stream makes the waiting request fail instead of hang.
+                    Err(error) => {
+                        tracing::warn!("{source}: a message that is not JSON-RPC: {error}");
+                        break;
+                    }
+                }
+            }
+        });
+        Ok(Self {
+            http,
+            endpoint,
+            incoming,
+            reader,
+            order: Arc::default(),
+        })
+    }
+}
+
+impl Drop for SseClient {
+    fn drop(&mut self) {
+        self.reader.abort();
+    }
+}
+
+impl Transport<RoleClient> for SseClient {
+    type Error = SseError;
+
+    fn send(
+        &mut self,
+        item: ClientJsonRpcMessage,
+    ) -> impl Future<Output = Result<(), SseError>> + Send + 'static {
+        let http = self.http.clone();
+        let endpoint = self.endpoint.clone();
+        let order = Arc::clone(&self.order);
+        async move {
+            let body = serde_json::to_vec(&item)?;
+            let _turn = order.lock().await;
+            let response = http
+                .post(endpoint.clone())
+                .header(reqwest::header::CONTENT_TYPE, "application/json")
+                .body(body)
+                .send()
+                .await
+                .map_err(|source| SseError::Http {
+                    url: endpoint.to_string(),
+                    source,
+                })?;
+            if response.status().is_success() {
+                Ok(())
+            } else {
+                Err(SseError::Status {
+                    url: endpoint.to_string(),
+                    status: response.status(),
+                })
+            }
+        }
+    }
+
+    fn receive(&mut self) -> impl Future<Output = Option<ServerJsonRpcMessage>> + Send {
+        self.incoming.recv()
+    }
+
+    async fn close(&mut self) -> Result<(), SseError> {
+        self.reader.abort();
+        Ok(())
+    }
+}
+
+/// The legacy SSE URL of a server whose Streamable HTTP endpoint is `url` (`…/mcp` → `…/sse`).
+pub fn sse_url_of(url: &str) -> Option<String> {
+    let trimmed = url.trim_end_matches('/');
+    trimmed
+        .strip_suffix("/mcp")
+        .map(|base| format!("{base}/sse"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sse_url_sits_beside_the_mcp_url() {
+        let cases = [
+            (
+                "http://127.0.0.1:8787/mcp",
+                Some("http://127.0.0.1:8787/sse"),
+            ),
+            ("http://host/prefix/mcp/", Some("http://host/prefix/sse")),
+            ("http://host/other", None),
+        ];
+        for (url, want) in cases {
+            assert_eq!(sse_url_of(url).as_deref(), want, "{url}");
+        }
+    }
+}

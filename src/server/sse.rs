@@ -1,0 +1,190 @@
+//! Legacy HTTP+SSE (MCP 2024-11-05), which rmcp 3.x no longer serves: `GET /sse` opens a
+//! stream whose first event names the POST endpoint, and each connection gets its own rmcp
+//! service over a pair of channels (rmcp takes a `(Sink, Stream)` pair as a transport).
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use futures::{Stream, StreamExt};
+use rmcp::ServiceExt;
+use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
+use serde::Deserialize;
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::ReceiverStream;
+use tokio_util::sync::{CancellationToken, PollSender};
+
+use super::handler::Handler;
+
+/// Where clients POST their messages; the `endpoint` event adds `?sessionId=`.
+const MESSAGE_PATH: &str = "/message";
+/// Messages buffered each way per session before a sender waits.
+const CHANNEL_CAPACITY: usize = 64;
+
+/// The open SSE connections, each with the sender that feeds its rmcp service.
+#[derive(Debug, Clone)]
+pub(crate) struct SseSessions {
+    handler: Handler,
+    sessions: Arc<Mutex<HashMap<String, mpsc::Sender<ClientJsonRpcMessage>>>>,
+    shutdown: CancellationToken,
+}
+
+impl SseSessions {
+    pub(crate) fn new(handler: Handler, shutdown: CancellationToken) -> Self {
+        Self {
+            handler,
+            sessions: Arc::default(),
+            shutdown,
+        }
+    }
+
+    fn sender(&self, id: &str) -> Option<mpsc::Sender<ClientJsonRpcMessage>> {
+        self.sessions
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(id)
+            .cloned()
+    }
+}
+
+pub(crate) fn routes(sessions: SseSessions) -> Router {
+    Router::new()
+        .route("/sse", get(open))
+        .route(MESSAGE_PATH, post(message))
+        .with_state(sessions)
+}
+
+/// Removes the session and stops its service when the client goes away (the response stream
+/// is dropped) or the stream ends.
+struct SessionGuard {
+    id: String,
+    sessions: SseSessions,
+    stop: CancellationToken,
+}
+
+impl Drop for SessionGuard {
+    fn drop(&mut self) {
+        self.stop.cancel();
+        self.sessions
+            .sessions
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&self.id);
+        tracing::debug!(session = %self.id, "SSE session closed");
+    }
+}
+
+async fn open(
+    State(sessions): State<SseSessions>,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    let id = uuid::Uuid::new_v4().to_string();
+    let (to_service, from_client) = mpsc::channel::<ClientJsonRpcMessage>(CHANNEL_CAPACITY);
+    let (to_client, from_service) = mpsc::channel::<ServerJsonRpcMessage>(CHANNEL_CAPACITY);
+    let stop = sessions.shutdown.child_token();
+    sessions
+        .sessions
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .insert(id.clone(), to_service);
+
+    let transport = (PollSender::new(to_client), ReceiverStream::new(from_client));
+    tokio::spawn(run(
+        sessions.handler.labelled("sse", Some(&id)),
+        id.clone(),
+        transport,
+        stop.clone(),
+    ));
+    tracing::debug!(session = %id, "SSE session opened");
+
+    let endpoint = Event::default()
+        .event("endpoint")
+        .data(format!("{MESSAGE_PATH}?sessionId={id}"));
+    let guard = SessionGuard {
+        id,
+        sessions,
+        stop: stop.clone(),
+    };
+    let messages =
+        ReceiverStream::new(from_service).filter_map(|message| async move { event(&message) });
+    let stream = futures::stream::once(async move { endpoint })
+        .chain(messages)
+        .take_until(stop.cancelled_owned())
+        .map(move |event| {
+            let _alive = &guard;
+            Ok(event)
+        });
+    Sse::new(stream).keep_alive(KeepAlive::default())
+}
+
+fn event(message: &ServerJsonRpcMessage) -> Option<Event> {
+    match serde_json::to_string(message) {
+        Ok(json) => Some(Event::default().event("message").data(json)),
+        Err(error) => {
+            tracing::error!("cannot encode a message for an SSE client: {error}");
+            None
+        }
+    }
+}
+
+/// One session's rmcp service; it ends when the client disconnects or the server shuts down.
+async fn run(
+    handler: Handler,
+    id: String,
+    transport: (
+        PollSender<ServerJsonRpcMessage>,
+        ReceiverStream<ClientJsonRpcMessage>,
+    ),
+    stop: CancellationToken,
+) {
+    match handler.serve_with_ct(transport, stop).await {
+        Ok(service) => {
+            if let Err(error) = service.waiting().await {
+                tracing::error!(session = %id, "SSE session failed: {error}");
+            }
+        }
+        Err(error) => {
+            tracing::debug!(session = %id, "SSE session ended before initializing: {error}");
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct MessageQuery {
+    #[serde(rename = "sessionId")]
+    session_id: Option<String>,
+}
+
+async fn message(
+    State(sessions): State<SseSessions>,
+    Query(query): Query<MessageQuery>,
+    body: Bytes,
+) -> Response {
+    let Some(id) = query.session_id else {
+        return (StatusCode::BAD_REQUEST, "Bad Request: missing sessionId").into_response();
+    };
+    let Some(sender) = sessions.sender(&id) else {
+        return (StatusCode::NOT_FOUND, "Not Found: unknown session").into_response();
+    };
+    let message = match serde_json::from_slice::<ClientJsonRpcMessage>(&body) {
+        Ok(message) => message,
+        Err(error) => {
+            tracing::debug!(session = %id, "malformed message: {error}");
+            return (
+                StatusCode::BAD_REQUEST,
+                "Bad Request: invalid JSON-RPC message",
+            )
+                .into_response();
+        }
+    };
+    if sender.send(message).await.is_err() {
+        return (StatusCode::NOT_FOUND, "Not Found: the session has ended").into_response();
+    }
+    (StatusCode::ACCEPTED, "Accepted").into_response()
+}

@@ -1,0 +1,29 @@
+//! `serve --stdio`: one session over the process's standard streams. stdout carries protocol
+//! messages only; every log goes to stderr through `tracing`.
+
+use std::sync::Arc;
+
+use rmcp::ServiceExt;
+
+use super::handler::Handler;
+use super::{ServerError, ServerOptions};
+use crate::engine::Engine;
+
+/// Serves until the client closes stdin (or the session fails).
+///
+/// # Errors
+///
+/// A tool's definition cannot be advertised as written, the client went away before
+/// `initialize`, or the session task failed.
+pub async fn serve_stdio(engine: Arc<Engine>, options: ServerOptions) -> Result<(), ServerError> {
+    let handler = Handler::new(engine, &options)?.labelled("stdio", None);
+    // Pipes, as MCP clients launch servers, are driven by the IO reactor; anything else falls
+    // back to tokio's blocking stdio.
+    let service = handler
+        .serve(rmcp::transport::stdio_pipes())
+        .await
+        .map_err(|error| ServerError::StdioStart(Box::new(error)))?;
+    let reason = service.waiting().await.map_err(ServerError::StdioRun)?;
+    tracing::debug!("stdio session ended: {reason:?}");
+    Ok(())
+}

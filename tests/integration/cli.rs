@@ -1,0 +1,327 @@
+//! The real binary on real folders: lint, scenario/reset, scenarios, call, completions.
+
+use serde_json::{Value, json};
+
+use crate::support::{Project, repo, tool_file};
+
+const OK: &str = "## Scenario: ok\n\n```json response\n{\"v\": \"{{args.q}}\"}\n```\n";
+
+#[test]
+fn lint_reports_every_problem_in_every_file_with_its_line() {
+    let project = Project::empty();
+    project.write("tools/good.md", &tool_file("good", OK));
+    project.write("tools/README.md", "not a tool file, never read");
+    project.write(
+        "tools/a/broken.md",
+        &tool_file("broken", "## Scenario: no-answer\n\nnothing here\n"),
+    );
+    project.write(
+        "tools/b/liar.md",
+        &tool_file("liar", &format!("{OK}\n## Scenario: wrong-type\n\n```json match\n{{\"q\": \"x\"}}\n```\n\n```json response\n{{\"v\": 5}}\n```\n")),
+    );
+    project.write("tools/b/dup.md", &tool_file("good", OK));
+    project.write(
+        "tools/c/lean.md",
+        &tool_file("lean", &OK.replace("\"{{args.q}}\"", "{{args.q}}")),
+    );
+    let run = project.run(&["lint"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let expected = [
+        "tools/a/broken.md:12: scenario \"no-answer\": no ```json response",
+        "tools/b/liar.md:18: scenario \"wrong-type\": response at /v breaks the outputSchema",
+        "tools/good.md:1: tool \"good\" is already defined in tools/b/dup.md",
+        "tools/c/lean.md:12: scenario \"ok\": response at /v breaks the outputSchema: null is not of type \"string\" (with only the required arguments)",
+    ];
+    for line in expected {
+        assert!(
+            run.stdout.contains(line),
+            "missing {line:?} in:\n{}",
+            run.stdout
+        );
+    }
+    assert_eq!(run.stdout.lines().count(), 4, "{}", run.stdout);
+}
+
+#[test]
+fn lint_is_clean_on_the_project_and_catches_a_stale_source_listing() {
+    let project = Project::copy_of_repo();
+    let run = project.run(&["lint"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+
+    let path = "tools/account/get_user_profile.md";
+    let text = project.read(path).replace(
+        "## Scenario: no-subscription",
+        "## Scenario: lapsed-subscription",
+    );
+    project.write(path, &text);
+    let run = project.run(&["lint"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout
+            .contains("docs/SOURCE.md:1: missing or out of date"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("lapsed-subscription"), "{}", run.stdout);
+
+    assert_eq!(project.run(&["lint", "--write-source"]).code, 0);
+    assert_eq!(project.run(&["lint"]).code, 0);
+}
+
+#[test]
+fn scenario_and_reset_round_trip_through_the_overrides_file() {
+    let project = Project::copy_of_repo();
+    let overrides = || -> Value {
+        serde_json::from_str(&project.read(".run/overrides.json")).unwrap_or(Value::Null)
+    };
+    let cases: [(&[&str], i32, Value); 5] = [
+        (
+            &[
+                "scenario",
+                "food_get_restaurant_menu",
+                "UPSTREAM-unavailable",
+            ],
+            0,
+            json!({"food_get_restaurant_menu": "upstream-unavailable"}),
+        ),
+        (
+            &["scenario", "ride_book", "payment-declined"],
+            0,
+            json!({"food_get_restaurant_menu": "upstream-unavailable", "ride_book": "payment-declined"}),
+        ),
+        (
+            &["scenario", "food_get_restaurant_menu"],
+            0,
+            json!({"ride_book": "payment-declined"}),
+        ),
+        (
+            &["scenario", "ride_book", "no-such-scenario"],
+            2,
+            json!({"ride_book": "payment-declined"}),
+        ),
+        (&["reset"], 0, json!({})),
+    ];
+    for (args, code, file) in cases {
+        let run = project.run(args);
+        assert_eq!(run.code, code, "{args:?}: {}", run.stderr);
+        assert_eq!(overrides(), file, "{args:?}");
+    }
+}
+
+#[test]
+fn unknown_names_are_errors_that_suggest_the_closest() {
+    let project = Project::copy_of_repo();
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &["scenario", "food_get_restaurant_men", "x"],
+            "did you mean \"food_get_restaurant_menu\"",
+        ),
+        (
+            &["scenario", "ride_book", "payment-declind"],
+            "did you mean \"payment-declined\"",
+        ),
+        (
+            &["call", "reverse_geocod", "{}"],
+            "did you mean \"reverse_geocode\"",
+        ),
+    ];
+    for (args, hint) in cases {
+        let run = project.run(args);
+        assert_eq!(run.code, 2, "{args:?}");
+        assert!(run.stderr.contains(hint), "{args:?}: {}", run.stderr);
+    }
+}
+
+#[test]
+fn an_invalid_overrides_file_is_never_overwritten_by_the_cli() {
+    let project = Project::copy_of_repo();
+    project.write(".run/overrides.json", "{\"ride_book\": ");
+    let run = project.run(&["scenario", "ride_book", "payment-declined"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("not a JSON object"), "{}", run.stderr);
+    assert_eq!(project.read(".run/overrides.json"), "{\"ride_book\": ");
+    let run = project.run(&["call", "cart_clear"]);
+    assert_eq!(
+        (run.code, run.json()["structuredContent"]["cleared"].clone()),
+        (0, json!(true)),
+        "an invalid file means no overrides"
+    );
+}
+
+#[test]
+fn scenarios_lists_kinds_rules_and_the_forced_one() {
+    let project = Project::copy_of_repo();
+    project.run(&[
+        "scenario",
+        "food_get_restaurant_menu",
+        "upstream-unavailable",
+    ]);
+    let run = project.run(&["scenarios", "food_get_restaurant_menu"]);
+    assert_eq!(run.code, 0);
+    let row = |name: &str| {
+        run.stdout
+            .lines()
+            .find(|l| l.contains(&format!(" {name} ")))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(
+        row("morning-syrniki-cafe").contains("match")
+            && row("morning-syrniki-cafe").contains("30104")
+    );
+    assert!(row("not-found").contains("default"));
+    assert!(
+        row("upstream-unavailable").contains("forced only")
+            && row("upstream-unavailable").contains("forced")
+    );
+    assert!(!run.stdout.contains("ride_book"));
+}
+
+#[test]
+fn call_sees_an_edit_between_two_calls() {
+    let project = Project::empty();
+    project.write("tools/t.md", &tool_file("t", OK));
+    let first = project.run(&["call", "t", "{\"q\": \"a\"}"]);
+    assert_eq!(first.json()["structuredContent"], json!({"v": "a"}));
+    project.write(
+        "tools/t.md",
+        &tool_file("t", &OK.replace("{{args.q}}", "edited {{args.q}}")),
+    );
+    let second = project.run(&["call", "t", "{\"q\": \"a\"}"]);
+    assert_eq!(second.json()["structuredContent"], json!({"v": "edited a"}));
+}
+
+#[test]
+fn call_prints_the_mcp_result_and_sets_the_exit_code() {
+    let project = Project::copy_of_repo();
+    let cases: [(&[&str], i32, &str); 6] = [
+        (
+            &[
+                "call",
+                "reverse_geocode",
+                "{\"latitude\": 25.0866, \"longitude\": 55.1474}",
+            ],
+            0,
+            "scenario: dubai-marina",
+        ),
+        (
+            &["call", "get_user_profile", "--scenario", "session-expired"],
+            1,
+            "scenario: session-expired (forced)",
+        ),
+        (
+            &["call", "reverse_geocode", "{\"latitude\": \"north\"}"],
+            1,
+            "invalid arguments",
+        ),
+        (
+            &["call", "reverse_geocode", "not json"],
+            2,
+            "ARGS_JSON is not valid JSON",
+        ),
+        (
+            &["call", "reverse_geocode", "[1]"],
+            2,
+            "must be a JSON object",
+        ),
+        (
+            &["call", "no_such_tool"],
+            2,
+            "unknown tool \"no_such_tool\"",
+        ),
+    ];
+    for (args, code, stderr) in cases {
+        let run = project.run(args);
+        assert_eq!(run.code, code, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(stderr), "{args:?}: {}", run.stderr);
+        if code != 2 {
+            let result = run.json();
+            assert_eq!(result["isError"], json!(code == 1), "{args:?}");
+            assert_eq!(result["content"][0]["type"], "text");
+        }
+    }
+}
+
+#[test]
+fn call_refuses_a_broken_folder_and_names_the_file_and_line() {
+    let project = Project::copy_of_repo();
+    let path = "tools/account/get_user_profile.md";
+    project.write(
+        path,
+        &project
+            .read(path)
+            .replace("```json response", "```json response\n{ broken"),
+    );
+    let run = project.run(&["call", "cart_clear"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stdout.is_empty());
+    assert!(
+        run.stderr.contains("get_user_profile.md:") && run.stderr.contains("not valid JSON"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn clock_and_seed_make_responses_reproducible() {
+    let project = Project::copy_of_repo();
+    let args = [
+        "--clock",
+        "2026-10-09T08:00:00Z",
+        "--seed",
+        "42",
+        "call",
+        "food_place_order",
+        "{\"basket_id\": 880001, \"payment_method_id\": \"PM-9001\", \"delivery_location_uuid\": \"LOC-50001\"}",
+    ];
+    let first = project.run(&args);
+    let second = project.run(&args);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert_eq!(first.stdout, second.stdout);
+    assert!(first.stdout.contains("2026-10-09T08:"), "{}", first.stdout);
+    let other_seed = project.run(&[&args[..3], &["43"], &args[4..]].concat());
+    assert_ne!(first.stdout, other_seed.stdout, "the seed drives rand");
+}
+
+#[test]
+fn checked_in_completions_are_fresh() {
+    let project = Project::empty();
+    for (shell, file) in [
+        ("bash", "careem-mcp.bash"),
+        ("zsh", "_careem-mcp"),
+        ("fish", "careem-mcp.fish"),
+        ("powershell", "_careem-mcp.ps1"),
+        ("elvish", "careem-mcp.elv"),
+    ] {
+        let run = project.run(&["completions", shell]);
+        assert_eq!(run.code, 0);
+        let checked_in =
+            std::fs::read_to_string(repo().join("completions").join(file)).unwrap_or_default();
+        assert!(
+            run.stdout == checked_in,
+            "completions/{file} is stale: run scripts/completions.sh"
+        );
+    }
+}
+
+#[test]
+fn help_explains_every_subcommand() {
+    let run = Project::empty().run(&["--help"]);
+    for word in [
+        "serve",
+        "scenario",
+        "scenarios",
+        "reset",
+        "lint",
+        "call",
+        "verify",
+        "calls",
+        "completions",
+        "--tools",
+        "--overrides",
+        "--clock",
+        "--seed",
+    ] {
+        assert!(run.stdout.contains(word), "--help lacks {word}");
+    }
+}

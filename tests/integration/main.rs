@@ -1,0 +1,9 @@
+//! One integration-test binary (faster to build than one per file).
+
+mod cli;
+mod engine;
+mod fixtures;
+mod journal;
+mod server;
+mod support;
+mod verify;

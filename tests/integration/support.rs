@@ -1,0 +1,115 @@
+//! Shared test scaffolding: a throwaway project folder and the real binary run inside it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_careem-mcp");
+
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A project folder in a temporary directory, removed when dropped.
+pub struct Project {
+    dir: tempfile::TempDir,
+}
+
+impl Project {
+    pub fn empty() -> Self {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        std::fs::create_dir_all(dir.path().join("tools")).expect("tools folder");
+        Self { dir }
+    }
+
+    /// A copy of this repository's tools and docs/SOURCE.md.
+    pub fn copy_of_repo() -> Self {
+        let project = Self::empty();
+        copy_dir(&repo().join("tools"), &project.path().join("tools"));
+        std::fs::create_dir_all(project.path().join("docs")).expect("docs folder");
+        std::fs::copy(
+            repo().join("docs/SOURCE.md"),
+            project.path().join("docs/SOURCE.md"),
+        )
+        .expect("SOURCE.md");
+        project
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn write(&self, relative: &str, text: &str) {
+        let path = self.path().join(relative);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("parent folder");
+        std::fs::write(path, text).expect("write");
+    }
+
+    pub fn read(&self, relative: &str) -> String {
+        std::fs::read_to_string(self.path().join(relative)).unwrap_or_default()
+    }
+
+    pub fn command(&self) -> Command {
+        let mut command = Command::new(BIN);
+        command.current_dir(self.path()).env("NO_COLOR", "1");
+        for (key, _) in std::env::vars() {
+            if key.starts_with("CAREEM_MCP_") {
+                command.env_remove(key);
+            }
+        }
+        command
+    }
+
+    pub fn run(&self, args: &[&str]) -> Run {
+        Run::from(self.command().args(args).output().expect("the binary runs"))
+    }
+}
+
+/// A finished run of the binary.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl From<Output> for Run {
+    fn from(output: Output) -> Self {
+        Self {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+}
+
+impl Run {
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
+            panic!(
+                "stdout is not JSON ({e}): {}\nstderr: {}",
+                self.stdout, self.stderr
+            )
+        })
+    }
+}
+
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("target folder");
+    for entry in std::fs::read_dir(from).expect("source folder") {
+        let path = entry.expect("entry").path();
+        let target = to.join(path.file_name().expect("a name"));
+        if path.is_dir() {
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).expect("copy");
+        }
+    }
+}
+
+/// A minimal valid tool file with the given scenarios appended.
+pub fn tool_file(name: &str, scenarios: &str) -> String {
+    format!(
+        "---\ntool: {name}\ndomain: test\n---\n\n## Definition\n\n```json tool\n{{\"name\": \"{name}\", \"title\": \"T\", \"description\": \"d\", \
+         \"inputSchema\": {{\"type\": \"object\", \"properties\": {{\"q\": {{\"type\": \"string\", \"description\": \"q\"}}}}, \"additionalProperties\": false}}, \
+         \"outputSchema\": {{\"type\": \"object\", \"properties\": {{\"v\": {{\"type\": \"string\", \"description\": \"v\"}}, \"error\": {{\"type\": \"string\", \"description\": \"e\"}}}}, \"additionalProperties\": false}}}}\n```\n\n{scenarios}"
+    )
+}
