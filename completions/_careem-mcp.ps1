@@ -114,7 +114,7 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
         }
         'careem-mcp;verify' {
             [CompletionResult]::new('--transport', '--transport', [CompletionResultType]::ParameterName, 'Which transport to run the suite over')
-            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Check a server that is already running (its /mcp URL) instead of starting one')
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Check a server that is already running (its /mcp URL) instead of starting one. Tests 9 and 11 force scenarios, so they run only when `--overrides` names that server''s file')
             [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted)')
             [CompletionResult]::new('--overrides', '--overrides', [CompletionResultType]::ParameterName, 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call')
             [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')

@@ -104,7 +104,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
         }
         &'careem-mcp;verify'= {
             cand --transport 'Which transport to run the suite over'
-            cand --url 'Check a server that is already running (its /mcp URL) instead of starting one'
+            cand --url 'Check a server that is already running (its /mcp URL) instead of starting one. Tests 9 and 11 force scenarios, so they run only when `--overrides` names that server''s file'
             cand --tools 'The folder of tool files (`**/*.md`, README.md excepted)'
             cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call'
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'

@@ -91,7 +91,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l transpo
 sse\t''
 stdio\t''
 all\t''"
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l url -d 'Check a server that is already running (its /mcp URL) instead of starting one' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l url -d 'Check a server that is already running (its /mcp URL) instead of starting one. Tests 9 and 11 force scenarios, so they run only when `--overrides` names that server\'s file' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted)' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r

@@ -197,7 +197,8 @@ pub struct VerifyArgs {
     /// Which transport to run the suite over.
     #[arg(long, value_enum, default_value = "http")]
     pub transport: TransportChoice,
-    /// Check a server that is already running (its /mcp URL) instead of starting one.
+    /// Check a server that is already running (its /mcp URL) instead of starting one. Tests 9
+    /// and 11 force scenarios, so they run only when `--overrides` names that server's file.
     #[arg(long, value_name = "URL")]
     pub url: Option<String>,
     /// Print the results as JSON.

@@ -95,13 +95,13 @@ async fn in_process(global: &GlobalArgs, transports: &[Transport]) -> anyhow::Re
         overrides: Some(&config.overrides),
     };
     let mut findings = Vec::new();
-    for &transport in transports {
-        let connected = match transport {
+    for &via in transports {
+        let connected = match via {
             Transport::Http => transport::http(&server.url()).await,
             Transport::Sse => transport::sse(&server.sse_url()).await,
             Transport::Stdio => transport::stdio(&config).await,
         };
-        findings.extend(suite(connected, &target, transport).await?);
+        findings.extend(suite(connected, &target, via).await?);
     }
     server.shutdown().await;
     Ok(findings)
@@ -124,8 +124,8 @@ async fn against_url(
         overrides,
     };
     let mut findings = Vec::new();
-    for &transport in transports {
-        let connected = match transport {
+    for &via in transports {
+        let connected = match via {
             Transport::Http => transport::http(url).await,
             Transport::Sse => match transport::sse_url_of(url) {
                 Some(sse) => transport::sse(&sse).await,
@@ -136,14 +136,14 @@ async fn against_url(
             Transport::Stdio => {
                 findings.push(Finding {
                     check: "all",
-                    transport: transport.name(),
+                    transport: via.name(),
                     status: Verdict::Skip,
                     detail: "a server reached by --url has no stdio".to_string(),
                 });
                 continue;
             }
         };
-        findings.extend(suite(connected, &target, transport).await?);
+        findings.extend(suite(connected, &target, via).await?);
     }
     Ok(findings)
 }
@@ -152,7 +152,7 @@ async fn against_url(
 async fn suite(
     connected: Result<transport::Client, String>,
     target: &Target<'_>,
-    transport: Transport,
+    via: Transport,
 ) -> anyhow::Result<Vec<Finding>> {
     let client = match connected {
         Ok(client) => client,
@@ -160,13 +160,13 @@ async fn suite(
             return Ok(vec![
                 Finding {
                     check: checks::INITIALIZE,
-                    transport: transport.name(),
+                    transport: via.name(),
                     status: Verdict::Fail,
                     detail,
                 },
                 Finding {
                     check: "2-12",
-                    transport: transport.name(),
+                    transport: via.name(),
                     status: Verdict::Skip,
                     detail: "no MCP session".to_string(),
                 },
@@ -176,9 +176,9 @@ async fn suite(
     if let Some(path) = target.overrides {
         write_empty(path)?;
     }
-    let findings = checks::run(&client, target, transport.name()).await;
+    let findings = checks::run(&client, target, via.name()).await;
     if let Err(error) = client.cancel().await {
-        tracing::debug!("closing the {} session: {error}", transport.name());
+        tracing::debug!("closing the {} session: {error}", via.name());
     }
     Ok(findings)
 }

@@ -94,6 +94,16 @@ async fn handshake<E: std::fmt::Display>(
     }
 }
 
+/// The innermost cause, which says what went wrong ("Connection refused") where reqwest's
+/// own message only says that a request failed.
+fn root_cause(error: &dyn std::error::Error) -> String {
+    let mut cause = error;
+    while let Some(source) = cause.source() {
+        cause = source;
+    }
+    cause.to_string()
+}
+
 /// The last lines a stdio child wrote to stderr; everything else it logs is dropped.
 #[derive(Debug, Clone, Default)]
 struct StderrTail(Arc<Mutex<VecDeque<String>>>);
@@ -124,12 +134,8 @@ impl StderrTail {
 
 #[derive(Debug, thiserror::Error)]
 pub enum SseError {
-    #[error("{url}: {source}")]
-    Http {
-        url: String,
-        #[source]
-        source: reqwest::Error,
-    },
+    #[error("{url}: {cause}")]
+    Http { url: String, cause: String },
     #[error("{url} answered {status}")]
     Status {
         url: String,
@@ -157,9 +163,9 @@ struct SseClient {
 
 impl SseClient {
     async fn connect(url: &str) -> Result<Self, SseError> {
-        let http_error = |source| SseError::Http {
+        let http_error = |error: reqwest::Error| SseError::Http {
             url: url.to_string(),
-            source,
+            cause: root_cause(&error),
         };
         let base = reqwest::Url::parse(url).map_err(|_| SseError::BadEndpoint {
             url: url.to_string(),
@@ -260,9 +266,9 @@ impl Transport<RoleClient> for SseClient {
                 .body(body)
                 .send()
                 .await
-                .map_err(|source| SseError::Http {
+                .map_err(|error| SseError::Http {
                     url: endpoint.to_string(),
-                    source,
+                    cause: root_cause(&error),
                 })?;
             if response.status().is_success() {
                 Ok(())
