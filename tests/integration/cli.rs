@@ -325,3 +325,37 @@ fn help_explains_every_subcommand() {
         assert!(run.stdout.contains(word), "--help lacks {word}");
     }
 }
+
+#[test]
+fn dynamic_completion_offers_tool_and_scenario_names_from_the_files() {
+    let project = Project::copy_of_repo();
+    let cases: [(&[&str], &str, &str); 3] = [
+        (
+            &["call", "food_get_r"],
+            "food_get_restaurant_menu",
+            "ride_book",
+        ),
+        (
+            &["scenario", "food_get_restaurant_menu", ""],
+            "upstream-unavailable",
+            "payment-declined",
+        ),
+        (&["scenarios", "ride_"], "ride_get_status", "cart_clear"),
+    ];
+    for (words, offered, not_offered) in cases {
+        let output = project
+            .command()
+            .env("COMPLETE", "fish")
+            .args(["--", "careem-mcp"])
+            .args(words)
+            .output()
+            .expect("the binary runs");
+        let candidates = String::from_utf8_lossy(&output.stdout);
+        let names: Vec<&str> = candidates
+            .lines()
+            .map(|l| l.split('\t').next().unwrap_or_default())
+            .collect();
+        assert!(names.contains(&offered), "{words:?}: {candidates}");
+        assert!(!names.contains(&not_offered), "{words:?}: {candidates}");
+    }
+}

@@ -222,3 +222,53 @@ async fn stdio_calls_are_journalled_and_the_cli_reads_them_back() {
     assert_eq!(project.run(&["calls", "--clear"]).code, 0);
     assert_eq!(as_json(&["calls", "--json"]).len(), 0);
 }
+
+#[test]
+fn calls_follow_prints_new_calls_as_they_are_journalled() {
+    use std::io::BufRead;
+
+    let project = Project::copy_of_repo();
+    let mut follower = project
+        .command()
+        .args(["calls", "--follow"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("calls --follow starts");
+    let stdout = follower.stdout.take().expect("piped stdout");
+    let (lines, received) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+        {
+            if lines.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    // The table of what is there already (nothing) comes first; then each new call.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let mut seen = Vec::new();
+    let mut calls = 0;
+    while !seen
+        .iter()
+        .any(|l: &String| l.contains("ride_get_estimates"))
+        && std::time::Instant::now() < deadline
+    {
+        if calls < 3 {
+            let args = r#"{"pickupLatitude": 25.0866, "pickupLongitude": 55.1474, "dropoffLatitude": 25.2528, "dropoffLongitude": 55.3644}"#;
+            assert_eq!(project.run(&["call", "ride_get_estimates", args]).code, 0);
+            calls += 1;
+        }
+        if let Ok(line) = received.recv_timeout(std::time::Duration::from_millis(500)) {
+            seen.push(line);
+        }
+    }
+    let _ = follower.kill();
+    let _ = follower.wait();
+    let row = seen
+        .iter()
+        .find(|l| l.contains("ride_get_estimates"))
+        .unwrap_or_else(|| panic!("no row followed: {seen:?}"));
+    assert!(row.contains("airport-fixed-fares"), "{row}");
+}

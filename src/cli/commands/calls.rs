@@ -7,12 +7,16 @@ use anyhow::Context;
 
 use crate::cli::args::CallsArgs;
 use crate::cli::{Status, printer};
-use crate::engine::journal::{self, Entry};
+use crate::engine::journal::{self, Entry, Journal};
 
 pub fn run(args: &CallsArgs) -> anyhow::Result<Status> {
     let path = &args.journal;
     if args.clear {
-        std::fs::write(path, b"").with_context(|| format!("cannot clear {}", path.display()))?;
+        // Truncating in place keeps a running server's append handle valid.
+        if path.exists() {
+            std::fs::write(path, b"")
+                .with_context(|| format!("cannot clear {}", path.display()))?;
+        }
         eprintln!("cleared {}", path.display());
         return Ok(Status::Success);
     }
@@ -69,11 +73,13 @@ fn row(entry: &Entry) -> Vec<String> {
 
 /// Prints each new line as it is appended, one row at a time, until interrupted.
 fn follow(args: &CallsArgs) -> anyhow::Result<()> {
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .read(true)
-        .open(&args.journal)?;
+    // Creating the journal up front lets a follower start before the server does.
+    drop(
+        Journal::open(&args.journal)
+            .with_context(|| format!("cannot open {}", args.journal.display()))?,
+    );
+    let file = std::fs::File::open(&args.journal)
+        .with_context(|| format!("cannot open {}", args.journal.display()))?;
     let mut reader = BufReader::new(file);
     reader.seek(SeekFrom::End(0))?;
     let mut line = String::new();

@@ -66,7 +66,8 @@ pub fn load_engine(global: &GlobalArgs) -> anyhow::Result<Engine> {
     })
 }
 
-/// The engine, journalling its calls unless `--no-journal`.
+/// The engine, journalling its calls unless `--no-journal`. A journal that cannot be opened
+/// (a client may start the server in a read-only folder) is a warning: serving matters more.
 pub fn load_journalled_engine(
     global: &GlobalArgs,
     journal: &JournalArgs,
@@ -75,7 +76,11 @@ pub fn load_journalled_engine(
     if journal.no_journal {
         return Ok(engine);
     }
-    let opened = Journal::open(&journal.journal)
-        .with_context(|| format!("cannot open the call journal {}", journal.journal.display()))?;
-    Ok(engine.with_journal(opened))
+    match Journal::open(&journal.journal) {
+        Ok(opened) => Ok(engine.with_journal(opened)),
+        Err(error) => {
+            tracing::warn!(path = %journal.journal.display(), "cannot open the call journal, keeping none: {error}");
+            Ok(engine)
+        }
+    }
 }
