@@ -49,7 +49,7 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('--widget-domain', '--widget-domain', [CompletionResultType]::ParameterName, 'Where the widget bundle is loaded from')
             [CompletionResult]::new('--allowed-host', '--allowed-host', [CompletionResultType]::ParameterName, 'Also accept this Host (e.g. a tunnel''s, for ChatGPT); loopback names are always accepted')
             [CompletionResult]::new('--session-idle', '--session-idle', [CompletionResultType]::ParameterName, 'End HTTP sessions idle for this many seconds')
-            [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'Append one JSON line per tool call to this file')
+            [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'The call journal: one JSON line per tool call')
             [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted)')
             [CompletionResult]::new('--overrides', '--overrides', [CompletionResultType]::ParameterName, 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call')
             [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
@@ -101,7 +101,7 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
         }
         'careem-mcp;call' {
             [CompletionResult]::new('--scenario', '--scenario', [CompletionResultType]::ParameterName, 'Force this scenario for this call only')
-            [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'Append one JSON line per tool call to this file')
+            [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'The call journal: one JSON line per tool call')
             [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted)')
             [CompletionResult]::new('--overrides', '--overrides', [CompletionResultType]::ParameterName, 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call')
             [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
@@ -125,7 +125,7 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             break
         }
         'careem-mcp;calls' {
-            [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'The journal file')
+            [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'The call journal: one JSON line per tool call')
             [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'Only calls of this tool')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Only calls of this session')
             [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'Only the last N calls')

@@ -45,7 +45,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --widget-domain 'Where the widget bundle is loaded from'
             cand --allowed-host 'Also accept this Host (e.g. a tunnel''s, for ChatGPT); loopback names are always accepted'
             cand --session-idle 'End HTTP sessions idle for this many seconds'
-            cand --journal 'Append one JSON line per tool call to this file'
+            cand --journal 'The call journal: one JSON line per tool call'
             cand --tools 'The folder of tool files (`**/*.md`, README.md excepted)'
             cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call'
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
@@ -92,7 +92,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
         }
         &'careem-mcp;call'= {
             cand --scenario 'Force this scenario for this call only'
-            cand --journal 'Append one JSON line per tool call to this file'
+            cand --journal 'The call journal: one JSON line per tool call'
             cand --tools 'The folder of tool files (`**/*.md`, README.md excepted)'
             cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call'
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
@@ -114,7 +114,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --help 'Print help'
         }
         &'careem-mcp;calls'= {
-            cand --journal 'The journal file'
+            cand --journal 'The call journal: one JSON line per tool call'
             cand --tool 'Only calls of this tool'
             cand --session 'Only calls of this session'
             cand --last 'Only the last N calls'

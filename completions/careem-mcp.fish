@@ -47,7 +47,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l server-v
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l widget-domain -d 'Where the widget bundle is loaded from' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l allowed-host -d 'Also accept this Host (e.g. a tunnel\'s, for ChatGPT); loopback names are always accepted' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l session-idle -d 'End HTTP sessions idle for this many seconds' -r
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l journal -d 'Append one JSON line per tool call to this file' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l journal -d 'The call journal: one JSON line per tool call' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted)' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
@@ -79,7 +79,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l seed -d '
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l write-source -d 'Rewrite the table in docs/SOURCE.md from the tool files'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -s h -l help -d 'Print help'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l scenario -d 'Force this scenario for this call only' -r
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l journal -d 'Append one JSON line per tool call to this file' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l journal -d 'The call journal: one JSON line per tool call' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted)' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
@@ -98,7 +98,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l clock -
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l json -d 'Print the results as JSON'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -s h -l help -d 'Print help'
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l journal -d 'The journal file' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l journal -d 'The call journal: one JSON line per tool call' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l tool -d 'Only calls of this tool' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l session -d 'Only calls of this session' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l last -d 'Only the last N calls' -r

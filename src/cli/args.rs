@@ -153,7 +153,17 @@ pub struct ServeArgs {
 
 #[derive(Debug, Clone, Args)]
 pub struct JournalArgs {
-    /// Append one JSON line per tool call to this file.
+    #[command(flatten)]
+    pub path: JournalPath,
+    /// Keep no journal.
+    #[arg(long)]
+    pub no_journal: bool,
+}
+
+/// Where the call journal lives; shared by the commands that write it and `calls`, which reads it.
+#[derive(Debug, Clone, Args)]
+pub struct JournalPath {
+    /// The call journal: one JSON line per tool call.
     #[arg(
         long,
         value_name = "PATH",
@@ -161,9 +171,6 @@ pub struct JournalArgs {
         default_value = ".run/calls.jsonl"
     )]
     pub journal: PathBuf,
-    /// Keep no journal.
-    #[arg(long)]
-    pub no_journal: bool,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -208,14 +215,8 @@ pub struct VerifyArgs {
 
 #[derive(Debug, Clone, Args)]
 pub struct CallsArgs {
-    /// The journal file.
-    #[arg(
-        long,
-        value_name = "PATH",
-        env = "CAREEM_MCP_JOURNAL",
-        default_value = ".run/calls.jsonl"
-    )]
-    pub journal: PathBuf,
+    #[command(flatten)]
+    pub journal: JournalPath,
     /// Only calls of this tool.
     #[arg(long, add = ArgValueCandidates::new(complete::tools))]
     pub tool: Option<String>,

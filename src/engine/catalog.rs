@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use super::diagnostic::Diagnostic;
-use super::toolfile::{self, Parsed};
+use super::toolfile::{self, Parsed, ToolFile};
 
 /// One advertised tool, as loaded at start-up.
 #[derive(Debug)]
@@ -27,6 +27,16 @@ pub struct Loaded {
     pub files: Vec<Parsed>,
     pub tools: BTreeMap<String, Tool>,
     pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Loaded {
+    /// Every file that names its tool, however broken otherwise.
+    pub fn tool_files(&self) -> impl Iterator<Item = &ToolFile> {
+        self.files
+            .iter()
+            .map(|p| &p.file)
+            .filter(|f| !f.tool.is_empty())
+    }
 }
 
 /// The tool files under `dir`, sorted by path.

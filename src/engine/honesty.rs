@@ -57,13 +57,7 @@ fn check_with(engine: &Engine, tool: &Tool, file: &ToolFile, fill: Fill) -> Vec<
                 continue;
             }
         };
-        problems.extend(validator.iter_errors(&value).map(|error| {
-            let pointer = error.instance_path().to_string();
-            let pointer = if pointer.is_empty() {
-                "/".to_string()
-            } else {
-                pointer
-            };
+        problems.extend(violations(validator, &value).map(|(pointer, error)| {
             Diagnostic::new(
                 &file.path,
                 scenario.line,
@@ -73,4 +67,21 @@ fn check_with(engine: &Engine, tool: &Tool, file: &ToolFile, fill: Fill) -> Vec<
         }));
     }
     problems
+}
+
+/// Each way `value` breaks the schema: the JSON pointer of the offending value ("/" for the
+/// whole) and the validator's complaint.
+pub fn violations<'a>(
+    validator: &'a jsonschema::Validator,
+    value: &'a Value,
+) -> impl Iterator<Item = (String, String)> + 'a {
+    validator.iter_errors(value).map(|error| {
+        let pointer = error.instance_path().to_string();
+        let pointer = if pointer.is_empty() {
+            "/".to_string()
+        } else {
+            pointer
+        };
+        (pointer, error.to_string())
+    })
 }

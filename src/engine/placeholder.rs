@@ -165,9 +165,11 @@ fn parse_duration(text: &str) -> Option<i64> {
 
 impl TimeExpr {
     fn evaluate(&self, now: DateTime<Utc>) -> Value {
-        let mut ms = now.timestamp_millis() + self.offset_ms;
+        // Saturating: an absurd duration in a file (`now+99999999999999h`) must not overflow;
+        // a time chrono cannot show falls back to `now` below.
+        let mut ms = now.timestamp_millis().saturating_add(self.offset_ms);
         if let Some(step) = self.round_ms {
-            ms = ms.div_euclid(step) * step;
+            ms = ms.div_euclid(step).saturating_mul(step);
         }
         match self.base {
             TimeBase::Unix => Value::from(ms.div_euclid(1_000)),
@@ -309,6 +311,23 @@ mod tests {
         let id = Expr::Uuid.evaluate(&json!({}), Utc::now(), &entropy);
         let parsed = uuid::Uuid::parse_str(id.as_str().unwrap()).unwrap();
         assert_eq!(parsed.get_version_num(), 4);
+    }
+
+    #[test]
+    fn huge_durations_saturate_instead_of_overflowing() {
+        let now = "2026-10-05T12:00:00Z";
+        for expr in [
+            "now+99999999999999999999h",
+            "now-99999999999999999999h",
+            "now+99999999999999999999h@7ms",
+            "now-99999999999999999999h@7ms",
+            "unix+99999999999999999999h",
+            "unixms-99999999999999999999h@3ms",
+            "now+99999999999999999999h|daylabel",
+        ] {
+            let value = eval(expr, now);
+            assert!(value.is_string() || value.is_i64(), "{expr}: {value}");
+        }
     }
 
     #[test]

@@ -5,17 +5,20 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
-    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
+    CustomResult, Implementation, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
+    ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::{Map, Value, json};
+use tokio::sync::watch;
+use tokio::task::JoinError;
 
 use super::widget::Widget;
 use super::{ServerError, ServerOptions};
-use crate::engine::{self, CallOutput, Engine, INTERNAL_ERROR};
+use crate::engine::{self, CallOutput, Engine, INTERNAL_ERROR, UnknownTool};
 
 /// Cheap to clone: every session (HTTP, SSE, stdio) gets its own copy of the same state,
 /// labelled with where its calls come from, for the call journal.
@@ -34,6 +37,41 @@ struct Inner {
     /// Built once at start-up: the tool list is fixed (SPEC §2).
     tools: Vec<Tool>,
     widget: Option<Widget>,
+    in_flight: InFlight,
+}
+
+/// The calls being answered right now, over every transport, so that a shutdown can let them
+/// finish before it ends the sessions they belong to.
+#[derive(Debug, Clone)]
+pub(crate) struct InFlight(Arc<watch::Sender<usize>>);
+
+impl InFlight {
+    fn new() -> Self {
+        Self(Arc::new(watch::Sender::new(0)))
+    }
+
+    /// Counts a call until the guard is dropped (answered, cancelled or panicked).
+    fn enter(&self) -> InFlightGuard {
+        self.0.send_modify(|count| *count += 1);
+        InFlightGuard(self.clone())
+    }
+
+    /// Resolves once no call is running.
+    pub(crate) async fn drained(&self) {
+        let mut count = self.0.subscribe();
+        // The sender lives as long as `self`, so waiting cannot fail.
+        let _ = count.wait_for(|count| *count == 0).await;
+    }
+}
+
+struct InFlightGuard(InFlight);
+
+impl Drop for InFlightGuard {
+    fn drop(&mut self) {
+        self.0
+            .0
+            .send_modify(|count| *count = count.saturating_sub(1));
+    }
 }
 
 impl Handler {
@@ -48,6 +86,7 @@ impl Handler {
                 tools,
                 widget: (!options.no_meta).then(|| Widget::new(&options.widget_domain)),
                 engine,
+                in_flight: InFlight::new(),
             }),
             transport: "http",
             session: None,
@@ -75,6 +114,10 @@ impl Handler {
 
     pub(crate) fn tool_count(&self) -> usize {
         self.inner.tools.len()
+    }
+
+    pub(crate) fn in_flight(&self) -> InFlight {
+        self.inner.in_flight.clone()
     }
 }
 
@@ -157,6 +200,56 @@ fn internal_error() -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(INTERNAL_ERROR)])
 }
 
+/// A call's outcome as MCP. The engine runs on a blocking thread, so a panic inside it arrives
+/// here as a `JoinError`: the client gets `internal server error`, the details go to the log
+/// (and the panic message to stderr), and the server carries on.
+fn respond(
+    tool: &str,
+    answered: Result<Result<CallOutput, UnknownTool>, JoinError>,
+) -> Result<CallToolResponse, McpError> {
+    match answered {
+        Ok(Ok(output)) => Ok(call_result(&output).into()),
+        Ok(Err(unknown)) => Err(McpError::invalid_params(unknown.to_string(), None)),
+        Err(error) => {
+            tracing::error!(%tool, "the call failed: {error}");
+            Ok(internal_error().into())
+        }
+    }
+}
+
+/// Requests rmcp parses into typed requests. One of these that reaches
+/// [`ServerHandler::on_custom_request`] had `params` of the wrong shape (JSON-RPC `-32602`),
+/// not an unknown method (`-32601`).
+const STANDARD_METHODS: [&str; 13] = [
+    "initialize",
+    "ping",
+    "tools/list",
+    "tools/call",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "prompts/list",
+    "prompts/get",
+    "completion/complete",
+    "logging/setLevel",
+];
+
+fn custom_request_error(method: String) -> McpError {
+    match method.as_str() {
+        "tools/call" => McpError::invalid_params(
+            "invalid params for tools/call: expected an object with a string `name` and an \
+             optional object `arguments`",
+            None,
+        ),
+        known if STANDARD_METHODS.contains(&known) => {
+            McpError::invalid_params(format!("invalid params for {known}"), None)
+        }
+        _ => McpError::new(rmcp::model::ErrorCode::METHOD_NOT_FOUND, method, None),
+    }
+}
+
 impl ServerHandler for Handler {
     fn get_info(&self) -> ServerConfig {
         self.inner.info.clone()
@@ -187,6 +280,7 @@ impl ServerHandler for Handler {
         let name = request.name.into_owned();
         let tool = name.clone();
         let (transport, session) = (self.transport, self.session_of(&context));
+        let _in_flight = self.inner.in_flight.enter();
         // The engine reads files; keep it off the async workers. The journal line is written
         // there too, so a slow disk never holds up the runtime.
         let answered = tokio::task::spawn_blocking(move || {
@@ -199,14 +293,15 @@ impl ServerHandler for Handler {
             answer
         })
         .await;
-        match answered {
-            Ok(Ok(output)) => Ok(call_result(&output).into()),
-            Ok(Err(unknown)) => Err(McpError::invalid_params(unknown.to_string(), None)),
-            Err(error) => {
-                tracing::error!(tool = %name, "the call failed: {error}");
-                Ok(internal_error().into())
-            }
-        }
+        respond(&name, answered)
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, McpError> {
+        Err(custom_request_error(request.method))
     }
 
     async fn list_resources(
@@ -231,5 +326,65 @@ impl ServerHandler for Handler {
                 Some(json!({"uri": request.uri})),
             )),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rmcp::model::ErrorCode;
+
+    use super::*;
+
+    #[tokio::test]
+    async fn a_panic_inside_a_call_reaches_the_client_as_internal_server_error() {
+        let joined = tokio::task::spawn_blocking(|| -> Result<CallOutput, UnknownTool> {
+            panic!("a bug inside the engine")
+        })
+        .await;
+        assert!(joined.as_ref().is_err_and(JoinError::is_panic));
+        let Ok(CallToolResponse::Complete(result)) = respond("t", joined) else {
+            panic!("a panic must be a tool result, not a protocol error");
+        };
+        let result = serde_json::to_value(result).expect("serialises");
+        assert_eq!(
+            result,
+            json!({"content": [{"type": "text", "text": "internal server error"}], "isError": true})
+        );
+    }
+
+    #[test]
+    fn params_of_the_wrong_shape_are_invalid_params_not_an_unknown_method() {
+        let cases = [
+            ("tools/call", ErrorCode::INVALID_PARAMS),
+            ("resources/read", ErrorCode::INVALID_PARAMS),
+            ("initialize", ErrorCode::INVALID_PARAMS),
+            ("tools/nope", ErrorCode::METHOD_NOT_FOUND),
+            ("", ErrorCode::METHOD_NOT_FOUND),
+        ];
+        for (method, code) in cases {
+            assert_eq!(
+                custom_request_error(method.to_string()).code,
+                code,
+                "{method}"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn in_flight_calls_are_counted_until_their_guard_drops() {
+        let in_flight = InFlight::new();
+        in_flight.drained().await;
+        let guard = in_flight.enter();
+        let waiting = tokio::spawn({
+            let in_flight = in_flight.clone();
+            async move { in_flight.drained().await }
+        });
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        assert!(!waiting.is_finished(), "a call is still running");
+        drop(guard);
+        tokio::time::timeout(std::time::Duration::from_secs(1), waiting)
+            .await
+            .expect("drained once the call ends")
+            .expect("the task ran");
     }
 }

@@ -51,6 +51,11 @@ impl AppState {
             shutdown,
         })
     }
+
+    /// The calls being answered now, for a shutdown that lets them finish.
+    pub(crate) fn in_flight(&self) -> super::handler::InFlight {
+        self.handler.in_flight()
+    }
 }
 
 /// Every route of the server; cancelling the state's shutdown token ends all sessions.
@@ -66,7 +71,8 @@ pub fn app(state: AppState) -> Router {
     let mcp = StreamableHttpService::new(move || Ok(handler.clone()), Arc::new(sessions), config);
     let mcp = Router::new()
         .route_service("/mcp", mcp)
-        .layer(middleware::from_fn(delete_answers_no_content));
+        .layer(middleware::from_fn(delete_answers_no_content))
+        .layer(middleware::from_fn(answer_unreadable_messages));
 
     let tools = state.handler.tool_count();
     let sse = SseSessions::new(state.handler.clone(), state.shutdown.child_token());
@@ -93,6 +99,46 @@ async fn delete_answers_no_content(request: Request, next: Next) -> Response {
         *response.body_mut() = Body::empty();
     }
     response
+}
+
+/// rmcp answers a JSON body that is not one JSON-RPC message with 415 and serde's error (line,
+/// column, what it expected). The client gets JSON-RPC's own answer instead, with nothing of
+/// the parser in it: 400 with `-32700` when the body is not JSON at all (or nests too deeply to
+/// read), `-32600` when it is JSON but not a message (a batch array, no `jsonrpc`, …). The body
+/// is kept so the answer can tell the two apart; only the refusal path looks at it again.
+async fn answer_unreadable_messages(request: Request, next: Next) -> Response {
+    let json = request
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.split(';').next())
+        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"));
+    if request.method() != Method::POST || !json {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let bytes = match axum::body::to_bytes(body, MAX_BODY_BYTES).await {
+        Ok(bytes) => bytes,
+        Err(error) => {
+            tracing::debug!("cannot read a request body: {error}");
+            return (StatusCode::PAYLOAD_TOO_LARGE, "Payload Too Large").into_response();
+        }
+    };
+    let response = next
+        .run(Request::from_parts(parts, Body::from(bytes.clone())))
+        .await;
+    if response.status() != StatusCode::UNSUPPORTED_MEDIA_TYPE {
+        return response;
+    }
+    let (code, message) = match serde_json::from_slice::<serde_json::Value>(&bytes) {
+        Ok(_) => (-32600, "Invalid Request"),
+        Err(error) => {
+            tracing::debug!("a request body that is not JSON: {error}");
+            (-32700, "Parse error")
+        }
+    };
+    let error = json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": message}});
+    (StatusCode::BAD_REQUEST, axum::Json(error)).into_response()
 }
 
 /// A declared length over the limit is refused before anything reads the body; streamed bodies

@@ -17,12 +17,17 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use crate::engine::Engine;
+use handler::InFlight;
 
 pub use http::{AppState, app};
 pub use stdio::serve_stdio;
 
-/// How long [`RunningServer::shutdown`] waits for open connections before it drops them.
+/// How long [`RunningServer::shutdown`] waits for calls in flight, then for open connections,
+/// before it drops them.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+/// After the last call returns, the time its answer gets to reach its stream before the
+/// sessions end (rmcp hands answers from the handler to the transport through channels).
+const SHUTDOWN_SETTLE: Duration = Duration::from_millis(100);
 
 /// Everything a client can observe about the server besides the tools, plus the HTTP limits.
 #[derive(Debug, Clone)]
@@ -88,7 +93,11 @@ pub enum ServerError {
 #[derive(Debug)]
 pub struct RunningServer {
     pub addr: SocketAddr,
-    shutdown: CancellationToken,
+    /// Stops accepting connections; requests already being answered go on.
+    accept: CancellationToken,
+    /// Ends every session and stream.
+    sessions: CancellationToken,
+    in_flight: InFlight,
     task: Option<JoinHandle<()>>,
 }
 
@@ -105,9 +114,15 @@ impl RunningServer {
         format!("http://{}/sse", self.addr)
     }
 
-    /// Ends every session and stream, then waits (briefly) for the connections to close.
+    /// Stops accepting connections, lets the calls in flight finish and answer, then ends every
+    /// session and stream and waits (briefly) for the connections to close.
     pub async fn shutdown(mut self) {
-        self.shutdown.cancel();
+        self.accept.cancel();
+        match tokio::time::timeout(SHUTDOWN_GRACE, self.in_flight.drained()).await {
+            Ok(()) => tokio::time::sleep(SHUTDOWN_SETTLE).await,
+            Err(_) => tracing::warn!("calls still running after {SHUTDOWN_GRACE:?}; ending them"),
+        }
+        self.sessions.cancel();
         if let Some(mut task) = self.task.take()
             && tokio::time::timeout(SHUTDOWN_GRACE, &mut task)
                 .await
@@ -121,8 +136,9 @@ impl RunningServer {
 
 impl Drop for RunningServer {
     fn drop(&mut self) {
-        // Starts the graceful shutdown; the serving task finishes on its own.
-        self.shutdown.cancel();
+        // Ends everything at once; the serving task finishes on its own.
+        self.accept.cancel();
+        self.sessions.cancel();
     }
 }
 
@@ -136,8 +152,9 @@ pub async fn start_http(
     engine: Arc<Engine>,
     options: ServerOptions,
 ) -> Result<RunningServer, ServerError> {
-    let shutdown = CancellationToken::new();
-    let state = AppState::new(engine, &options, shutdown.clone())?;
+    let sessions = CancellationToken::new();
+    let state = AppState::new(engine, &options, sessions.clone())?;
+    let in_flight = state.in_flight();
     let listener = bind(&options.host, options.port).await?;
     let addr = listener.local_addr()?;
     // axum does not set TCP_NODELAY, and rmcp writes each SSE response in several pieces: with
@@ -149,7 +166,8 @@ pub async fn start_http(
         }
     });
     let router = app(state);
-    let signal = shutdown.clone();
+    let accept = CancellationToken::new();
+    let signal = accept.clone();
     let task = tokio::spawn(async move {
         let serving =
             axum::serve(listener, router).with_graceful_shutdown(signal.cancelled_owned());
@@ -160,7 +178,9 @@ pub async fn start_http(
     tracing::debug!(%addr, "listening");
     Ok(RunningServer {
         addr,
-        shutdown,
+        accept,
+        sessions,
+        in_flight,
         task: Some(task),
     })
 }

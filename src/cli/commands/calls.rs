@@ -10,7 +10,7 @@ use crate::cli::{Status, printer};
 use crate::engine::journal::{self, Entry, Journal};
 
 pub fn run(args: &CallsArgs) -> anyhow::Result<Status> {
-    let path = &args.journal;
+    let path = &args.journal.journal;
     if args.clear {
         // Truncating in place keeps a running server's append handle valid.
         if path.exists() {
@@ -75,11 +75,11 @@ fn row(entry: &Entry) -> Vec<String> {
 fn follow(args: &CallsArgs) -> anyhow::Result<()> {
     // Creating the journal up front lets a follower start before the server does.
     drop(
-        Journal::open(&args.journal)
-            .with_context(|| format!("cannot open {}", args.journal.display()))?,
+        Journal::open(&args.journal.journal)
+            .with_context(|| format!("cannot open {}", args.journal.journal.display()))?,
     );
-    let file = std::fs::File::open(&args.journal)
-        .with_context(|| format!("cannot open {}", args.journal.display()))?;
+    let file = std::fs::File::open(&args.journal.journal)
+        .with_context(|| format!("cannot open {}", args.journal.journal.display()))?;
     let mut reader = BufReader::new(file);
     reader.seek(SeekFrom::End(0))?;
     let mut line = String::new();

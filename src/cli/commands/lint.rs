@@ -12,20 +12,15 @@ use crate::engine::diagnostic::Diagnostic;
 use crate::engine::{Engine, catalog, honesty, source_listing};
 
 pub fn run(global: &GlobalArgs, write_source: bool) -> anyhow::Result<Status> {
-    let loaded = catalog::load(&global.tools);
-    let mut problems = loaded.diagnostics;
-    let engine = Engine::from_tools(engine_config(global), loaded.tools);
+    let mut loaded = catalog::load(&global.tools);
+    let mut problems = std::mem::take(&mut loaded.diagnostics);
+    let engine = Engine::from_tools(engine_config(global), std::mem::take(&mut loaded.tools));
     for parsed in loaded.files.iter().filter(|p| p.diagnostics.is_empty()) {
         if let Some(tool) = engine.tool(&parsed.file.tool) {
             problems.extend(honesty::check(&engine, tool, &parsed.file));
         }
     }
-    let files: Vec<_> = loaded
-        .files
-        .iter()
-        .map(|p| &p.file)
-        .filter(|f| !f.tool.is_empty())
-        .collect();
+    let files: Vec<_> = loaded.tool_files().collect();
     let root = global.tools.parent().unwrap_or(Path::new(""));
     let source = root.join("docs").join("SOURCE.md");
     let rows = source_listing::rows(root, &files);

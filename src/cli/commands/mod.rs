@@ -76,10 +76,10 @@ pub fn load_journalled_engine(
     if journal.no_journal {
         return Ok(engine);
     }
-    match Journal::open(&journal.journal) {
+    match Journal::open(&journal.path.journal) {
         Ok(opened) => Ok(engine.with_journal(opened)),
         Err(error) => {
-            tracing::warn!(path = %journal.journal.display(), "cannot open the call journal, keeping none: {error}");
+            tracing::warn!(path = %journal.path.journal.display(), "cannot open the call journal, keeping none: {error}");
             Ok(engine)
         }
     }

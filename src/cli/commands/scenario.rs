@@ -10,12 +10,7 @@ use crate::engine::overrides;
 
 pub fn set(global: &GlobalArgs, tool: &str, name: Option<&str>) -> anyhow::Result<Status> {
     let loaded = catalog::load(&global.tools);
-    let files: Vec<_> = loaded
-        .files
-        .iter()
-        .map(|p| &p.file)
-        .filter(|f| !f.tool.is_empty())
-        .collect();
+    let files: Vec<_> = loaded.tool_files().collect();
     let Some(file) = files.iter().find(|f| f.tool == tool) else {
         let names: Vec<&str> = files.iter().map(|f| f.tool.as_str()).collect();
         bail!(

@@ -14,15 +14,13 @@ pub fn run(global: &GlobalArgs, only: Option<&str>) -> anyhow::Result<Status> {
     let loaded = catalog::load(&global.tools);
     let forced = overrides::read_lenient(&global.overrides);
     let files: Vec<_> = loaded
-        .files
-        .iter()
-        .map(|p| &p.file)
-        .filter(|f| !f.tool.is_empty() && only.is_none_or(|t| f.tool == t))
+        .tool_files()
+        .filter(|f| only.is_none_or(|t| f.tool == t))
         .collect();
     if let Some(tool) = only
         && files.is_empty()
     {
-        let names: Vec<&str> = loaded.files.iter().map(|p| p.file.tool.as_str()).collect();
+        let names: Vec<&str> = loaded.tool_files().map(|f| f.tool.as_str()).collect();
         let hint = printer::closest(tool, names.iter().copied())
             .map(|c| format!("; did you mean {c:?}?"))
             .unwrap_or_default();

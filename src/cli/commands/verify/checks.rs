@@ -582,13 +582,7 @@ async fn honest(session: &mut Session<'_>, engine: &Engine, path: &Path) -> Resu
                     checked += 1;
                     if let Some(validator) = &tool.output_validator {
                         let value = answered_value(&result);
-                        problems.extend(validator.iter_errors(&value).map(|error| {
-                            let pointer = error.instance_path().to_string();
-                            let pointer = if pointer.is_empty() {
-                                "/".to_string()
-                            } else {
-                                pointer
-                            };
+                        problems.extend(honesty::violations(validator, &value).map(|(pointer, error)| {
                             format!(
                                 "{at}: the response at {pointer} breaks the outputSchema: {error}"
                             )
