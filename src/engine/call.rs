@@ -147,9 +147,9 @@ impl Engine {
             name: scenario.name.clone(),
             forced: selection.forced,
         };
-        match self.render(scenario, &output.arguments) {
-            Ok(value) => {
-                output.text = value.to_string();
+        match self.render_with_text(scenario, &output.arguments) {
+            Ok((value, text)) => {
+                output.text = text;
                 output.is_error = scenario.outcome == Outcome::Error;
                 output.value = Some(value);
             }

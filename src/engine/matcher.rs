@@ -26,13 +26,24 @@ fn string_matches(pattern: &str, got: &Value) -> bool {
     if pattern == "*" {
         return true;
     }
-    let text = text_of(got).to_lowercase();
+    let text = fold(&text_of(got));
     if let Some(needle) = pattern.strip_prefix('~') {
-        text.contains(&needle.to_lowercase())
+        text.contains(&fold(needle))
     } else {
         let exact = pattern.strip_prefix('=').unwrap_or(pattern);
-        text == exact.to_lowercase()
+        text == fold(exact)
     }
+}
+
+/// Lower case, one character at a time, with the final sigma folded into `σ`.
+/// `str::to_lowercase` looks at the neighbours (a capital sigma ending a word becomes `ς`,
+/// anywhere else `σ`), so a part of a text would not always be found in the whole; character
+/// by character it always is, and `ς`/`σ` stay equal as they are in case-insensitive text.
+fn fold(text: &str) -> String {
+    text.chars()
+        .flat_map(char::to_lowercase)
+        .map(|c| if c == 'ς' { 'σ' } else { c })
+        .collect()
 }
 
 /// A string as itself, anything else as its compact JSON text (`5` → `"5"`).
@@ -173,6 +184,19 @@ mod tests {
             ),
             (json!(null), None, false, "null never matches absent"),
             (json!("*"), None, false, "absent never matches"),
+            (json!("~Σ"), Some(json!("ΟΔΟΣ")), true, "~: a final sigma"),
+            (
+                json!("=οδοσ"),
+                Some(json!("ΟΔΟΣ")),
+                true,
+                "=: a final sigma",
+            ),
+            (
+                json!("=ΟΔΟΣ"),
+                Some(json!("οδος")),
+                true,
+                "=: a final sigma, lower case",
+            ),
         ];
         for (want, got, expected, why) in cases {
             assert_eq!(

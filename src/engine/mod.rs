@@ -138,10 +138,23 @@ impl Engine {
     }
 
     pub fn render(&self, scenario: &Scenario, args: &Value) -> Result<Value, RenderError> {
-        scenario.template.render(RenderContext {
+        scenario.template.render(self.render_context(args))
+    }
+
+    /// As [`Engine::render`], with the value's compact JSON text (`value.to_string()`).
+    pub fn render_with_text(
+        &self,
+        scenario: &Scenario,
+        args: &Value,
+    ) -> Result<(Value, String), RenderError> {
+        scenario.template.render_with_text(self.render_context(args))
+    }
+
+    fn render_context<'a>(&'a self, args: &'a Value) -> RenderContext<'a> {
+        RenderContext {
             args,
             now: self.now(),
             entropy: &self.entropy,
-        })
+        }
     }
 }

@@ -1,6 +1,11 @@
 //! JSON templates with `{{ … }}` placeholders. A template is split once into literal text and
-//! placeholders, each marked as inside a JSON string or bare, so that rendering is a single
-//! pass of appends followed by one JSON parse.
+//! placeholders, each marked as inside a JSON string or bare. Almost every template is also
+//! compiled once into its JSON value with holes where the placeholders go, and into its compact
+//! JSON text cut at those holes: a render then evaluates the placeholders, fills the holes of a
+//! copy of the value and joins the text, with no JSON parsing or serialising of the literal
+//! parts. A template that does not have that shape (a placeholder inside an object key, a
+//! backslash right before a placeholder, …) is rendered as text and parsed, as before; both
+//! ways give the same value and text.
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;
@@ -17,6 +22,56 @@ enum Piece {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Template {
     pieces: Vec<Piece>,
+    /// `None` when the template is not a JSON value with whole placeholders in it; rendering
+    /// then goes through text.
+    compiled: Option<Compiled>,
+}
+
+/// A template as a JSON value with holes, and as compact JSON text cut at the holes.
+#[derive(Debug, Clone, PartialEq)]
+struct Compiled {
+    /// The value with every hole `null`.
+    skeleton: Value,
+    /// Where the placeholders go, in document order.
+    slots: Vec<Slot>,
+    /// The compact JSON of the value, cut at every placeholder: `text[0]`, the text of
+    /// placeholder `gaps[0]`, `text[1]`, …, `text[gaps.len()]`.
+    text: Vec<String>,
+    gaps: Vec<usize>,
+    /// What the literal parts of `text` add up to, to size the output once.
+    text_len: usize,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Slot {
+    path: Vec<Step>,
+    fill: Fill,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Fill {
+    /// A bare placeholder: its value, whatever JSON it is.
+    Value(usize),
+    /// A string of literal text and placeholders inside it.
+    Text(Vec<Part>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Part {
+    Literal(String),
+    Placeholder(usize),
+}
+
+/// One evaluated placeholder, in the form its place needs.
+enum Evaluated {
+    Bare(Value),
+    InString(String),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -73,11 +128,49 @@ impl Template {
         if !text.is_empty() {
             pieces.push(Piece::Text(text));
         }
-        Ok(Self { pieces })
+        let compiled = Compiled::new(source, &pieces);
+        Ok(Self { pieces, compiled })
     }
 
     pub fn render(&self, ctx: RenderContext<'_>) -> Result<Value, RenderError> {
-        Ok(serde_json::from_str(&self.render_text(ctx))?)
+        match &self.compiled {
+            Some(compiled) => Ok(compiled.render(self.evaluate(ctx)).0),
+            None => Ok(serde_json::from_str(&self.render_text(ctx))?),
+        }
+    }
+
+    /// The rendered value and its compact JSON text (what `value.to_string()` gives).
+    pub fn render_with_text(&self, ctx: RenderContext<'_>) -> Result<(Value, String), RenderError> {
+        match &self.compiled {
+            Some(compiled) => Ok(compiled.render(self.evaluate(ctx))),
+            None => {
+                let value: Value = serde_json::from_str(&self.render_text(ctx))?;
+                let text = value.to_string();
+                Ok((value, text))
+            }
+        }
+    }
+
+    /// Every placeholder evaluated once, in source order (the order `--seed` draws in), in the
+    /// form the text path would have put it into the JSON text and parsed it back.
+    fn evaluate(&self, ctx: RenderContext<'_>) -> Vec<Evaluated> {
+        let placeholders = self.pieces.iter().filter_map(|piece| match piece {
+            Piece::Placeholder { expr, in_string } => Some((expr, *in_string)),
+            Piece::Text(_) => None,
+        });
+        placeholders
+            .map(|(expr, in_string)| {
+                let value = expr.evaluate(ctx.args, ctx.now, ctx.entropy);
+                if in_string {
+                    Evaluated::InString(match value {
+                        Value::String(text) => text,
+                        other => other.to_string(),
+                    })
+                } else {
+                    Evaluated::Bare(as_reparsed(value))
+                }
+            })
+            .collect()
     }
 
     /// The template with every placeholder replaced, before JSON parsing.
@@ -98,6 +191,254 @@ impl Template {
         }
         out
     }
+}
+
+/// A bare value as the text path gives it: written as JSON and parsed back. Only numbers that
+/// are not integers could come back different (float parsing), so only values holding one pay
+/// for the round trip.
+fn as_reparsed(value: Value) -> Value {
+    fn has_float(value: &Value) -> bool {
+        match value {
+            Value::Number(n) => n.is_f64(),
+            Value::Array(items) => items.iter().any(has_float),
+            Value::Object(map) => map.values().any(has_float),
+            _ => false,
+        }
+    }
+    if has_float(&value) {
+        serde_json::from_str(&value.to_string()).unwrap_or(value)
+    } else {
+        value
+    }
+}
+
+/// The placeholder `index` stands in the compiled source as this private-use character
+/// (planes 15, U+F0000 and on), which the source itself may not hold.
+const SENTINEL_BASE: u32 = 0xF_0000;
+const SENTINEL_END: u32 = 0xF_FFFD;
+
+fn sentinel(index: usize) -> Option<char> {
+    let code = SENTINEL_BASE.checked_add(u32::try_from(index).ok()?)?;
+    (code <= SENTINEL_END).then(|| char::from_u32(code)).flatten()
+}
+
+fn sentinel_index(c: char) -> Option<usize> {
+    let code = u32::from(c);
+    (SENTINEL_BASE..=SENTINEL_END)
+        .contains(&code)
+        .then(|| (code - SENTINEL_BASE) as usize)
+}
+
+impl Compiled {
+    /// The template with each bare placeholder as a one-character JSON string and each
+    /// placeholder inside a string as one character, parsed; `None` if that is not valid JSON
+    /// or does not hold every placeholder exactly once, outside object keys.
+    fn new(source: &str, pieces: &[Piece]) -> Option<Self> {
+        // The source must not already hold a sentinel, raw or as a `\uDBxx` surrogate escape.
+        let lower = source.to_ascii_lowercase();
+        if source.chars().any(|c| sentinel_index(c).is_some()) || lower.contains("\\udb") {
+            return None;
+        }
+        let mut kinds = Vec::new();
+        let mut marked = String::with_capacity(source.len());
+        for piece in pieces {
+            match piece {
+                Piece::Text(text) => marked.push_str(text),
+                Piece::Placeholder { in_string, .. } => {
+                    let mark = sentinel(kinds.len())?;
+                    if *in_string {
+                        marked.push(mark);
+                    } else {
+                        marked.push('"');
+                        marked.push(mark);
+                        marked.push('"');
+                    }
+                    kinds.push(*in_string);
+                }
+            }
+        }
+        let mut skeleton: Value = serde_json::from_str(&marked).ok()?;
+        let mut slots = Vec::new();
+        let mut seen = vec![false; kinds.len()];
+        find_slots(&skeleton, &mut Vec::new(), &kinds, &mut seen, &mut slots)?;
+        if seen.iter().any(|seen| !seen) {
+            return None;
+        }
+        let (text, gaps) = cut(&skeleton.to_string(), &kinds)?;
+        for slot in &slots {
+            *slot_mut(&mut skeleton, &slot.path)? = Value::Null;
+        }
+        Some(Self {
+            skeleton,
+            slots,
+            text_len: text.iter().map(String::len).sum(),
+            text,
+            gaps,
+        })
+    }
+
+    fn render(&self, mut evaluated: Vec<Evaluated>) -> (Value, String) {
+        let mut text = String::with_capacity(self.text_len + 32 * self.gaps.len());
+        for (literal, &gap) in self.text.iter().zip(&self.gaps) {
+            text.push_str(literal);
+            match &evaluated[gap] {
+                Evaluated::Bare(value) => text.push_str(&value.to_string()),
+                Evaluated::InString(inner) => push_escaped_str(&mut text, inner),
+            }
+        }
+        if let Some(last) = self.text.last() {
+            text.push_str(last);
+        }
+        let mut value = self.skeleton.clone();
+        for slot in &self.slots {
+            let Some(target) = slot_mut(&mut value, &slot.path) else {
+                continue;
+            };
+            *target = match &slot.fill {
+                Fill::Value(index) => match std::mem::replace(&mut evaluated[*index], Evaluated::Bare(Value::Null)) {
+                    Evaluated::Bare(value) => value,
+                    Evaluated::InString(text) => Value::String(text),
+                },
+                Fill::Text(parts) => {
+                    let mut joined = String::new();
+                    for part in parts {
+                        match part {
+                            Part::Literal(literal) => joined.push_str(literal),
+                            Part::Placeholder(index) => match &evaluated[*index] {
+                                Evaluated::InString(inner) => joined.push_str(inner),
+                                Evaluated::Bare(value) => joined.push_str(&value.to_string()),
+                            },
+                        }
+                    }
+                    Value::String(joined)
+                }
+            };
+        }
+        (value, text)
+    }
+}
+
+/// Records where every sentinel sits; `None` for a sentinel in a key, a bare one inside a
+/// longer string, one inside a string that is not one, or one seen twice.
+fn find_slots(
+    value: &Value,
+    path: &mut Vec<Step>,
+    kinds: &[bool],
+    seen: &mut [bool],
+    slots: &mut Vec<Slot>,
+) -> Option<()> {
+    let mut see = |index: usize| -> Option<()> {
+        let seen = seen.get_mut(index)?;
+        if *seen {
+            return None;
+        }
+        *seen = true;
+        Some(())
+    };
+    match value {
+        Value::String(text) => {
+            if !text.chars().any(|c| sentinel_index(c).is_some()) {
+                return Some(());
+            }
+            let mut chars = text.chars();
+            if let (Some(only), None) = (chars.next(), chars.next())
+                && let Some(index) = sentinel_index(only)
+                && !*kinds.get(index)?
+            {
+                see(index)?;
+                slots.push(Slot {
+                    path: path.clone(),
+                    fill: Fill::Value(index),
+                });
+                return Some(());
+            }
+            let mut parts = Vec::new();
+            let mut literal = String::new();
+            for c in text.chars() {
+                match sentinel_index(c) {
+                    Some(index) => {
+                        if !*kinds.get(index)? {
+                            return None;
+                        }
+                        see(index)?;
+                        if !literal.is_empty() {
+                            parts.push(Part::Literal(std::mem::take(&mut literal)));
+                        }
+                        parts.push(Part::Placeholder(index));
+                    }
+                    None => literal.push(c),
+                }
+            }
+            if !literal.is_empty() {
+                parts.push(Part::Literal(literal));
+            }
+            slots.push(Slot {
+                path: path.clone(),
+                fill: Fill::Text(parts),
+            });
+        }
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                path.push(Step::Index(index));
+                find_slots(item, path, kinds, seen, slots)?;
+                path.pop();
+            }
+        }
+        Value::Object(map) => {
+            for (key, item) in map {
+                if key.chars().any(|c| sentinel_index(c).is_some()) {
+                    return None;
+                }
+                path.push(Step::Key(key.clone()));
+                find_slots(item, path, kinds, seen, slots)?;
+                path.pop();
+            }
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) => {}
+    }
+    Some(())
+}
+
+fn slot_mut<'a>(mut value: &'a mut Value, path: &[Step]) -> Option<&'a mut Value> {
+    for step in path {
+        value = match (step, value) {
+            (Step::Key(key), Value::Object(map)) => map.get_mut(key)?,
+            (Step::Index(index), Value::Array(items)) => items.get_mut(*index)?,
+            _ => return None,
+        };
+    }
+    Some(value)
+}
+
+/// The compact JSON of the marked skeleton cut at its sentinels (a bare one with the quotes
+/// around it): the literal pieces and, for each cut, the placeholder that fills it.
+fn cut(marked: &str, kinds: &[bool]) -> Option<(Vec<String>, Vec<usize>)> {
+    let mut text = Vec::new();
+    let mut gaps = Vec::new();
+    let mut current = String::new();
+    let mut chars = marked.chars().peekable();
+    while let Some(c) = chars.next() {
+        let Some(index) = sentinel_index(c) else {
+            current.push(c);
+            continue;
+        };
+        if !*kinds.get(index)? {
+            // `"<sentinel>"`: the quotes belong to the hole.
+            if current.pop() != Some('"') || chars.next() != Some('"') {
+                return None;
+            }
+        }
+        text.push(std::mem::take(&mut current));
+        gaps.push(index);
+    }
+    text.push(current);
+    Some((text, gaps))
+}
+
+/// `text` JSON-string-escaped, without the quotes.
+fn push_escaped_str(out: &mut String, text: &str) {
+    let quoted = serde_json::to_string(text).expect("a string serialises");
+    out.push_str(&quoted[1..quoted.len() - 1]);
 }
 
 /// A value as text inside a JSON string: strings by their characters, anything else by its
@@ -199,6 +540,68 @@ mod tests {
         for input in cases {
             let value = render(r#"{"t": "<{{args.q}}>"}"#, json!({"q": input}));
             assert_eq!(value, json!({"t": format!("<{input}>")}), "{input:?}");
+        }
+    }
+
+    /// The compiled render and the text render agree on value and text, for every shape of
+    /// template, and the templates that cannot be compiled say so.
+    #[test]
+    fn compiled_and_text_rendering_agree() {
+        let args = json!({
+            "q": "a \"quoted\" \\ back\nslash é 🍣 \u{7}",
+            "n": 3,
+            "f": 25.086_600_000_000_001,
+            "tiny": 1e-7,
+            "big": 18_446_744_073_709_551_615_u64,
+            "neg": -12,
+            "o": {"a": [1, 2.5, {"b": null}], "c": "d"},
+            "t": true,
+        });
+        let cases: &[(&str, bool)] = &[
+            (r#"{"a": 1}"#, true),
+            (r#"{"q": {{args.q}}, "n": {{args.n}}, "f": {{args.f}}}"#, true),
+            (r#"{"t": "x {{args.q}} y {{args.n}} z {{args.o}}"}"#, true),
+            (r#"{"t": "{{args.q}}"}"#, true),
+            (r#"{"t": "{{args.f}}{{args.tiny}}"}"#, true),
+            (r#"[{{args.o}}, {{args.missing}}, "{{args.missing}}", {{args.big}}, {{args.neg}}]"#, true),
+            ("{{args.o}}", true),
+            (r#"{"now": "{{now}}", "u": {{unix}}, "id": "{{uuid}}", "r": {{rand:1-9}}}"#, true),
+            ("{\n  \"a\" : [ 1.50 , 2e3, -0.0, 1E-2 ],\n  \"b\": \"\\u00e9\\/\"\n}", true),
+            (r#"{"dup": 1, "dup": {{args.n}}}"#, true),
+            (r#"{"dup": {{args.n}}, "dup": 2}"#, false),
+            (r#"{"{{args.q}}": 1}"#, false),
+            (r#"{"t": "a\\{{args.q}}"}"#, true),
+            (r#"{"t": "a\{{args.n}}"}"#, false),
+            (r#"{"t": "\udb80\udc00 {{args.n}}"}"#, false),
+            (r#"{"n": 1{{args.n}}}"#, false),
+        ];
+        for (template, compiles) in cases {
+            let parsed = Template::parse(template).unwrap();
+            assert_eq!(parsed.compiled.is_some(), *compiles, "{template}");
+            let as_text = Template {
+                pieces: parsed.pieces.clone(),
+                compiled: None,
+            };
+            let render = |template: &Template| {
+                let entropy = Entropy::seeded(11);
+                let now = DateTime::parse_from_rfc3339("2026-10-05T12:00:00.5Z")
+                    .unwrap()
+                    .to_utc();
+                template.render_with_text(RenderContext {
+                    args: &args,
+                    now,
+                    entropy: &entropy,
+                })
+            };
+            match (render(&parsed), render(&as_text)) {
+                (Ok((value, text)), Ok((want_value, want_text))) => {
+                    assert_eq!(value, want_value, "{template}");
+                    assert_eq!(text, want_text, "{template}");
+                    assert_eq!(text, value.to_string(), "{template}");
+                }
+                (Err(_), Err(_)) => {}
+                (got, want) => panic!("{template}: {:?} vs {:?}", got.is_ok(), want.is_ok()),
+            }
         }
     }
 

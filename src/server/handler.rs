@@ -347,8 +347,11 @@ mod tests {
         };
         let result = serde_json::to_value(result).expect("serialises");
         assert_eq!(
-            result,
-            json!({"content": [{"type": "text", "text": "internal server error"}], "isError": true})
+            (&result["content"], &result["isError"]),
+            (
+                &json!([{"type": "text", "text": "internal server error"}]),
+                &json!(true)
+            )
         );
     }
 

@@ -118,10 +118,7 @@ impl RunningServer {
     /// session and stream and waits (briefly) for the connections to close.
     pub async fn shutdown(mut self) {
         self.accept.cancel();
-        match tokio::time::timeout(SHUTDOWN_GRACE, self.in_flight.drained()).await {
-            Ok(()) => tokio::time::sleep(SHUTDOWN_SETTLE).await,
-            Err(_) => tracing::warn!("calls still running after {SHUTDOWN_GRACE:?}; ending them"),
-        }
+        drain(&self.in_flight).await;
         self.sessions.cancel();
         if let Some(mut task) = self.task.take()
             && tokio::time::timeout(SHUTDOWN_GRACE, &mut task)
@@ -131,6 +128,15 @@ impl RunningServer {
             tracing::warn!("connections still open after {SHUTDOWN_GRACE:?}; dropping them");
             task.abort();
         }
+    }
+}
+
+/// Waits (up to the grace period) for the calls in flight, then a moment for their answers to
+/// reach their streams.
+async fn drain(in_flight: &InFlight) {
+    match tokio::time::timeout(SHUTDOWN_GRACE, in_flight.drained()).await {
+        Ok(()) => tokio::time::sleep(SHUTDOWN_SETTLE).await,
+        Err(_) => tracing::warn!("calls still running after {SHUTDOWN_GRACE:?}; ending them"),
     }
 }
 

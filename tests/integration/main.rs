@@ -4,6 +4,7 @@ mod cli;
 mod engine;
 mod fixtures;
 mod journal;
+mod reliability;
 mod server;
 mod support;
 mod verify;

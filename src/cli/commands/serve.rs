@@ -1,4 +1,5 @@
-//! `careem-mcp serve`: the engine behind MCP until SIGINT or SIGTERM.
+//! `careem-mcp serve`: the engine behind MCP until SIGINT or SIGTERM (or, with `--stdio`, until
+//! stdin closes); calls in flight finish first.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -31,7 +32,7 @@ pub fn run(global: &GlobalArgs, args: &ServeArgs) -> anyhow::Result<Status> {
         let tools = engine.tools().len();
         if args.stdio {
             tracing::info!("serving {tools} tools over stdio");
-            serve_stdio(engine, options).await?;
+            serve_stdio(engine, options, shutdown_signal()).await?;
             return Ok(Status::Success);
         }
         if !is_loopback(&args.host) {

@@ -1,0 +1,216 @@
+//! The engine without any transport: parsing the largest tool file, a warm call of
+//! `food_get_restaurant_menu` (read, select, render, serialise) and a call right after an edit,
+//! plus the pieces of the warm call, so that a regression can be placed.
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde_json::{Map, Value, json};
+
+use careem_mcp::engine::{Decision, Engine, EngineConfig, arguments, toolfile};
+
+use crate::stats::{Summary, report};
+
+const MENU: &str = "food_get_restaurant_menu";
+
+/// Warm-call iterations; ~20 µs each keeps the section around a second.
+const CALLS: usize = 20_000;
+
+pub fn run() {
+    println!("engine (in process, no subscriber: the call's log line is not formatted)");
+    let project = tempfile::tempdir().expect("temporary directory");
+    let tools = project.path().join("tools");
+    copy_dir(&crate::repo().join("tools"), &tools);
+    let engine = Engine::load(EngineConfig {
+        tools_dir: tools.clone(),
+        overrides: project.path().join(".run/overrides.json"),
+        clock: None,
+        seed: None,
+    })
+    .expect("the repository's tools load");
+
+    parse_largest(&tools);
+    let menu = engine.tool(MENU).expect("the menu tool").path.clone();
+    let warm = warm_call(&engine);
+    pieces(&engine, &menu);
+    logged_call(&engine);
+    after_edit(&engine, &menu);
+    let target = Duration::from_micros(25);
+    let verdict = if warm.median() <= target {
+        "met"
+    } else {
+        "MISSED"
+    };
+    println!("  target: warm call of the menu <= 25 µs (median): {verdict}");
+}
+
+pub fn menu_arguments() -> Map<String, Value> {
+    json!({"restaurant_id": 30101, "latitude": 25.0866, "longitude": 55.1474})
+        .as_object()
+        .cloned()
+        .expect("an object")
+}
+
+fn parse_largest(tools: &Path) {
+    let largest = all_files(tools)
+        .into_iter()
+        .max_by_key(|path| std::fs::metadata(path).map(|m| m.len()).unwrap_or(0))
+        .expect("a tool file");
+    let text = std::fs::read_to_string(&largest).expect("readable");
+    let samples = measure(2_000, || {
+        black_box(toolfile::parse(&largest, black_box(&text)));
+    });
+    let name = largest.file_name().unwrap_or_default().to_string_lossy();
+    report(
+        &format!("parse largest file ({name}, {} KB)", text.len() / 1024),
+        &Summary::new(samples).line(),
+    );
+}
+
+fn warm_call(engine: &Engine) -> Summary {
+    let args = menu_arguments();
+    let check = engine.call(MENU, Some(args.clone())).expect("known tool");
+    assert_eq!(
+        check.decision,
+        Decision::Scenario {
+            name: "shawarma-station".into(),
+            forced: false
+        },
+        "{}",
+        check.text
+    );
+    assert!(check.text.contains("Shawarma Station") && !check.is_error);
+    let samples = measure(CALLS, || {
+        black_box(engine.call(MENU, Some(args.clone())).expect("known tool"));
+    });
+    let summary = Summary::new(samples);
+    report("warm call food_get_restaurant_menu", &summary.line());
+    summary
+}
+
+/// What the warm call is made of, each timed alone.
+fn pieces(engine: &Engine, menu: &Path) {
+    let bytes = std::fs::read(menu).expect("readable");
+    let samples = measure(CALLS, || {
+        black_box(std::fs::read(black_box(menu)).expect("readable"));
+    });
+    report(
+        &format!("  piece: read the file ({} KB)", bytes.len() / 1024),
+        &Summary::new(samples).line(),
+    );
+    let overrides = engine.config().overrides.clone();
+    let samples = measure(CALLS, || {
+        black_box(std::fs::read(black_box(&overrides)).ok());
+    });
+    report(
+        "  piece: read the (absent) overrides file",
+        &Summary::new(samples).line(),
+    );
+
+    let tool = engine.tool(MENU).expect("the menu tool");
+    let mut args = Value::Object(menu_arguments());
+    arguments::apply_defaults(&tool.input_schema, &mut args);
+    let samples = measure(CALLS, || {
+        black_box(arguments::validate(&tool.input_validator, black_box(&args))).ok();
+    });
+    report(
+        "  piece: validate the arguments",
+        &Summary::new(samples).line(),
+    );
+
+    let parsed = engine.current_file(tool).expect("readable");
+    let scenario = &parsed.file.scenarios[0];
+    let samples = measure(CALLS, || {
+        let value = engine.render(scenario, black_box(&args)).expect("renders");
+        black_box(value.to_string());
+    });
+    report(
+        "  piece: render + serialise the scenario",
+        &Summary::new(samples).line(),
+    );
+}
+
+/// As `serve` runs it: the call's info line formatted by the fmt subscriber (into a sink).
+fn logged_call(engine: &Engine) {
+    let subscriber = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::new("info"))
+        .with_writer(std::io::sink)
+        .with_ansi(false)
+        .with_target(false)
+        .finish();
+    let args = menu_arguments();
+    let samples = tracing::subscriber::with_default(subscriber, || {
+        measure(CALLS, || {
+            black_box(engine.call(MENU, Some(args.clone())).expect("known tool"));
+        })
+    });
+    report(
+        "warm call, log line formatted (as serve)",
+        &Summary::new(samples).line(),
+    );
+}
+
+/// Every iteration rewrites the file with different bytes (untimed), then times the call,
+/// which must re-parse.
+fn after_edit(engine: &Engine, menu: &Path) {
+    let original = std::fs::read_to_string(menu).expect("readable");
+    let variants = [
+        original.clone(),
+        original.replacen("Shawarma Station", "Shawarma Statiom", 1),
+    ];
+    let args = menu_arguments();
+    let mut samples = Vec::with_capacity(1_000);
+    for round in 0..1_000 {
+        std::fs::write(menu, &variants[round % 2]).expect("writable");
+        let started = Instant::now();
+        let output = black_box(engine.call(MENU, Some(args.clone())).expect("known tool"));
+        samples.push(started.elapsed());
+        assert!(!output.is_error, "{}", output.text);
+    }
+    std::fs::write(menu, &original).expect("writable");
+    report(
+        "call right after an edit (re-parse)",
+        &Summary::new(samples).line(),
+    );
+}
+
+/// Runs `body` a tenth of `n` times to warm up, then `n` times, timing each.
+pub fn measure(n: usize, mut body: impl FnMut()) -> Vec<Duration> {
+    for _ in 0..n / 10 {
+        body();
+    }
+    let mut samples = Vec::with_capacity(n);
+    for _ in 0..n {
+        let started = Instant::now();
+        body();
+        samples.push(started.elapsed());
+    }
+    samples
+}
+
+fn all_files(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("readable folder") {
+        let path = entry.expect("an entry").path();
+        if path.is_dir() {
+            found.extend(all_files(&path));
+        } else if path.extension().is_some_and(|e| e == "md") {
+            found.push(path);
+        }
+    }
+    found
+}
+
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create folder");
+    for entry in std::fs::read_dir(from).expect("readable folder") {
+        let entry = entry.expect("an entry");
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}

@@ -1,0 +1,434 @@
+//! `tools/call` of the menu over the wire: Streamable HTTP with 1, 8 and 32 concurrent sessions,
+//! stdio with one session, and a plain axum route that answers the same bytes (the ceiling),
+//! all in this run on this machine. The client is `http.rs`: one kept-alive connection per
+//! session, on one client thread.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::SocketAddr;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::http::{Connection, Response};
+use crate::server::{Project, Server};
+use crate::stats::{Summary, report};
+
+/// Requests per concurrency level, after a warm-up of a tenth as many.
+const REQUESTS: usize = 6_000;
+const LEVELS: [usize; 3] = [1, 8, 32];
+const STDIO_REQUESTS: usize = 4_000;
+
+pub const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"careem-mcp-bench","version":"0"}}}"#;
+const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+const ARGUMENTS: &str = r#"{"restaurant_id":30101,"latitude":25.0866,"longitude":55.1474}"#;
+
+fn call_body(id: u64) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"food_get_restaurant_menu","arguments":{ARGUMENTS}}}}}"#
+    )
+}
+
+/// One client: a connection and, for MCP, its session headers.
+pub struct Caller {
+    conn: Connection,
+    headers: String,
+    next_id: u64,
+}
+
+impl Caller {
+    /// `initialize` and `notifications/initialized` on a new connection.
+    pub async fn mcp(addr: SocketAddr) -> Self {
+        let mut conn = Connection::open(addr).await.expect("connect");
+        let init = conn
+            .post("/mcp", "", INITIALIZE.as_bytes())
+            .await
+            .expect("initialize");
+        assert_eq!(init.status, 200, "initialize");
+        let session = init
+            .header("mcp-session-id")
+            .expect("a session id")
+            .to_string();
+        let message = init.message();
+        let version = message["result"]["protocolVersion"]
+            .as_str()
+            .expect("a protocol version")
+            .to_string();
+        let headers = format!("Mcp-Session-Id: {session}\r\nMCP-Protocol-Version: {version}\r\n");
+        let done = conn
+            .post("/mcp", &headers, INITIALIZED.as_bytes())
+            .await
+            .expect("initialized");
+        assert!(done.status < 300, "initialized: {}", done.status);
+        Self {
+            conn,
+            headers,
+            next_id: 1,
+        }
+    }
+
+    /// A plain connection, for the ceiling route.
+    async fn plain(addr: SocketAddr) -> Self {
+        Self {
+            conn: Connection::open(addr).await.expect("connect"),
+            headers: String::new(),
+            next_id: 1,
+        }
+    }
+
+    pub async fn call(&mut self) -> Response {
+        let body = call_body(self.next_id);
+        self.next_id += 1;
+        self.conn
+            .post("/mcp", &self.headers, body.as_bytes())
+            .await
+            .expect("a response")
+    }
+}
+
+/// A menu answer, checked in full (used once per session, outside the timed loop).
+fn check_answer(response: &Response) {
+    assert_eq!(response.status, 200);
+    let message = response.message();
+    let result = &message["result"];
+    assert_eq!(result["isError"], Value::Bool(false), "{message}");
+    assert_eq!(
+        result["structuredContent"]["restaurant"]["name"]["value"],
+        "Shawarma Station"
+    );
+}
+
+pub struct Load {
+    pub requests: usize,
+    pub wall: Duration,
+    pub latency: Summary,
+    pub failures: usize,
+}
+
+impl Load {
+    pub fn rate(&self) -> f64 {
+        self.requests as f64 / self.wall.as_secs_f64()
+    }
+}
+
+/// `total` calls spread over `sessions` concurrent callers, each waiting for its answer before
+/// sending the next.
+async fn drive(mut callers: Vec<Caller>, total: usize) -> Load {
+    let warm_up = total / 10 / callers.len();
+    for caller in &mut callers {
+        check_answer(&caller.call().await);
+        for _ in 0..warm_up {
+            caller.call().await;
+        }
+    }
+    let per = total / callers.len();
+    let started = Instant::now();
+    let tasks: Vec<_> = callers
+        .into_iter()
+        .map(|mut caller| {
+            tokio::spawn(async move {
+                let mut latencies = Vec::with_capacity(per);
+                let mut failures = 0;
+                for _ in 0..per {
+                    let sent = Instant::now();
+                    let response = caller.call().await;
+                    latencies.push(sent.elapsed());
+                    // A full parse would cost the client more than the ceiling route costs the
+                    // server; the full check ran once per session above.
+                    if response.status != 200 || response.body.len() < 1_000 {
+                        failures += 1;
+                    }
+                }
+                (latencies, failures)
+            })
+        })
+        .collect();
+    let mut latencies = Vec::with_capacity(total);
+    let mut failures = 0;
+    for task in tasks {
+        let (mine, failed) = task.await.expect("a caller");
+        latencies.extend(mine);
+        failures += failed;
+    }
+    Load {
+        requests: latencies.len(),
+        wall: started.elapsed(),
+        latency: Summary::new(latencies),
+        failures,
+    }
+}
+
+fn figures(load: &Load, cpu: Option<Duration>) -> String {
+    let cpu = cpu.map_or(String::new(), |cpu| {
+        format!(
+            "  server CPU {:>6.1} µs/req",
+            cpu.as_secs_f64() * 1e6 / load.requests as f64
+        )
+    });
+    let failed = if load.failures > 0 {
+        format!("  FAILURES {}", load.failures)
+    } else {
+        String::new()
+    };
+    format!(
+        "{:>7.0} req/s  p50 {:>9}  p99 {:>9}{cpu}{failed}",
+        load.rate(),
+        crate::stats::micros(load.latency.median()),
+        crate::stats::micros(load.latency.p99()),
+    )
+}
+
+/// One configuration of the server, measured at every level; returns req/s per level.
+fn measure_server(
+    runtime: &tokio::runtime::Runtime,
+    label: &str,
+    pid: u32,
+    addr: SocketAddr,
+    mcp: bool,
+) -> Vec<f64> {
+    let mut rates = Vec::new();
+    for sessions in LEVELS {
+        let load = runtime.block_on(async {
+            let mut callers = Vec::new();
+            for _ in 0..sessions {
+                callers.push(if mcp {
+                    Caller::mcp(addr).await
+                } else {
+                    Caller::plain(addr).await
+                });
+            }
+            let before = crate::server::cpu_time(pid);
+            let load = drive(callers, REQUESTS).await;
+            (load, crate::server::cpu_time(pid) - before)
+        });
+        let (load, cpu) = load;
+        report(
+            &format!(
+                "{label}, {sessions:>2} session{}",
+                if sessions == 1 { "" } else { "s" }
+            ),
+            &figures(&load, Some(cpu)),
+        );
+        rates.push(load.rate());
+    }
+    rates
+}
+
+pub fn run() {
+    println!(
+        "protocol (tools/call food_get_restaurant_menu; {REQUESTS} requests per level; client: one thread, one connection per session; TCP_NODELAY both ends)"
+    );
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let project = Project::new();
+
+    // As users run it: journal on, one info line per call on stderr.
+    let server = Server::start(&project, &[], &[]);
+    let captured = runtime.block_on(async {
+        let mut caller = Caller::mcp(server.addr).await;
+        let response = caller.call().await;
+        check_answer(&response);
+        response
+    });
+    let http = measure_server(
+        &runtime,
+        "streamable HTTP (serve)",
+        server.pid(),
+        server.addr,
+        true,
+    );
+    drop(server);
+
+    // The same server without the journal and the per-call log line.
+    let server = Server::start(&project, &["--no-journal"], &[("CAREEM_MCP_LOG", "warn")]);
+    let lean = measure_server(
+        &runtime,
+        "streamable HTTP (--no-journal, log warn)",
+        server.pid(),
+        server.addr,
+        true,
+    );
+    drop(server);
+
+    // The ceiling: a plain axum route answering the captured bytes, in its own process.
+    let ceiling = Ceiling::start(&captured);
+    let plain = measure_server(
+        &runtime,
+        "plain axum route (ceiling)",
+        ceiling.pid(),
+        ceiling.addr,
+        false,
+    );
+    drop(ceiling);
+
+    stdio(&project);
+
+    println!(
+        "  response: {} bytes of {}",
+        captured.body.len(),
+        captured.header("content-type").unwrap_or("?")
+    );
+    for (i, sessions) in LEVELS.iter().enumerate() {
+        println!(
+            "  ratio to ceiling at {sessions:>2} sessions: serve {:>3.0} %, lean {:>3.0} %",
+            100.0 * http[i] / plain[i],
+            100.0 * lean[i] / plain[i]
+        );
+    }
+    let at32 = 100.0 * http[2] / plain[2];
+    let verdict = if at32 >= 50.0 { "met" } else { "MISSED" };
+    println!(
+        "  target: streamable HTTP at 32 sessions >= 50 % of the ceiling: {at32:.0} %, {verdict}"
+    );
+}
+
+/// One session over `serve --stdio`, calls one after the other.
+fn stdio(project: &Project) {
+    let mut child = project
+        .command()
+        .args(["serve", "--stdio", "--journal"])
+        .arg(project.journal())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary starts");
+    let pid = child.id();
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut line = String::new();
+    let mut exchange = |message: &str, answer: bool, line: &mut String| {
+        stdin.write_all(message.as_bytes()).expect("write");
+        stdin.write_all(b"\n").expect("write");
+        stdin.flush().expect("flush");
+        if answer {
+            line.clear();
+            stdout.read_line(line).expect("read");
+        }
+    };
+    exchange(INITIALIZE, true, &mut line);
+    assert!(line.contains("protocolVersion"), "{line}");
+    exchange(INITIALIZED, false, &mut line);
+    exchange(&call_body(1), true, &mut line);
+    let first: Value = serde_json::from_str(&line).expect("JSON");
+    assert_eq!(first["result"]["isError"], Value::Bool(false), "{first}");
+    for id in 0..STDIO_REQUESTS as u64 / 10 {
+        exchange(&call_body(id + 2), true, &mut line);
+    }
+    let before = crate::server::cpu_time(pid);
+    let started = Instant::now();
+    let mut latencies = Vec::with_capacity(STDIO_REQUESTS);
+    let mut failures = 0;
+    for id in 0..STDIO_REQUESTS as u64 {
+        let sent = Instant::now();
+        exchange(&call_body(id + 10_000), true, &mut line);
+        latencies.push(sent.elapsed());
+        if !line.contains("\"result\"") {
+            failures += 1;
+        }
+    }
+    let load = Load {
+        requests: STDIO_REQUESTS,
+        wall: started.elapsed(),
+        latency: Summary::new(latencies),
+        failures,
+    };
+    let cpu = crate::server::cpu_time(pid) - before;
+    drop(stdin);
+    let _ = child.wait();
+    report(
+        "stdio (serve --stdio),  1 session",
+        &figures(&load, Some(cpu)),
+    );
+}
+
+/// The ceiling server: this bench binary re-run as a plain axum app (see `main.rs`).
+struct Ceiling {
+    child: std::process::Child,
+    addr: SocketAddr,
+    _body: tempfile::NamedTempFile,
+}
+
+impl Ceiling {
+    fn start(captured: &Response) -> Self {
+        let mut body = tempfile::NamedTempFile::new().expect("a temporary file");
+        body.write_all(&captured.body).expect("write");
+        let content_type = captured
+            .header("content-type")
+            .unwrap_or("text/event-stream");
+        let mut child = std::process::Command::new(std::env::current_exe().expect("this bench"))
+            .arg(CEILING_ARG)
+            .arg(body.path())
+            .arg(content_type)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the ceiling server starts");
+        let mut announced = String::new();
+        BufReader::new(child.stdout.take().expect("stdout"))
+            .read_line(&mut announced)
+            .expect("the ceiling's address");
+        Self {
+            child,
+            addr: announced.trim().parse().expect("an address"),
+            _body: body,
+        }
+    }
+
+    fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
+impl Drop for Ceiling {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub const CEILING_ARG: &str = "--ceiling-server";
+
+/// `POST /mcp` answered with fixed bytes by a plain axum route, on the same runtime flavour
+/// and with `TCP_NODELAY` as `serve`: the most any HTTP server on this stack can do here.
+pub fn ceiling_server(body_path: &str, content_type: &str) {
+    use axum::body::Bytes;
+    use axum::http::header;
+    use axum::serve::ListenerExt;
+
+    let body = Bytes::from(std::fs::read(body_path).expect("the captured body"));
+    let content_type = content_type.to_string();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        println!("{}", listener.local_addr().expect("an address"));
+        let listener = listener.tap_io(|tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
+        let app = axum::Router::new().route(
+            "/mcp",
+            axum::routing::post(move |_request: Bytes| {
+                let body = body.clone();
+                let content_type = content_type.clone();
+                async move {
+                    (
+                        [
+                            (header::CONTENT_TYPE, content_type),
+                            (header::CACHE_CONTROL, "no-cache".to_string()),
+                        ],
+                        body,
+                    )
+                }
+            }),
+        );
+        axum::serve(listener, app).await.expect("serve");
+    });
+}
