@@ -61,6 +61,17 @@ fn parse_largest(tools: &Path) {
     let samples = measure(2_000, || {
         black_box(toolfile::parse(&largest, black_box(&text)));
     });
+    let parsed = toolfile::parse(&largest, &text);
+    let compiled = parsed
+        .file
+        .scenarios
+        .iter()
+        .filter(|s| s.template.is_compiled())
+        .count();
+    println!(
+        "  ({compiled} of {} templates in it compiled to a value with holes)",
+        parsed.file.scenarios.len()
+    );
     let name = largest.file_name().unwrap_or_default().to_string_lossy();
     report(
         &format!("parse largest file ({name}, {} KB)", text.len() / 1024),

@@ -38,8 +38,7 @@ impl Response {
             text.lines()
                 .filter_map(|line| line.strip_prefix("data:"))
                 .map(str::trim)
-                .filter(|data| !data.is_empty())
-                .last()
+                .rfind(|data| !data.is_empty())
                 .unwrap_or("null")
         } else {
             text

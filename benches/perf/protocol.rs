@@ -77,13 +77,31 @@ impl Caller {
     }
 
     pub async fn call(&mut self) -> Response {
-        let body = call_body(self.next_id);
+        self.send(Request::Call).await
+    }
+
+    async fn send(&mut self, request: Request) -> Response {
+        let body = match request {
+            Request::Call => call_body(self.next_id),
+            Request::Ping => format!(
+                r#"{{"jsonrpc":"2.0","id":{},"method":"ping"}}"#,
+                self.next_id
+            ),
+        };
         self.next_id += 1;
         self.conn
             .post("/mcp", &self.headers, body.as_bytes())
             .await
             .expect("a response")
     }
+}
+
+/// What the load sends: the menu call, or `ping` (the SDK's own floor: no tool, no engine,
+/// an 86-byte answer).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Request {
+    Call,
+    Ping,
 }
 
 /// A menu answer, checked in full (used once per session, outside the timed loop).
@@ -113,12 +131,13 @@ impl Load {
 
 /// `total` calls spread over `sessions` concurrent callers, each waiting for its answer before
 /// sending the next.
-async fn drive(mut callers: Vec<Caller>, total: usize) -> Load {
+async fn drive(mut callers: Vec<Caller>, total: usize, request: Request) -> Load {
+    let least = if request == Request::Call { 1_000 } else { 20 };
     let warm_up = total / 10 / callers.len();
     for caller in &mut callers {
         check_answer(&caller.call().await);
         for _ in 0..warm_up {
-            caller.call().await;
+            caller.send(request).await;
         }
     }
     let per = total / callers.len();
@@ -131,11 +150,11 @@ async fn drive(mut callers: Vec<Caller>, total: usize) -> Load {
                 let mut failures = 0;
                 for _ in 0..per {
                     let sent = Instant::now();
-                    let response = caller.call().await;
+                    let response = caller.send(request).await;
                     latencies.push(sent.elapsed());
                     // A full parse would cost the client more than the ceiling route costs the
                     // server; the full check ran once per session above.
-                    if response.status != 200 || response.body.len() < 1_000 {
+                    if response.status != 200 || response.body.len() < least {
                         failures += 1;
                     }
                 }
@@ -185,6 +204,7 @@ fn measure_server(
     pid: u32,
     addr: SocketAddr,
     mcp: bool,
+    request: Request,
 ) -> Vec<f64> {
     let mut rates = Vec::new();
     for sessions in LEVELS {
@@ -198,7 +218,7 @@ fn measure_server(
                 });
             }
             let before = crate::server::cpu_time(pid);
-            let load = drive(callers, REQUESTS).await;
+            let load = drive(callers, REQUESTS, request).await;
             (load, crate::server::cpu_time(pid) - before)
         });
         let (load, cpu) = load;
@@ -222,6 +242,7 @@ pub fn run() {
         .enable_all()
         .build()
         .expect("a runtime");
+    println!("  server: {}", crate::server::bin());
     let project = Project::new();
 
     // As users run it: journal on, one info line per call on stderr.
@@ -238,6 +259,15 @@ pub fn run() {
         server.pid(),
         server.addr,
         true,
+        Request::Call,
+    );
+    let ping = measure_server(
+        &runtime,
+        "streamable HTTP ping (the SDK's floor)",
+        server.pid(),
+        server.addr,
+        true,
+        Request::Ping,
     );
     drop(server);
 
@@ -249,6 +279,7 @@ pub fn run() {
         server.pid(),
         server.addr,
         true,
+        Request::Call,
     );
     drop(server);
 
@@ -260,6 +291,7 @@ pub fn run() {
         ceiling.pid(),
         ceiling.addr,
         false,
+        Request::Call,
     );
     drop(ceiling);
 
@@ -272,9 +304,10 @@ pub fn run() {
     );
     for (i, sessions) in LEVELS.iter().enumerate() {
         println!(
-            "  ratio to ceiling at {sessions:>2} sessions: serve {:>3.0} %, lean {:>3.0} %",
+            "  ratio to ceiling at {sessions:>2} sessions: serve {:>3.0} %, lean {:>3.0} %, ping {:>3.0} %",
             100.0 * http[i] / plain[i],
-            100.0 * lean[i] / plain[i]
+            100.0 * lean[i] / plain[i],
+            100.0 * ping[i] / plain[i]
         );
     }
     let at32 = 100.0 * http[2] / plain[2];

@@ -7,7 +7,12 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-pub const BIN: &str = env!("CARGO_BIN_EXE_careem-mcp");
+/// The binary cargo built for this bench, or `CAREEM_MCP_BENCH_BIN` (to compare builds of it,
+/// e.g. another release profile, with the same client).
+pub fn bin() -> String {
+    std::env::var("CAREEM_MCP_BENCH_BIN")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_careem-mcp").to_string())
+}
 
 /// A throwaway project: the repository's tools, an overrides path and a journal path.
 pub struct Project {
@@ -23,7 +28,7 @@ impl Project {
 
     /// The binary with the project's tools and overrides, and no `CAREEM_MCP_*` from outside.
     pub fn command(&self) -> Command {
-        let mut command = Command::new(BIN);
+        let mut command = Command::new(bin());
         for (key, _) in std::env::vars() {
             if key.starts_with("CAREEM_MCP_") {
                 command.env_remove(key);
@@ -94,11 +99,6 @@ impl Server {
 
     pub fn pid(&self) -> u32 {
         self.child.id()
-    }
-
-    /// User + system CPU time of the whole process so far.
-    pub fn cpu(&self) -> Duration {
-        cpu_time(self.pid())
     }
 
     /// Resident memory in bytes.

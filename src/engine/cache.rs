@@ -20,14 +20,21 @@ impl ParseCache {
     /// The file as it is on disk now.
     pub fn get(&self, path: &Path) -> std::io::Result<Arc<Parsed>> {
         let bytes = std::fs::read(path)?;
-        let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some((cached, parsed)) = entries.get(path)
-            && **cached == *bytes
+        // The comparison runs outside the lock, so that concurrent calls of one tool do not
+        // queue behind each other's comparisons.
+        let cached = self.lock().get(path).cloned();
+        if let Some((cached, parsed)) = cached
+            && *cached == *bytes
         {
-            return Ok(Arc::clone(parsed));
+            return Ok(parsed);
         }
         let parsed = Arc::new(toolfile::parse(path, &String::from_utf8_lossy(&bytes)));
-        entries.insert(path.to_path_buf(), (Arc::from(bytes), Arc::clone(&parsed)));
+        self.lock()
+            .insert(path.to_path_buf(), (Arc::from(bytes), Arc::clone(&parsed)));
         Ok(parsed)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Entry>> {
+        self.entries.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }

@@ -36,7 +36,7 @@ impl Entry {
             _ => (None, false),
         };
         Self {
-            time: Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true),
+            time: now(),
             transport: transport.to_string(),
             session,
             tool: output.tool.clone(),
@@ -52,6 +52,62 @@ impl Entry {
                 .unwrap_or_else(|| Value::String(output.text.clone())),
         }
     }
+}
+
+/// An [`Entry`] but its `result`, borrowed from the call: the same fields, names and order,
+/// so that [`Journal::append_call`] writes the same line as [`Journal::append`] without
+/// copying the call's values.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Head<'a> {
+    time: String,
+    transport: &'a str,
+    session: Option<&'a str>,
+    tool: &'a str,
+    scenario: Option<&'a str>,
+    forced: bool,
+    received: &'a Value,
+    arguments: &'a Value,
+    is_error: bool,
+    micros: u64,
+}
+
+/// The journal line of a call, as `serde_json::to_vec(&Entry::new(…))` would write it at
+/// `time`. The result is the call's text when it has a value: that text is the value's compact
+/// JSON already, so it is not serialised a second time.
+fn call_line(time: String, transport: &str, session: Option<&str>, output: &CallOutput) -> Vec<u8> {
+    let (scenario, forced) = match &output.decision {
+        Decision::Scenario { name, forced } => (Some(name.as_str()), *forced),
+        _ => (None, false),
+    };
+    let head = Head {
+        time,
+        transport,
+        session,
+        tool: &output.tool,
+        scenario,
+        forced,
+        received: &output.received,
+        arguments: &output.arguments,
+        is_error: output.is_error,
+        micros: output.micros,
+    };
+    let mut line = Vec::with_capacity(output.text.len() + 512);
+    serde_json::to_writer(&mut line, &head).expect("a journal entry serialises");
+    // `{…,"micros":N}` becomes `{…,"micros":N,"result":…}`.
+    line.pop();
+    line.extend_from_slice(b",\"result\":");
+    if output.value.is_some() {
+        line.extend_from_slice(output.text.as_bytes());
+    } else {
+        serde_json::to_writer(&mut line, &output.text).expect("a string serialises");
+    }
+    line.push(b'}');
+    line
+}
+
+fn now() -> String {
+    Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
 #[derive(Debug)]
@@ -76,15 +132,32 @@ impl Journal {
         &self.path
     }
 
+    /// Appends a call as one line in one write: the line [`Journal::append`] would write for
+    /// `Entry::new(transport, session, output)`.
+    pub fn append_call(
+        &self,
+        transport: &str,
+        session: Option<&str>,
+        output: &CallOutput,
+    ) -> std::io::Result<()> {
+        let mut line = call_line(now(), transport, session, output);
+        line.push(b'\n');
+        self.write_line(&line)
+    }
+
     /// Appends the entry as one line in one write.
     pub fn append(&self, entry: &Entry) -> std::io::Result<()> {
         let mut line = serde_json::to_vec(entry).map_err(std::io::Error::other)?;
         line.push(b'\n');
+        self.write_line(&line)
+    }
+
+    fn write_line(&self, line: &[u8]) -> std::io::Result<()> {
         let mut file = self
             .file
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        file.write_all(&line)
+        file.write_all(line)
     }
 }
 
@@ -97,5 +170,50 @@ pub fn read(path: &Path) -> std::io::Result<Vec<Entry>> {
             .collect()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
         Err(e) => Err(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_call_line_is_the_line_of_its_entry() {
+        let value = json!({"a": "é \"q\" \\ 🍣", "n": [1, 2.5, null], "o": {"t": true}});
+        let answered = CallOutput {
+            tool: "t".into(),
+            received: json!({"x": 1.5}),
+            arguments: json!({"x": 1.5, "d": "default"}),
+            decision: Decision::Scenario {
+                name: "ok".into(),
+                forced: true,
+            },
+            text: value.to_string(),
+            value: Some(value),
+            is_error: false,
+            micros: 17,
+        };
+        let unknown = CallOutput::unknown_tool("nope", None);
+        let invalid = CallOutput {
+            decision: Decision::InvalidArguments,
+            value: None,
+            text: "validating \"arguments\": bad \n value".into(),
+            is_error: true,
+            ..answered.clone()
+        };
+        for output in [&answered, &unknown, &invalid] {
+            for session in [None, Some("s-1")] {
+                let time = "2026-10-05T12:00:00.000Z".to_string();
+                let mut entry = Entry::new("http", session.map(str::to_string), output);
+                entry.time.clone_from(&time);
+                assert_eq!(
+                    String::from_utf8(call_line(time, "http", session, output)).unwrap(),
+                    serde_json::to_string(&entry).unwrap(),
+                    "{output:?}"
+                );
+            }
+        }
     }
 }

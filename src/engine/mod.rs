@@ -105,11 +105,7 @@ impl Engine {
     /// logged, never a reason to fail the call.
     pub fn record(&self, transport: &str, session: Option<&str>, output: &CallOutput) {
         if let Some(journal) = &self.journal
-            && let Err(error) = journal.append(&journal::Entry::new(
-                transport,
-                session.map(str::to_string),
-                output,
-            ))
+            && let Err(error) = journal.append_call(transport, session, output)
         {
             tracing::warn!(path = %journal.path().display(), "cannot write the call journal: {error}");
         }
@@ -147,7 +143,9 @@ impl Engine {
         scenario: &Scenario,
         args: &Value,
     ) -> Result<(Value, String), RenderError> {
-        scenario.template.render_with_text(self.render_context(args))
+        scenario
+            .template
+            .render_with_text(self.render_context(args))
     }
 
     fn render_context<'a>(&'a self, args: &'a Value) -> RenderContext<'a> {

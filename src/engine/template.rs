@@ -134,21 +134,49 @@ impl Template {
 
     pub fn render(&self, ctx: RenderContext<'_>) -> Result<Value, RenderError> {
         match &self.compiled {
-            Some(compiled) => Ok(compiled.render(self.evaluate(ctx)).0),
+            Some(_) => Ok(self.render_with_text(ctx)?.0),
             None => Ok(serde_json::from_str(&self.render_text(ctx))?),
         }
     }
 
+    /// Whether renders fill a compiled value instead of parsing text (see the module docs).
+    pub fn is_compiled(&self) -> bool {
+        self.compiled.is_some()
+    }
+
     /// The rendered value and its compact JSON text (what `value.to_string()` gives).
     pub fn render_with_text(&self, ctx: RenderContext<'_>) -> Result<(Value, String), RenderError> {
-        match &self.compiled {
-            Some(compiled) => Ok(compiled.render(self.evaluate(ctx))),
-            None => {
-                let value: Value = serde_json::from_str(&self.render_text(ctx))?;
-                let text = value.to_string();
-                Ok((value, text))
+        let Some(compiled) = &self.compiled else {
+            let value: Value = serde_json::from_str(&self.render_text(ctx))?;
+            let text = value.to_string();
+            return Ok((value, text));
+        };
+        let evaluated = self.evaluate(ctx);
+        if compiled.nests_too_deep(&evaluated) {
+            // Parsing the text is what refuses a response nested past serde_json's limit (128
+            // levels); the same values go through the same parse, so it is refused alike.
+            let value: Value = serde_json::from_str(&self.text_of(&evaluated))?;
+            let text = value.to_string();
+            return Ok((value, text));
+        }
+        Ok(compiled.render(evaluated))
+    }
+
+    /// [`Template::render_text`] with the placeholders already evaluated.
+    fn text_of(&self, evaluated: &[Evaluated]) -> String {
+        let mut out = String::new();
+        let mut values = evaluated.iter();
+        for piece in &self.pieces {
+            match piece {
+                Piece::Text(text) => out.push_str(text),
+                Piece::Placeholder { .. } => match values.next() {
+                    Some(Evaluated::Bare(value)) => out.push_str(&value.to_string()),
+                    Some(Evaluated::InString(text)) => push_escaped_str(&mut out, text),
+                    None => {}
+                },
             }
         }
+        out
     }
 
     /// Every placeholder evaluated once, in source order (the order `--seed` draws in), in the
@@ -219,7 +247,9 @@ const SENTINEL_END: u32 = 0xF_FFFD;
 
 fn sentinel(index: usize) -> Option<char> {
     let code = SENTINEL_BASE.checked_add(u32::try_from(index).ok()?)?;
-    (code <= SENTINEL_END).then(|| char::from_u32(code)).flatten()
+    (code <= SENTINEL_END)
+        .then(|| char::from_u32(code))
+        .flatten()
 }
 
 fn sentinel_index(c: char) -> Option<usize> {
@@ -277,6 +307,28 @@ impl Compiled {
         })
     }
 
+    /// Whether a bare value would nest the response past what parsing its text allows:
+    /// serde_json refuses a 128th level of arrays and objects. Erring on the safe side only
+    /// sends a render through the text, which gives the same answer.
+    fn nests_too_deep(&self, evaluated: &[Evaluated]) -> bool {
+        fn depth(value: &Value) -> usize {
+            match value {
+                Value::Array(items) => 1 + items.iter().map(depth).max().unwrap_or(0),
+                Value::Object(map) => 1 + map.values().map(depth).max().unwrap_or(0),
+                _ => 0,
+            }
+        }
+        self.slots.iter().any(|slot| match slot.fill {
+            Fill::Value(index) => match &evaluated[index] {
+                Evaluated::Bare(value @ (Value::Array(_) | Value::Object(_))) => {
+                    slot.path.len() + depth(value) >= 120
+                }
+                _ => false,
+            },
+            Fill::Text(_) => false,
+        })
+    }
+
     fn render(&self, mut evaluated: Vec<Evaluated>) -> (Value, String) {
         let mut text = String::with_capacity(self.text_len + 32 * self.gaps.len());
         for (literal, &gap) in self.text.iter().zip(&self.gaps) {
@@ -295,10 +347,12 @@ impl Compiled {
                 continue;
             };
             *target = match &slot.fill {
-                Fill::Value(index) => match std::mem::replace(&mut evaluated[*index], Evaluated::Bare(Value::Null)) {
-                    Evaluated::Bare(value) => value,
-                    Evaluated::InString(text) => Value::String(text),
-                },
+                Fill::Value(index) => {
+                    match std::mem::replace(&mut evaluated[*index], Evaluated::Bare(Value::Null)) {
+                        Evaluated::Bare(value) => value,
+                        Evaluated::InString(text) => Value::String(text),
+                    }
+                }
                 Fill::Text(parts) => {
                     let mut joined = String::new();
                     for part in parts {
@@ -550,7 +604,8 @@ mod tests {
         let args = json!({
             "q": "a \"quoted\" \\ back\nslash é 🍣 \u{7}",
             "n": 3,
-            "f": 25.086_600_000_000_001,
+            // 0.30000000000000004: seventeen digits.
+            "f": 0.1_f64 + 0.2,
             "tiny": 1e-7,
             "big": 18_446_744_073_709_551_615_u64,
             "neg": -12,
@@ -559,14 +614,26 @@ mod tests {
         });
         let cases: &[(&str, bool)] = &[
             (r#"{"a": 1}"#, true),
-            (r#"{"q": {{args.q}}, "n": {{args.n}}, "f": {{args.f}}}"#, true),
+            (
+                r#"{"q": {{args.q}}, "n": {{args.n}}, "f": {{args.f}}}"#,
+                true,
+            ),
             (r#"{"t": "x {{args.q}} y {{args.n}} z {{args.o}}"}"#, true),
             (r#"{"t": "{{args.q}}"}"#, true),
             (r#"{"t": "{{args.f}}{{args.tiny}}"}"#, true),
-            (r#"[{{args.o}}, {{args.missing}}, "{{args.missing}}", {{args.big}}, {{args.neg}}]"#, true),
+            (
+                r#"[{{args.o}}, {{args.missing}}, "{{args.missing}}", {{args.big}}, {{args.neg}}]"#,
+                true,
+            ),
             ("{{args.o}}", true),
-            (r#"{"now": "{{now}}", "u": {{unix}}, "id": "{{uuid}}", "r": {{rand:1-9}}}"#, true),
-            ("{\n  \"a\" : [ 1.50 , 2e3, -0.0, 1E-2 ],\n  \"b\": \"\\u00e9\\/\"\n}", true),
+            (
+                r#"{"now": "{{now}}", "u": {{unix}}, "id": "{{uuid}}", "r": {{rand:1-9}}}"#,
+                true,
+            ),
+            (
+                "{\n  \"a\" : [ 1.50 , 2e3, -0.0, 1E-2 ],\n  \"b\": \"\\u00e9\\/\"\n}",
+                true,
+            ),
             (r#"{"dup": 1, "dup": {{args.n}}}"#, true),
             (r#"{"dup": {{args.n}}, "dup": 2}"#, false),
             (r#"{"{{args.q}}": 1}"#, false),
@@ -602,6 +669,39 @@ mod tests {
                 (Err(_), Err(_)) => {}
                 (got, want) => panic!("{template}: {:?} vs {:?}", got.is_ok(), want.is_ok()),
             }
+        }
+    }
+
+    #[test]
+    fn a_response_nested_past_the_parse_limit_is_refused_either_way() {
+        let entropy = Entropy::seeded(1);
+        let template = Template::parse(r#"{"v": {"w": {{args.q}}}}"#).unwrap();
+        assert!(template.is_compiled());
+        for (depth, renders) in [(100, true), (125, true), (126, false), (300, false)] {
+            let nested = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+            let args = json!({"q": serde_json::from_str::<Value>(&nested).unwrap_or(Value::Null)});
+            let args = if depth < 128 {
+                args
+            } else {
+                // Deeper than serde_json parses: built by hand.
+                let mut q = json!(1);
+                for _ in 0..depth {
+                    q = Value::Array(vec![q]);
+                }
+                json!({"q": q})
+            };
+            let ctx = RenderContext {
+                args: &args,
+                now: Utc::now(),
+                entropy: &entropy,
+            };
+            let as_text = Template {
+                pieces: template.pieces.clone(),
+                compiled: None,
+            };
+            assert_eq!(template.render_with_text(ctx).is_ok(), renders, "{depth}");
+            assert_eq!(as_text.render_with_text(ctx).is_ok(), renders, "{depth}");
+            assert_eq!(template.render(ctx).is_ok(), renders, "{depth}");
         }
     }
 

@@ -187,11 +187,14 @@ fn difference(file: &Value, wire: &Value) -> String {
 
 /// The engine's answer in production's shape: one text item, `structuredContent` when the value
 /// is an object, and `isError` always present.
-fn call_result(output: &CallOutput) -> CallToolResult {
-    let mut result = CallToolResult::success(vec![ContentBlock::text(output.text.clone())]);
-    result.structured_content = output
-        .structured()
-        .map(|object| Value::Object(object.clone()));
+fn call_result(output: CallOutput) -> CallToolResult {
+    // Moved, not copied: the value is as large as the answer (`CallOutput::structured`).
+    let structured = match output.value {
+        Some(Value::Object(object)) => Some(Value::Object(object)),
+        _ => None,
+    };
+    let mut result = CallToolResult::success(vec![ContentBlock::text(output.text)]);
+    result.structured_content = structured;
     result.is_error = Some(output.is_error);
     result
 }
@@ -208,7 +211,7 @@ fn respond(
     answered: Result<Result<CallOutput, UnknownTool>, JoinError>,
 ) -> Result<CallToolResponse, McpError> {
     match answered {
-        Ok(Ok(output)) => Ok(call_result(&output).into()),
+        Ok(Ok(output)) => Ok(call_result(output).into()),
         Ok(Err(unknown)) => Err(McpError::invalid_params(unknown.to_string(), None)),
         Err(error) => {
             tracing::error!(%tool, "the call failed: {error}");

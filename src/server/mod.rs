@@ -3,6 +3,7 @@
 
 mod handler;
 mod http;
+mod memory;
 mod sse;
 mod stdio;
 mod widget;
@@ -172,6 +173,8 @@ pub async fn start_http(
         }
     });
     let router = app(state);
+    // Abandoned sessions expire after `session_idle`; give their memory back about as often.
+    memory::spawn_trimmer(options.session_idle, sessions.clone());
     let accept = CancellationToken::new();
     let signal = accept.clone();
     let task = tokio::spawn(async move {
