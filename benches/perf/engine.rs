@@ -133,11 +133,29 @@ fn pieces(engine: &Engine, menu: &Path) {
     let parsed = engine.current_file(tool).expect("readable");
     let scenario = &parsed.file.scenarios[0];
     let samples = measure(CALLS, || {
-        let value = engine.render(scenario, black_box(&args)).expect("renders");
-        black_box(value.to_string());
+        black_box(
+            engine
+                .render_with_text(scenario, black_box(&args))
+                .expect("renders"),
+        );
     });
     report(
-        "  piece: render + serialise the scenario",
+        "  piece: render (value + compact text)",
+        &Summary::new(samples).line(),
+    );
+    let (value, text) = engine.render_with_text(scenario, &args).expect("renders");
+    let samples = measure(CALLS, || {
+        black_box(black_box(&value).clone());
+    });
+    report(
+        &format!("  of which: copy the {} B value (allocation)", text.len()),
+        &Summary::new(samples).line(),
+    );
+    let samples = measure(CALLS, || {
+        black_box(black_box(&value).to_string());
+    });
+    report(
+        "  for scale: serialise the value again",
         &Summary::new(samples).line(),
     );
 }
