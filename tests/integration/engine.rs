@@ -3,19 +3,9 @@
 
 use serde_json::{Map, Value, json};
 
-use careem_mcp::engine::{Engine, EngineConfig, INTERNAL_ERROR};
+use careem_mcp::engine::INTERNAL_ERROR;
 
-use crate::support::{Project, tool_file};
-
-fn engine(project: &Project) -> Engine {
-    Engine::load(EngineConfig {
-        tools_dir: project.path().join("tools"),
-        overrides: project.path().join(".run/overrides.json"),
-        clock: None,
-        seed: None,
-    })
-    .expect("the folder loads")
-}
+use crate::support::{Project, engine, tool_file};
 
 fn args(value: Value) -> Option<Map<String, Value>> {
     value.as_object().cloned()

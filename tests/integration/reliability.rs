@@ -14,7 +14,7 @@ use careem_mcp::engine::matcher::matches;
 use careem_mcp::engine::template::Template;
 use careem_mcp::engine::{Engine, EngineConfig, toolfile};
 use careem_mcp::server::{RunningServer, ServerOptions, start_http};
-use futures::{Stream, StreamExt};
+use futures::Stream;
 use proptest::prelude::*;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::{RoleClient, RunningService, ServiceError};
@@ -22,7 +22,7 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::{ServiceExt, model::ErrorCode};
 use serde_json::{Map, Value, json};
 
-use crate::support::{BIN, Project};
+use crate::support::{BIN, Project, SseReader, engine};
 
 type Client = RunningService<RoleClient, ()>;
 
@@ -75,16 +75,6 @@ impl Fixture {
         assert_marina(&client).await;
         client.cancel().await.expect("the client closes");
     }
-}
-
-fn engine(project: &Project) -> Engine {
-    Engine::load(EngineConfig {
-        tools_dir: project.path().join("tools"),
-        overrides: project.path().join(".run/overrides.json"),
-        clock: None,
-        seed: None,
-    })
-    .expect("the repo's tools load")
 }
 
 fn http() -> reqwest::Client {
@@ -230,52 +220,6 @@ fn call_text(tool: &str, arguments: &str) -> Vec<u8> {
         r#"{{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{{"name":"{tool}","arguments":{arguments}}}}}"#
     )
     .into_bytes()
-}
-
-/// Reads `event:`/`data:` blocks from an SSE body, skipping keep-alive comments.
-struct SseReader<S> {
-    body: S,
-    buffer: String,
-}
-
-impl<S, B> SseReader<S>
-where
-    S: Stream<Item = reqwest::Result<B>> + Unpin,
-    B: AsRef<[u8]>,
-{
-    async fn next_event(&mut self) -> (String, String) {
-        let read = async {
-            loop {
-                if let Some(end) = self.buffer.find("\n\n") {
-                    let block: String = self.buffer.drain(..end + 2).collect();
-                    let mut event = "message".to_string();
-                    let mut data = Vec::new();
-                    for line in block.lines() {
-                        if let Some(name) = line.strip_prefix("event:") {
-                            event = name.trim().to_string();
-                        } else if let Some(value) = line.strip_prefix("data:") {
-                            data.push(value.strip_prefix(' ').unwrap_or(value).to_string());
-                        }
-                    }
-                    if !data.is_empty() {
-                        return (event, data.join("\n"));
-                    }
-                    continue;
-                }
-                let chunk = self
-                    .body
-                    .next()
-                    .await
-                    .expect("the stream stays open")
-                    .expect("a chunk");
-                self.buffer
-                    .push_str(&String::from_utf8_lossy(chunk.as_ref()));
-            }
-        };
-        tokio::time::timeout(Duration::from_secs(10), read)
-            .await
-            .expect("an event in time")
-    }
 }
 
 /// A legacy SSE session: the stream, its POST endpoint and the next request id.

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use careem_mcp::engine::{Engine, EngineConfig};
 use careem_mcp::server::{RunningServer, ServerError, ServerOptions, start_http};
-use futures::{Stream, StreamExt};
+use futures::Stream;
 use rmcp::model::{CallToolRequestParams, ErrorCode, ReadResourceRequestParams};
 use rmcp::service::{RoleClient, RunningService, ServiceError};
 use rmcp::transport::StreamableHttpClientTransport;
@@ -16,7 +16,7 @@ use rmcp::{ServiceExt, model::CallToolResult};
 use serde_json::{Map, Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-use crate::support::{BIN, Project};
+use crate::support::{BIN, Project, SseReader};
 
 const MARINA: [(&str, f64); 2] = [("latitude", 25.0866), ("longitude", 55.1474)];
 const WIDGET_DOMAIN: &str = "https://careem-mcp-app.pages.dev";
@@ -837,58 +837,6 @@ async fn shutdown_ends_open_streams_and_stops_listening() {
 
 // ---------------------------------------------------------------------------------------------
 // Legacy SSE, by hand
-
-/// Reads `event:`/`data:` blocks from an SSE body, skipping keep-alive comments.
-struct SseReader<S> {
-    body: S,
-    buffer: String,
-}
-
-impl<S, B> SseReader<S>
-where
-    S: Stream<Item = reqwest::Result<B>> + Unpin,
-    B: AsRef<[u8]>,
-{
-    async fn next_event(&mut self) -> (String, String) {
-        let read = async {
-            loop {
-                if let Some(end) = self.buffer.find("\n\n") {
-                    let block: String = self.buffer.drain(..end + 2).collect();
-                    let mut event = "message".to_string();
-                    let mut data = Vec::new();
-                    for line in block.lines() {
-                        if let Some(name) = line.strip_prefix("event:") {
-                            event = name.trim().to_string();
-                        } else if let Some(value) = line.strip_prefix("data:") {
-                            data.push(value.strip_prefix(' ').unwrap_or(value).to_string());
-                        }
-                    }
-                    if !data.is_empty() {
-                        return (event, data.join("\n"));
-                    }
-                    continue;
-                }
-                let chunk = self
-                    .body
-                    .next()
-                    .await
-                    .expect("the stream stays open")
-                    .expect("a chunk");
-                self.buffer
-                    .push_str(&String::from_utf8_lossy(chunk.as_ref()));
-            }
-        };
-        tokio::time::timeout(Duration::from_secs(5), read)
-            .await
-            .expect("an event in time")
-    }
-
-    async fn next_message(&mut self) -> Value {
-        let (event, data) = self.next_event().await;
-        assert_eq!(event, "message");
-        serde_json::from_str(&data).expect("the message is JSON")
-    }
-}
 
 /// Opens `GET /sse` at `url` and reads the `endpoint` event.
 async fn open_sse(

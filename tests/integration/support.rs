@@ -2,6 +2,10 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::time::Duration;
+
+use careem_mcp::engine::{Engine, EngineConfig};
+use futures::{Stream, StreamExt};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_careem-mcp");
 
@@ -112,4 +116,68 @@ pub fn tool_file(name: &str, scenarios: &str) -> String {
          \"inputSchema\": {{\"type\": \"object\", \"properties\": {{\"q\": {{\"type\": \"string\", \"description\": \"q\"}}}}, \"additionalProperties\": false}}, \
          \"outputSchema\": {{\"type\": \"object\", \"properties\": {{\"v\": {{\"type\": \"string\", \"description\": \"v\"}}, \"error\": {{\"type\": \"string\", \"description\": \"e\"}}}}, \"additionalProperties\": false}}}}\n```\n\n{scenarios}"
     )
+}
+
+/// The engine over the project's tools and overrides file, as the server would load it.
+pub fn engine(project: &Project) -> Engine {
+    Engine::load(EngineConfig {
+        tools_dir: project.path().join("tools"),
+        overrides: project.path().join(".run/overrides.json"),
+        clock: None,
+        seed: None,
+    })
+    .expect("the tools load")
+}
+
+/// Reads `event:`/`data:` blocks from an SSE body, skipping keep-alive comments.
+pub struct SseReader<S> {
+    pub body: S,
+    pub buffer: String,
+}
+
+impl<S, B> SseReader<S>
+where
+    S: Stream<Item = reqwest::Result<B>> + Unpin,
+    B: AsRef<[u8]>,
+{
+    pub async fn next_event(&mut self) -> (String, String) {
+        let read = async {
+            loop {
+                if let Some(end) = self.buffer.find("\n\n") {
+                    let block: String = self.buffer.drain(..end + 2).collect();
+                    let mut event = "message".to_string();
+                    let mut data = Vec::new();
+                    for line in block.lines() {
+                        if let Some(name) = line.strip_prefix("event:") {
+                            event = name.trim().to_string();
+                        } else if let Some(value) = line.strip_prefix("data:") {
+                            data.push(value.strip_prefix(' ').unwrap_or(value).to_string());
+                        }
+                    }
+                    if !data.is_empty() {
+                        return (event, data.join("\n"));
+                    }
+                    continue;
+                }
+                let chunk = self
+                    .body
+                    .next()
+                    .await
+                    .expect("the stream stays open")
+                    .expect("a chunk");
+                self.buffer
+                    .push_str(&String::from_utf8_lossy(chunk.as_ref()));
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(10), read)
+            .await
+            .expect("an event in time")
+    }
+
+    /// The next event, which must be a JSON-RPC `message`.
+    pub async fn next_message(&mut self) -> serde_json::Value {
+        let (event, data) = self.next_event().await;
+        assert_eq!(event, "message");
+        serde_json::from_str(&data).expect("the message is JSON")
+    }
 }
