@@ -109,6 +109,22 @@ pub fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// A checked-in file that a generator in the tests writes: the test fails when the file and
+/// the generator have drifted apart, and `CAREEM_MCP_REGENERATE=1 cargo test` rewrites it.
+pub fn assert_generated(relative: &str, expected: &str) {
+    let path = repo().join(relative);
+    if std::env::var_os("CAREEM_MCP_REGENERATE").is_some() {
+        std::fs::write(&path, expected).expect("write the generated file");
+        return;
+    }
+    let actual = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        actual == expected,
+        "{relative} differs from what its generator writes; run `CAREEM_MCP_REGENERATE=1 cargo test` \
+         and review the diff"
+    );
+}
+
 /// A minimal valid tool file with the given scenarios appended.
 pub fn tool_file(name: &str, scenarios: &str) -> String {
     format!(
