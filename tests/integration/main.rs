@@ -3,6 +3,7 @@
 mod cli;
 mod engine;
 mod fixtures;
+mod gen_rides;
 mod journal;
 mod reliability;
 mod server;
