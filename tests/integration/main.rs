@@ -5,6 +5,7 @@ mod engine;
 mod fixtures;
 mod gen_rides;
 mod journal;
+mod journey_rides;
 mod reliability;
 mod server;
 mod support;
