@@ -67,7 +67,10 @@ fn fares_differ_by_product_and_never_fall_with_distance() {
 
 #[test]
 fn one_captain_one_car_one_ride() {
-    let mut driving: Vec<usize> = RIDES.iter().filter_map(|(_, ride)| ride.captain).collect();
+    let mut driving: Vec<usize> = RIDES
+        .iter()
+        .filter_map(|(_, _, ride)| ride.captain)
+        .collect();
     driving.push(world::ANY_OTHER_RIDE.captain.expect("a captain"));
     driving.push(lifecycle()[1].1.captain.expect("a captain"));
     let mut distinct = driving.clone();

@@ -16,7 +16,7 @@ pub fn scenarios() -> Vec<String> {
         Block::Response,
         ID_REQUIRED,
     )];
-    for (id, ride) in &RIDES {
+    for (id, _, ride) in &RIDES {
         let rule = format!("{{\"rideId\": \"{id}\"}}");
         let refusal = |name: &str, prose: &str, why: &str| {
             scenario(

@@ -21,9 +21,9 @@ pub fn scenarios() -> Vec<String> {
         Block::Response,
         ID_REQUIRED,
     )];
-    for (id, ride) in &RIDES {
+    for (id, name, ride) in &RIDES {
         out.push(scenario(
-            ride.scenario,
+            name,
             &format!("Ride {id}: {}.", story(ride)),
             Some(&format!("{{\"rideId\": \"{id}\"}}")),
             Block::Response,
@@ -35,7 +35,6 @@ pub fn scenarios() -> Vec<String> {
             for (product, p) in PRODUCTS.iter().enumerate() {
                 let key = ride_key(scheduled, p, from, to);
                 let ride = Ride {
-                    scenario: "",
                     product,
                     from,
                     to,
@@ -74,7 +73,7 @@ pub fn scenarios() -> Vec<String> {
         }
     }
     out.push(scenario(
-        ANY_OTHER_RIDE.scenario,
+        "captain-on-the-way",
         &format!(
             "Any other ride id: {}; echoes the id.",
             story(&ANY_OTHER_RIDE)

@@ -491,8 +491,6 @@ pub enum Stage {
 
 /// A ride of the world: its product, route, captain and where it stands.
 pub struct Ride {
-    /// The `ride_get_status` scenario that tells it.
-    pub scenario: &'static str,
     pub product: usize,
     /// Pickup and drop-off: one of the places, or `None` for a pinned point.
     pub from: Option<usize>,
@@ -502,12 +500,13 @@ pub struct Ride {
     pub stage: Stage,
 }
 
-/// The rides `5001001`–`5001006` of the catalog, in id order.
-pub const RIDES: [(&str, Ride); 6] = [
+/// The rides `5001001`–`5001006` of the catalog, in id order, with the `ride_get_status`
+/// scenario that tells each.
+pub const RIDES: [(&str, &str, Ride); 6] = [
     (
         "5001001",
+        "ride-5001001-searching",
         Ride {
-            scenario: "ride-5001001-searching",
             product: GO,
             from: Some(MARINA),
             to: Some(DUBAI_MALL),
@@ -518,8 +517,8 @@ pub const RIDES: [(&str, Ride); 6] = [
     ),
     (
         "5001002",
+        "ride-5001002-captain-on-the-way",
         Ride {
-            scenario: "ride-5001002-captain-on-the-way",
             product: GO,
             from: Some(DUBAI_MALL),
             to: Some(MARINA),
@@ -530,8 +529,8 @@ pub const RIDES: [(&str, Ride); 6] = [
     ),
     (
         "5001003",
+        "ride-5001003-captain-arrived",
         Ride {
-            scenario: "ride-5001003-captain-arrived",
             product: COMFORT,
             from: Some(INTERNET_CITY),
             to: Some(MOE),
@@ -545,8 +544,8 @@ pub const RIDES: [(&str, Ride); 6] = [
     ),
     (
         "5001004",
+        "ride-5001004-on-trip",
         Ride {
-            scenario: "ride-5001004-on-trip",
             product: BUSINESS,
             from: Some(DUBAI_MALL),
             to: Some(AIRPORT),
@@ -557,8 +556,8 @@ pub const RIDES: [(&str, Ride); 6] = [
     ),
     (
         "5001005",
+        "ride-5001005-completed",
         Ride {
-            scenario: "ride-5001005-completed",
             product: HALA_TAXI,
             from: Some(AIRPORT),
             to: Some(MARINA),
@@ -569,8 +568,8 @@ pub const RIDES: [(&str, Ride); 6] = [
     ),
     (
         "5001006",
+        "ride-5001006-cancelled-by-captain",
         Ride {
-            scenario: "ride-5001006-cancelled-by-captain",
             product: MAX,
             from: Some(MARINA),
             to: Some(MOE),
@@ -583,7 +582,6 @@ pub const RIDES: [(&str, Ride); 6] = [
 
 /// The ride `ride_get_status` tells for any other id: a Go from Home to The Dubai Mall.
 pub const ANY_OTHER_RIDE: Ride = Ride {
-    scenario: "captain-on-the-way",
     product: GO,
     from: Some(MARINA),
     to: Some(DUBAI_MALL),
@@ -596,7 +594,6 @@ pub const ANY_OTHER_RIDE: Ride = Ride {
 /// airport" from Home, with one captain from assignment to drop-off.
 pub fn lifecycle() -> [(&'static str, Ride); 5] {
     let ride = |booked_ago, stage| Ride {
-        scenario: "",
         product: COMFORT,
         from: Some(MARINA),
         to: Some(AIRPORT),
