@@ -3,6 +3,7 @@
 mod cli;
 mod engine;
 mod fixtures;
+mod gen_food;
 mod gen_rides;
 mod journal;
 mod journey_rides;
