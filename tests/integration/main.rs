@@ -6,6 +6,7 @@ mod fixtures;
 mod gen_food;
 mod gen_rides;
 mod journal;
+mod journey_food;
 mod journey_rides;
 mod reliability;
 mod server;
