@@ -964,3 +964,103 @@ fn the_forced_lifecycle_follows_an_order_placed_from_the_active_basket() {
     couriers.dedup();
     assert_eq!(couriers.len(), 1, "{couriers:?}");
 }
+
+/// The five places: food is searched around each and ordered to it, and the answers echo its
+/// coordinates and uuid.
+#[test]
+fn every_place_is_searched_around_and_delivered_to() {
+    let agent = Agent::at(CLOCKS[1]);
+    let basket = agent.ok("cart_get_basket", &json!({}))["basket"].clone();
+    let mut uuids = std::collections::BTreeSet::new();
+    for query in [
+        "marina",
+        "dubai mall",
+        "airport",
+        "mall of the emirates",
+        "internet city",
+    ] {
+        let place = agent.ok("search_locations", &json!({"query": query}))["locations"][0].clone();
+        uuids.insert(place["locationUuid"].to_string());
+        let found = agent.ok(
+            "food_merchant_search",
+            &with(near(&place), "query", json!("sushi")),
+        );
+        assert_eq!(found["deliveryLocation"], near(&place));
+        assert_eq!(found["restaurants"][0]["id"], 30102, "{query}");
+        let menu = agent.ok(
+            "food_get_restaurant_menu",
+            &with(near(&place), "restaurant_id", json!(30102)),
+        );
+        assert_eq!(menu["deliveryLocation"], near(&place));
+        let order = agent.ok(
+            "food_place_order",
+            &json!({
+                "basket_id": basket["id"],
+                "payment_method_id": "PM-9002",
+                "delivery_location_uuid": place["locationUuid"],
+            }),
+        )["order"]
+            .clone();
+        assert_eq!(order["deliveryLocationUuid"], place["locationUuid"]);
+        check_new_order(&agent, &order["id"], &basket);
+    }
+    assert_eq!(uuids.len(), 5, "{uuids:?}");
+}
+
+/// Arguments an agent may send besides the sample ones: each answer still fits its
+/// `outputSchema` (checked by every call), echoes text only as text, and refuses what it
+/// cannot take.
+#[test]
+fn odd_arguments_are_answered_honestly() {
+    let agent = Agent::at(CLOCKS[3]);
+    let home = agent.home();
+    let odd = "sushi \"omakase\"\n<b>\\ 🍣";
+    let found = agent.ok(
+        "food_merchant_search",
+        &with(near(&home), "query", json!(odd)),
+    );
+    assert_eq!(found["query"], odd);
+    let notes = "no \"onions\" \\ {{now}}";
+    let added = agent.ok(
+        "cart_add_item",
+        &json!({"restaurant_id": 30103, "item_id": 3010302, "notes": notes}),
+    );
+    assert_eq!(added["basket"]["items"][0]["notes"], notes);
+    for (tool, args) in [
+        ("cart_get_basket", json!({"restaurant_id": 999})),
+        ("cart_get_basket", json!({})),
+        ("food_list_orders", json!({"limit": 50})),
+        (
+            "food_merchant_search",
+            with(near(&home), "query", json!("")),
+        ),
+    ] {
+        agent.ok(tool, &args);
+    }
+    for (tool, args) in [
+        ("food_get_order_status", json!({"order_id": 0})),
+        (
+            "food_get_item_details",
+            json!({"restaurant_id": 30102, "item_id": 3010101}),
+        ),
+        (
+            "food_get_restaurant_menu",
+            with(near(&home), "restaurant_id", json!(-1)),
+        ),
+        (
+            "cart_update_item",
+            json!({"basket_item_id": 1, "quantity": 2}),
+        ),
+        (
+            "food_place_order",
+            json!({
+                "basket_id": 880001,
+                "payment_method_id": "PM-9001",
+                "delivery_location_uuid": home["locationUuid"],
+                "scheduled_slot_start": "2026-12-03T20:00:00+04:00",
+            }),
+        ),
+    ] {
+        agent.refused(tool, &args);
+    }
+}
