@@ -192,6 +192,13 @@ pub static RESTAURANTS: [Restaurant; 6] = [
                         1250,
                         &["falafel", "wrap", "vegetarian"],
                     ),
+                    item(
+                        3010109,
+                        "Shish Tawook Plate",
+                        "Charcoal-grilled chicken cubes with garlic toum, grilled tomato, fries and pita.",
+                        3600,
+                        &["shish tawook", "chicken", "grill"],
+                    ),
                     sold_out(item(
                         3010106,
                         "Mixed Grill Platter",
