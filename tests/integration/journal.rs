@@ -270,5 +270,5 @@ fn calls_follow_prints_new_calls_as_they_are_journalled() {
         .iter()
         .find(|l| l.contains("ride_get_estimates"))
         .unwrap_or_else(|| panic!("no row followed: {seen:?}"));
-    assert!(row.contains("airport-fixed-fares"), "{row}");
+    assert!(row.contains("marina-to-airport"), "{row}");
 }
