@@ -123,7 +123,12 @@ fn pieces(engine: &Engine, menu: &Path) {
     let mut args = Value::Object(menu_arguments());
     arguments::apply_defaults(&tool.input_schema, &mut args);
     let samples = measure(CALLS, || {
-        black_box(arguments::validate(&tool.input_validator, black_box(&args))).ok();
+        black_box(arguments::validate(
+            &tool.input_schema,
+            &tool.input_validator,
+            black_box(&args),
+        ))
+        .ok();
     });
     report(
         "  piece: validate the arguments",

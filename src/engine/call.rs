@@ -106,7 +106,9 @@ impl Engine {
             is_error: true,
             micros: 0,
         };
-        if let Err(message) = arguments::validate(&tool.input_validator, &output.arguments) {
+        if let Err(message) =
+            arguments::validate(&tool.input_schema, &tool.input_validator, &output.arguments)
+        {
             output.decision = Decision::InvalidArguments;
             output.text = message;
         } else {

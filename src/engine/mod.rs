@@ -9,6 +9,8 @@ pub mod catalog;
 pub mod diagnostic;
 mod entropy;
 mod frontmatter;
+mod go_fmt;
+mod go_wording;
 pub mod honesty;
 pub mod journal;
 pub mod matcher;

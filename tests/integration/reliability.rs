@@ -564,7 +564,7 @@ async fn bad_requests_on_streamable_http_get_exact_answers() {
             ACCEPT,
             call_text("reverse_geocode", "null"),
             Want::ToolError(
-                r#"validating "arguments": validating root: "latitude" is a required property"#,
+                r#"validating "arguments": validating root: required: missing properties: ["latitude" "longitude"]"#,
             ),
         ),
         (
@@ -600,7 +600,9 @@ async fn bad_requests_on_streamable_http_get_exact_answers() {
                 "search_locations",
                 &format!(r#"{{"query":{}}}"#, nested(120)),
             ),
-            Want::ToolError(r#"validating "arguments": validating /query: "#),
+            Want::ToolError(
+                r#"validating "arguments": validating root: validating /properties/query: type: "#,
+            ),
         ),
         (
             "Content-Type text/plain",
