@@ -1,8 +1,11 @@
 //! careem-mcp: production careem-mcp's tools, schemas and answers, served from scenario files.
 //!
-//! Three layers: [`engine`] (files to answers, no protocol), [`server`] (the engine behind MCP
-//! over Streamable HTTP, legacy SSE and stdio) and [`cli`] (the only layer that prints or exits).
+//! Four rooms: [`engine`] (files to answers, no protocol), [`server`] (the engine behind MCP
+//! over Streamable HTTP, legacy SSE and stdio), [`probe`] (the client side of MCP: the
+//! acceptance suite) and [`cli`] (the only layer that prints or exits). Only `server` and
+//! `probe` know MCP.
 
 pub mod cli;
 pub mod engine;
+pub mod probe;
 pub mod server;

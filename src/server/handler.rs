@@ -16,6 +16,7 @@ use serde_json::{Map, Value, json};
 use tokio::sync::watch;
 use tokio::task::JoinError;
 
+use super::call_result::call_result;
 use super::widget::Widget;
 use super::{ServerError, ServerOptions};
 use crate::engine::{self, CallOutput, Engine, INTERNAL_ERROR, UnknownTool};
@@ -187,18 +188,6 @@ fn difference(file: &Value, wire: &Value) -> String {
 
 /// The engine's answer in production's shape: one text item, `structuredContent` when the value
 /// is an object, and `isError` always present.
-fn call_result(output: CallOutput) -> CallToolResult {
-    // Moved, not copied: the value is as large as the answer (`CallOutput::structured`).
-    let structured = match output.value {
-        Some(Value::Object(object)) => Some(Value::Object(object)),
-        _ => None,
-    };
-    let mut result = CallToolResult::success(vec![ContentBlock::text(output.text)]);
-    result.structured_content = structured;
-    result.is_error = Some(output.is_error);
-    result
-}
-
 fn internal_error() -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(INTERNAL_ERROR)])
 }

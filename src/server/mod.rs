@@ -1,6 +1,7 @@
 //! The engine behind MCP: one rmcp handler, served over Streamable HTTP, legacy HTTP+SSE and
 //! stdio. The only layer that knows the protocol; it never prints (logs go through `tracing`).
 
+mod call_result;
 mod handler;
 mod http;
 mod memory;
@@ -20,6 +21,7 @@ use tokio_util::sync::CancellationToken;
 use crate::engine::Engine;
 use handler::InFlight;
 
+pub use call_result::call_result_json;
 pub use http::{AppState, app};
 pub use stdio::serve_stdio;
 

@@ -1,12 +1,12 @@
 //! `careem-mcp call <tool> [json]`: the full call path in process, printed as the MCP result.
 
 use anyhow::{Context, bail};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use super::load_journalled_engine;
 use crate::cli::args::{CallArgs, GlobalArgs};
 use crate::cli::{Status, printer};
-use crate::engine::CallOutput;
+use crate::server::call_result_json;
 
 pub fn run(global: &GlobalArgs, args: &CallArgs) -> anyhow::Result<Status> {
     let arguments = parse_arguments(args.arguments.as_deref())?;
@@ -32,26 +32,33 @@ pub fn run(global: &GlobalArgs, args: &CallArgs) -> anyhow::Result<Status> {
         );
     }
     engine.record("cli", None, &output);
-    let result = mcp_result(&output);
+    let scenario = output
+        .scenario()
+        .map(|(name, forced)| (name.to_string(), forced));
+    let (is_error, internal) = (
+        output.is_error,
+        output.text == crate::engine::INTERNAL_ERROR,
+    );
+    let result = call_result_json(output);
     let text = if printer::stdout_is_terminal() && !args.compact {
         serde_json::to_string_pretty(&result)?
     } else {
         result.to_string()
     };
     printer::out(&text)?;
-    match output.scenario() {
+    match scenario {
         Some((name, true)) => eprintln!("scenario: {name} (forced)"),
         Some((name, false)) => eprintln!("scenario: {name}"),
         None => eprintln!(
             "scenario: none ({})",
-            if output.text == crate::engine::INTERNAL_ERROR {
+            if internal {
                 "internal error"
             } else {
                 "invalid arguments"
             }
         ),
     }
-    Ok(if output.is_error {
+    Ok(if is_error {
         Status::Findings
     } else {
         Status::Success
@@ -65,14 +72,4 @@ fn parse_arguments(text: Option<&str>) -> anyhow::Result<Option<Map<String, Valu
         Value::Null => Ok(None),
         other => bail!("ARGS_JSON must be a JSON object, not {other}"),
     }
-}
-
-/// The `tools/call` result as a client receives it.
-pub fn mcp_result(output: &CallOutput) -> Value {
-    let mut result = json!({"content": [{"type": "text", "text": output.text}]});
-    if let Some(structured) = output.structured() {
-        result["structuredContent"] = Value::Object(structured.clone());
-    }
-    result["isError"] = Value::Bool(output.is_error);
-    result
 }

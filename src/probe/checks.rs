@@ -12,7 +12,7 @@ use rmcp::model::{CallToolRequestParams, ReadResourceRequestParams};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::report::{Finding, Verdict};
+use super::finding::{Finding, Verdict};
 use super::transport::Client;
 use crate::engine::overrides::{self, Overrides};
 use crate::engine::toolfile::Outcome;

@@ -1,32 +1,32 @@
-//! `careem-mcp verify`: SPEC §7's acceptance tests through a real MCP connection, over
+//! The client side of MCP: SPEC §7's acceptance tests through a real MCP connection, over
 //! Streamable HTTP, legacy SSE or stdio, against a server it starts or one already running.
+//! Findings come back as plain data; `careem-mcp verify` prints them.
 
 mod checks;
-mod report;
+mod finding;
 mod transport;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 
-use super::engine_config;
-use crate::cli::Status;
-use crate::cli::args::{GlobalArgs, TransportChoice, VerifyArgs};
 use crate::engine::overrides::{self, Overrides};
 use crate::engine::{Engine, EngineConfig};
 use crate::server::{ServerOptions, start_http};
 use checks::Target;
-use report::{Finding, Verdict};
+pub use finding::{Finding, Verdict, failed};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Transport {
+pub enum Transport {
     Http,
     Sse,
     Stdio,
 }
 
 impl Transport {
+    pub const ALL: [Self; 3] = [Self::Http, Self::Sse, Self::Stdio];
+
     fn name(self) -> &'static str {
         match self {
             Self::Http => "http",
@@ -36,50 +36,39 @@ impl Transport {
     }
 }
 
-pub fn run(global: &GlobalArgs, args: &VerifyArgs) -> anyhow::Result<Status> {
-    let transports = match args.transport {
-        TransportChoice::Http => vec![Transport::Http],
-        TransportChoice::Sse => vec![Transport::Sse],
-        TransportChoice::Stdio => vec![Transport::Stdio],
-        TransportChoice::All => vec![Transport::Http, Transport::Sse, Transport::Stdio],
-    };
-    if args.url.is_some() && args.transport == TransportChoice::Stdio {
-        bail!(
-            "--url checks a server that is already running over HTTP; --transport stdio starts its own, so leave out one of them"
-        );
+/// What to check, and where.
+pub struct Plan {
+    /// The project's tool files, clock and seed; its overrides file is the running server's.
+    pub config: EngineConfig,
+    pub transports: Vec<Transport>,
+    /// A server that is already running, instead of one of our own.
+    pub url: Option<String>,
+    /// Whether the running server's overrides file was named, so that tests 9 and 11 may use it.
+    pub overrides_given: bool,
+}
+
+/// Every check over every transport of the plan.
+pub async fn run(plan: &Plan) -> anyhow::Result<Vec<Finding>> {
+    match &plan.url {
+        Some(url) => against_url(plan, url).await,
+        None => in_process(&plan.config, &plan.transports).await,
     }
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
-    let findings = match &args.url {
-        Some(url) => runtime.block_on(against_url(global, url, &transports))?,
-        None => runtime.block_on(in_process(global, &transports))?,
-    };
-    report::print(&findings, args.json)?;
-    Ok(if report::failed(&findings) {
-        Status::Findings
-    } else {
-        Status::Success
-    })
 }
 
 /// The default: the project's tools behind a server of our own on a free loopback port (and,
 /// for stdio, behind the binary itself), reading a temporary overrides file so that the user's
 /// `.run/overrides.json` is never touched.
-async fn in_process(global: &GlobalArgs, transports: &[Transport]) -> anyhow::Result<Vec<Finding>> {
+async fn in_process(
+    config: &EngineConfig,
+    transports: &[Transport],
+) -> anyhow::Result<Vec<Finding>> {
     let scratch = Scratch::create()?;
     let config = EngineConfig {
         overrides: scratch.path().join("overrides.json"),
-        ..engine_config(global)
+        ..config.clone()
     };
     write_empty(&config.overrides)?;
-    let engine = Arc::new(Engine::load(config.clone()).with_context(|| {
-        format!(
-            "the tool files in {} have problems (run `careem-mcp lint`)",
-            global.tools.display()
-        )
-    })?);
+    let engine = Arc::new(load(&config)?);
     // Started even for stdio alone: one code path, and a loopback port costs nothing.
     let server = start_http(
         Arc::clone(&engine),
@@ -110,13 +99,11 @@ async fn in_process(global: &GlobalArgs, transports: &[Transport]) -> anyhow::Re
 /// `--url`: a server that is already running. Tests 9 and 11 write its overrides file, so they
 /// run only when that file was named (`--overrides` or `CAREEM_MCP_OVERRIDES`); it is emptied
 /// for the run and its content put back afterwards.
-async fn against_url(
-    global: &GlobalArgs,
-    url: &str,
-    transports: &[Transport],
-) -> anyhow::Result<Vec<Finding>> {
-    let engine = super::load_engine(global)?;
-    let overrides = global.overrides_given.then_some(global.overrides.as_path());
+async fn against_url(plan: &Plan, url: &str) -> anyhow::Result<Vec<Finding>> {
+    let engine = load(&plan.config)?;
+    let overrides = plan
+        .overrides_given
+        .then_some(plan.config.overrides.as_path());
     // Put back when this function ends, however it ends.
     let _saved = overrides.map(Saved::take).transpose()?;
     let target = Target {
@@ -124,7 +111,7 @@ async fn against_url(
         overrides,
     };
     let mut findings = Vec::new();
-    for &via in transports {
+    for &via in &plan.transports {
         let connected = match via {
             Transport::Http => transport::http(url).await,
             Transport::Sse => match transport::sse_url_of(url) {
@@ -181,6 +168,15 @@ async fn suite(
         tracing::debug!("closing the {} session: {error}", via.name());
     }
     Ok(findings)
+}
+
+fn load(config: &EngineConfig) -> anyhow::Result<Engine> {
+    Engine::load(config.clone()).with_context(|| {
+        format!(
+            "the tool files in {} have problems (run `careem-mcp lint`)",
+            config.tools_dir.display()
+        )
+    })
 }
 
 fn write_empty(path: &Path) -> anyhow::Result<()> {
