@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use super::safe_read;
 use super::toolfile::{self, Parsed};
 
 /// A file's bytes as last parsed, and what they parsed to.
@@ -19,7 +20,7 @@ pub struct ParseCache {
 impl ParseCache {
     /// The file as it is on disk now.
     pub fn get(&self, path: &Path) -> std::io::Result<Arc<Parsed>> {
-        let bytes = std::fs::read(path)?;
+        let bytes = safe_read::read_limited(path, safe_read::TOOL_FILE_LIMIT)?;
         // The comparison runs outside the lock, so that concurrent calls of one tool do not
         // queue behind each other's comparisons.
         let cached = self.lock().get(path).cloned();

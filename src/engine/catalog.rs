@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use super::diagnostic::Diagnostic;
+use super::safe_read;
 use super::toolfile::{self, Parsed, ToolFile};
 
 /// One advertised tool, as loaded at start-up.
@@ -40,13 +41,18 @@ impl Loaded {
 }
 
 /// The tool files under `dir`, sorted by path.
+///
+/// Symlinked folders are not entered: a link to `.` or `..` would make the walk endless, and
+/// following none is simpler to explain than detecting loops. A symlinked *file* is listed;
+/// reading it goes through [`safe_read`] like any other.
 pub fn tool_paths(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut found = Vec::new();
     let mut pending = vec![dir.to_path_buf()];
     while let Some(folder) = pending.pop() {
         for entry in std::fs::read_dir(&folder)? {
-            let path = entry?.path();
-            if path.is_dir() {
+            let entry = entry?;
+            let path = entry.path();
+            if entry.file_type()?.is_dir() {
                 pending.push(path);
             } else if path.extension().is_some_and(|e| e == "md")
                 && path.file_name().is_some_and(|n| n != "README.md")
@@ -84,7 +90,7 @@ pub fn load(dir: &Path) -> Loaded {
         ));
     }
     for path in paths {
-        let parsed = match std::fs::read(&path) {
+        let parsed = match safe_read::read_limited(&path, safe_read::TOOL_FILE_LIMIT) {
             Ok(bytes) => toolfile::parse(&path, &String::from_utf8_lossy(&bytes)),
             Err(error) => {
                 loaded

@@ -16,6 +16,7 @@ pub mod journal;
 pub mod matcher;
 pub mod overrides;
 pub mod placeholder;
+pub mod safe_read;
 pub mod sample;
 pub mod select;
 pub mod source_listing;

@@ -6,6 +6,8 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+use super::safe_read;
+
 pub type Overrides = BTreeMap<String, String>;
 
 #[derive(Debug, thiserror::Error)]
@@ -25,7 +27,7 @@ pub fn parse(bytes: &[u8]) -> Option<Overrides> {
 
 /// The overrides now in force: a missing or invalid file means none.
 pub fn read_lenient(path: &Path) -> Overrides {
-    std::fs::read(path)
+    read_bytes(path)
         .ok()
         .and_then(|bytes| parse(&bytes))
         .unwrap_or_default()
@@ -34,7 +36,7 @@ pub fn read_lenient(path: &Path) -> Overrides {
 /// The overrides for editing: a missing file is empty, an invalid one is an error, so that the
 /// CLI never overwrites what a person wrote by hand.
 pub fn read_strict(path: &Path) -> Result<Overrides, OverridesError> {
-    match std::fs::read(path) {
+    match read_bytes(path) {
         Ok(bytes) if bytes.iter().all(u8::is_ascii_whitespace) => Ok(Overrides::new()),
         Ok(bytes) => parse(&bytes).ok_or_else(|| OverridesError::Invalid {
             path: path.to_path_buf(),
@@ -45,6 +47,12 @@ pub fn read_strict(path: &Path) -> Result<Overrides, OverridesError> {
             source,
         }),
     }
+}
+
+/// The file's bytes, read as [`safe_read`] allows: a FIFO, a device or a file over 1 MiB is an
+/// error rather than a hang or a gigabyte in memory.
+pub fn read_bytes(path: &Path) -> io::Result<Vec<u8>> {
+    safe_read::read_limited(path, safe_read::OVERRIDES_LIMIT)
 }
 
 /// Writes to a temporary file beside the target, then renames it over the target.
@@ -97,7 +105,12 @@ impl OverridesReader {
 
     /// The scenario forced for `tool`, if any.
     pub fn forced(&self, tool: &str) -> Option<String> {
-        let bytes = std::fs::read(&self.path).unwrap_or_default();
+        let bytes = read_bytes(&self.path).unwrap_or_else(|error| {
+            if error.kind() != io::ErrorKind::NotFound {
+                tracing::warn!(path = %self.path.display(), "cannot read the overrides file, ignoring it: {error}");
+            }
+            Vec::new()
+        });
         let mut last = self
             .last
             .lock()

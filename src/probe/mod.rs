@@ -219,7 +219,7 @@ struct Saved {
 
 impl Saved {
     fn take(path: &Path) -> anyhow::Result<Self> {
-        let bytes = match std::fs::read(path) {
+        let bytes = match crate::engine::overrides::read_bytes(path) {
             Ok(bytes) => Some(bytes),
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
             Err(error) => {

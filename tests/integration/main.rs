@@ -5,6 +5,7 @@ mod engine;
 mod fixtures;
 mod gen_food;
 mod gen_rides;
+mod hardening;
 mod journal;
 mod journey_food;
 mod journey_rides;

@@ -24,7 +24,7 @@ use serde_json::{Map, Value, json};
 
 use crate::support::{BIN, Project, SseReader, engine};
 
-type Client = RunningService<RoleClient, ()>;
+pub(crate) type Client = RunningService<RoleClient, ()>;
 
 const ACCEPT: &str = "application/json, text/event-stream";
 const INTERNAL_ERROR: &str = "internal server error";
@@ -77,31 +77,31 @@ impl Fixture {
     }
 }
 
-fn http() -> reqwest::Client {
+pub(crate) fn http() -> reqwest::Client {
     reqwest::Client::builder()
         .no_proxy()
         .build()
         .expect("an HTTP client")
 }
 
-fn object(value: Value) -> Map<String, Value> {
+pub(crate) fn object(value: Value) -> Map<String, Value> {
     match value {
         Value::Object(map) => map,
         other => panic!("not an object: {other}"),
     }
 }
 
-fn marina() -> Value {
+pub(crate) fn marina() -> Value {
     json!({"latitude": 25.0866, "longitude": 55.1474})
 }
 
-async fn call(client: &Client, tool: &str, args: Value) -> Result<Value, ServiceError> {
+pub(crate) async fn call(client: &Client, tool: &str, args: Value) -> Result<Value, ServiceError> {
     let params = CallToolRequestParams::new(tool.to_string()).with_arguments(object(args));
     let result: CallToolResult = client.call_tool(params).await?;
     Ok(serde_json::to_value(result).expect("a result serialises"))
 }
 
-async fn assert_marina(client: &Client) {
+pub(crate) async fn assert_marina(client: &Client) {
     let result = call(client, "reverse_geocode", marina())
         .await
         .expect("a normal call answers");
@@ -303,7 +303,7 @@ where
 }
 
 /// The real binary, killed when dropped.
-struct Process(Child);
+pub(crate) struct Process(pub(crate) Child);
 
 impl Drop for Process {
     fn drop(&mut self) {
@@ -313,12 +313,12 @@ impl Drop for Process {
 }
 
 impl Process {
-    fn pid(&self) -> String {
+    pub(crate) fn pid(&self) -> String {
         self.0.id().to_string()
     }
 
     /// The exit status, if it exits within `limit`.
-    fn wait_for_exit(&mut self, limit: Duration) -> Option<std::process::ExitStatus> {
+    pub(crate) fn wait_for_exit(&mut self, limit: Duration) -> Option<std::process::ExitStatus> {
         let deadline = Instant::now() + limit;
         loop {
             if let Some(status) = self.0.try_wait().expect("waits") {
@@ -333,14 +333,14 @@ impl Process {
 }
 
 /// The stderr of a process: the lines read so far, and the rest as they come.
-struct Stderr {
+pub(crate) struct Stderr {
     seen: Vec<String>,
     rest: std::sync::mpsc::Receiver<String>,
 }
 
 impl Stderr {
     /// Every line so far.
-    fn lines(&mut self) -> Vec<String> {
+    pub(crate) fn lines(&mut self) -> Vec<String> {
         self.seen.extend(self.rest.try_iter());
         self.seen.clone()
     }
@@ -348,7 +348,7 @@ impl Stderr {
 
 /// Starts `careem-mcp serve` with `args` in `project` and reads its stderr until the line that
 /// names the URL.
-fn serve_binary(project: &Project, args: &[&str]) -> (Process, String, Stderr) {
+pub(crate) fn serve_binary(project: &Project, args: &[&str]) -> (Process, String, Stderr) {
     let mut child = Command::new(BIN)
         .current_dir(project.path())
         .env("NO_COLOR", "1")
@@ -390,7 +390,7 @@ fn serve_binary(project: &Project, args: &[&str]) -> (Process, String, Stderr) {
     panic!("no 'serving' line on stderr: {seen:?}");
 }
 
-fn kill_term(process: &Process) {
+pub(crate) fn kill_term(process: &Process) {
     let status = Command::new("kill")
         .args(["-TERM", &process.pid()])
         .status()
@@ -1914,7 +1914,7 @@ fn churn_files(project: &Path, stop: &AtomicBool) -> usize {
     rounds
 }
 
-fn rss_kib(pid: u32) -> u64 {
+pub(crate) fn rss_kib(pid: u32) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     status
         .lines()
@@ -2094,60 +2094,97 @@ async fn sixteen_clients_over_three_transports_while_files_change() {
 // ---------------------------------------------------------------------------------------------
 // 6. Graceful shutdown of the real binary.
 
+/// A journal that is a pipe the test reads from, to hold a call in flight for as long as the
+/// test needs: the server journals each call before answering it, and a call whose journal line
+/// is larger than the pipe holds (64 KiB) waits in that write until the test drains the pipe.
+/// Tool files cannot hold a call any more (they are read without blocking).
+pub(crate) struct JournalPipe {
+    pub(crate) path: std::path::PathBuf,
+    reader: std::fs::File,
+}
+
+impl JournalPipe {
+    pub(crate) fn new(project: &Project) -> Self {
+        use std::os::unix::fs::OpenOptionsExt;
+        let path = project.path().join("calls.pipe");
+        let made = Command::new("mkfifo")
+            .arg(&path)
+            .status()
+            .expect("mkfifo runs");
+        assert!(made.success());
+        // Read and write: opening a FIFO so never blocks (Linux), and the server's open for
+        // writing then finds a reader at once.
+        let reader = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .custom_flags(0)
+            .open(&path)
+            .expect("the pipe opens");
+        Self { path, reader }
+    }
+
+    /// Waits until a journal line has started to arrive: a call is inside its journal write.
+    pub(crate) fn wait_for_a_call(&mut self) {
+        use std::io::Read;
+        let mut byte = [0u8; 1];
+        self.reader
+            .read_exact(&mut byte)
+            .expect("a journal line starts");
+        assert_eq!(byte[0], b'{');
+    }
+
+    /// Drains the pipe from now on, so that every held call completes.
+    pub(crate) fn drain(self) {
+        let mut reader = self.reader;
+        std::thread::spawn(move || std::io::copy(&mut reader, &mut std::io::sink()));
+    }
+}
+
+/// Arguments whose journal line is far larger than a pipe's 64 KiB.
+pub(crate) fn large_search() -> Value {
+    json!({"query": "x".repeat(100_000), "latitude": 25.0866, "longitude": 55.1474})
+}
+
 #[tokio::test]
 async fn sigterm_lets_in_flight_calls_finish_then_exits_zero() {
     let project = Project::copy_of_repo();
-    let (mut server, url, mut stderr) = serve_binary(&project, &["--no-journal"]);
+    let mut pipe = JournalPipe::new(&project);
+    let journal = pipe.path.to_string_lossy().into_owned();
+    let (mut server, url, mut stderr) = serve_binary(&project, &["--journal", &journal]);
     let client =
         ().serve(StreamableHttpClientTransport::from_uri(url.clone()))
             .await
             .expect("client");
-    assert_marina(&client).await;
-
-    // The tool file becomes a FIFO: the next call blocks reading it until the test writes the
-    // file's text into it, which holds the call in flight for as long as the test needs.
-    let relative = "tools/location/reverse_geocode.md";
-    let path = project.path().join(relative);
-    let original = project.read(relative);
-    std::fs::remove_file(&path).expect("remove");
-    let made = Command::new("mkfifo")
-        .arg(&path)
-        .status()
-        .expect("mkfifo runs");
-    assert!(made.success());
 
     let in_flight = tokio::spawn(async move {
-        let answer = call(&client, "reverse_geocode", marina()).await;
+        let answer = call(&client, "food_merchant_search", large_search()).await;
         (client, answer)
     });
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    assert!(!in_flight.is_finished(), "the call waits on the FIFO");
+    let pipe = tokio::task::spawn_blocking(move || {
+        pipe.wait_for_a_call();
+        pipe
+    })
+    .await
+    .expect("the pipe");
     kill_term(&server);
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // No new connections once shutting down, while the held call keeps the process alive.
+    let health = url.replace("/mcp", "/health");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while http().get(&health).send().await.is_ok() {
+        assert!(Instant::now() < deadline, "still accepting connections");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     assert!(
         server.0.try_wait().expect("waits").is_none(),
         "still running: a call is in flight"
     );
-    // No new connections once shutting down.
-    let refused = http().get(url.replace("/mcp", "/health")).send().await;
-    assert!(
-        refused.is_err(),
-        "a new connection is refused while draining: {refused:?}"
-    );
-
-    let writer = std::thread::spawn(move || {
-        std::fs::write(&path, original).expect("write into the FIFO");
-    });
+    pipe.drain();
     let (client, answer) = tokio::time::timeout(Duration::from_secs(10), in_flight)
         .await
         .expect("the call finishes")
         .expect("the task ran");
-    writer.join().expect("the writer");
     let answer = answer.expect("the in-flight call gets its answer");
-    assert_eq!(
-        answer["structuredContent"]["location"]["locationUuid"],
-        "LOC-50001"
-    );
+    assert_eq!(answer["isError"], false, "{answer}");
     drop(client);
 
     let status = server.wait_for_exit(Duration::from_secs(10));
@@ -2161,10 +2198,12 @@ async fn sigterm_lets_in_flight_calls_finish_then_exits_zero() {
 #[test]
 fn sigterm_on_stdio_lets_the_call_in_flight_answer_then_exits_zero() {
     let project = Project::copy_of_repo();
+    let mut pipe = JournalPipe::new(&project);
     let mut child = Command::new(BIN)
         .current_dir(project.path())
         .env("NO_COLOR", "1")
-        .args(["serve", "--stdio", "--no-journal"])
+        .args(["serve", "--stdio", "--journal"])
+        .arg(&pipe.path)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -2197,37 +2236,21 @@ fn sigterm_on_stdio_lets_the_call_in_flight_answer_then_exits_zero() {
     );
     send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
 
-    let relative = "tools/location/reverse_geocode.md";
-    let path = project.path().join(relative);
-    let original = project.read(relative);
-    std::fs::remove_file(&path).expect("remove");
-    assert!(
-        Command::new("mkfifo")
-            .arg(&path)
-            .status()
-            .expect("mkfifo")
-            .success()
-    );
     send(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-        "params": {"name": "reverse_geocode", "arguments": marina()}}));
-    std::thread::sleep(Duration::from_millis(500));
+        "params": {"name": "food_merchant_search", "arguments": large_search()}}));
+    pipe.wait_for_a_call();
     kill_term(&process);
-    std::thread::sleep(Duration::from_millis(300));
     assert!(
-        process.0.try_wait().expect("waits").is_none(),
-        "a call is in flight"
+        lines.recv_timeout(Duration::from_millis(0)).is_err(),
+        "no answer while the call is held"
     );
-    // From a thread: writing blocks until the server opens the FIFO.
-    std::thread::spawn(move || std::fs::write(&path, original).expect("write into the FIFO"));
+    pipe.drain();
 
     let answer = lines
         .recv_timeout(Duration::from_secs(10))
         .expect("the in-flight call answers");
     assert_eq!(answer["id"], 2);
-    assert_eq!(
-        answer["result"]["structuredContent"]["location"]["locationUuid"],
-        "LOC-50001"
-    );
+    assert_eq!(answer["result"]["isError"], false, "{answer}");
     let status = process.wait_for_exit(Duration::from_secs(10));
     assert!(
         status.is_some_and(|s| s.code() == Some(0)),
