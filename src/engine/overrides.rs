@@ -55,22 +55,57 @@ pub fn read_bytes(path: &Path) -> io::Result<Vec<u8>> {
     safe_read::read_limited(path, safe_read::OVERRIDES_LIMIT)
 }
 
-/// Writes to a temporary file beside the target, then renames it over the target.
+/// Held by a CLI command while it reads, changes and writes the overrides file, so that two
+/// commands at once never lose one's update (50 parallel `scenario` commands kept 3 to 6 of 20
+/// tools before). The lock is on a file beside the overrides file, never on the overrides
+/// file itself: the rename in [`write`] replaces that file, and a lock on the replaced one
+/// would let the next command in beside the one still holding it. Released when dropped.
+#[derive(Debug)]
+pub struct EditLock {
+    _file: std::fs::File,
+}
+
+/// Waits until no other command is editing the overrides file at `path`, then holds it.
+/// Advisory: the server never takes it (it only reads, and every write is a rename).
+pub fn lock_for_edit(path: &Path) -> Result<EditLock, OverridesError> {
+    let fail = |source| OverridesError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    let dir = parent(path);
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join(format!(".{}.lock", file_name(path))))
+        .map_err(fail)?;
+    file.lock().map_err(fail)?;
+    Ok(EditLock { _file: file })
+}
+
+fn parent(path: &Path) -> &Path {
+    path.parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// Writes to a temporary file beside the target, then renames it over the target and syncs
+/// the folder, so that the new name survives a crash as well as the new bytes.
 pub fn write(path: &Path, overrides: &Overrides) -> Result<(), OverridesError> {
     let fail = |source| OverridesError::Write {
         path: path.to_path_buf(),
         source,
     };
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+    let dir = parent(path);
     std::fs::create_dir_all(dir).map_err(fail)?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let temp = dir.join(format!(".{}.{}.tmp", file_name(path), std::process::id()));
     let mut text = serde_json::to_string_pretty(overrides).expect("a map of strings serialises");
     text.push('\n');
     let written = std::fs::File::create(&temp).and_then(|mut file| {
@@ -81,6 +116,18 @@ pub fn write(path: &Path, overrides: &Overrides) -> Result<(), OverridesError> {
         let _ = std::fs::remove_file(&temp);
         return Err(fail(source));
     }
+    sync_dir(dir).map_err(fail)
+}
+
+/// A rename is durable only once its folder is synced (Linux, most Unix file systems).
+#[cfg(unix)]
+fn sync_dir(dir: &Path) -> io::Result<()> {
+    std::fs::File::open(dir)?.sync_all()
+}
+
+/// Windows cannot open a folder as a file; its renames are journalled by NTFS.
+#[cfg(not(unix))]
+fn sync_dir(_dir: &Path) -> io::Result<()> {
     Ok(())
 }
 

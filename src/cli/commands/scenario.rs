@@ -20,6 +20,7 @@ pub fn set(global: &GlobalArgs, tool: &str, name: Option<&str>) -> anyhow::Resul
         );
     };
     let path = &global.overrides;
+    let _editing = overrides::lock_for_edit(path)?;
     let mut current = overrides::read_strict(path)?;
     match name {
         Some(name) => {
@@ -49,6 +50,7 @@ pub fn set(global: &GlobalArgs, tool: &str, name: Option<&str>) -> anyhow::Resul
 }
 
 pub fn reset(global: &GlobalArgs) -> anyhow::Result<Status> {
+    let _editing = overrides::lock_for_edit(&global.overrides)?;
     overrides::write(&global.overrides, &overrides::Overrides::new())
         .context("cannot reset the overrides")?;
     printer::out("every tool → normal selection")?;

@@ -3,6 +3,7 @@
 //! with deadlines (never a speed assertion), bounds memory by the server's own VmRSS, and shows
 //! a normal client still served meanwhile.
 
+mod edits;
 #[cfg(unix)]
 mod files;
 

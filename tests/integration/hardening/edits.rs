@@ -1,0 +1,59 @@
+//! Priority 5: edits never lose updates. Concurrent `scenario` commands each keep their entry;
+//! `calls --follow` prints every call, whole, across `calls --clear`.
+
+use std::process::Stdio;
+
+use serde_json::{Map, Value};
+
+use super::DEADLINE;
+use crate::reliability::Process;
+use crate::support::{Project, tool_file};
+
+const TWO_SCENARIOS: &str = "## Scenario: ok\n\n```json response\n{\"v\": \"a\"}\n```\n\n\
+     ## Scenario: other\n\n```json response\n{\"v\": \"b\"}\n```\n";
+
+#[test]
+fn fifty_parallel_scenario_commands_keep_fifty_entries() {
+    let project = Project::empty();
+    let names: Vec<String> = (0..50).map(|i| format!("t{i:02}")).collect();
+    for name in &names {
+        project.write(&format!("tools/{name}.md"), &tool_file(name, TWO_SCENARIOS));
+    }
+    let commands: Vec<Process> = names
+        .iter()
+        .map(|name| {
+            Process(
+                project
+                    .command()
+                    .args(["scenario", name, "other"])
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .spawn()
+                    .expect("the binary starts"),
+            )
+        })
+        .collect();
+    for mut command in commands {
+        let status = command.wait_for_exit(DEADLINE);
+        assert!(status.is_some_and(|s| s.success()), "{status:?}");
+    }
+    let kept: Map<String, Value> =
+        serde_json::from_str(&project.read(".run/overrides.json")).expect("a JSON object");
+    assert_eq!(kept.len(), 50, "{kept:?}");
+    assert!(kept.values().all(|v| v == "other"), "{kept:?}");
+    let mut left: Vec<String> = std::fs::read_dir(project.path().join(".run"))
+        .expect("the folder")
+        .map(|e| {
+            e.expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    left.sort();
+    assert_eq!(
+        left,
+        [".overrides.json.lock", "overrides.json"],
+        "no temporary file left"
+    );
+}
