@@ -135,7 +135,12 @@ fn compile(
         let Some(schema) = file.definition.get(key) else {
             return Some(None);
         };
-        match jsonschema::draft202012::new(schema) {
+        // Answers are held to their `format`s (a `date-time` must be one); arguments are not,
+        // as production's validator never checks `format`.
+        let compiled = jsonschema::draft202012::options()
+            .should_validate_formats(key == "outputSchema")
+            .build(schema);
+        match compiled {
             Ok(validator) => Some(Some(validator)),
             Err(error) => {
                 diagnostics.push(Diagnostic::new(

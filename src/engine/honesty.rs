@@ -1,11 +1,14 @@
 //! The honesty check (SPEC §7.11): every scenario that is not a `json error`, rendered as if
-//! forced with sample arguments, validates against its tool's `outputSchema`.
+//! forced with sample arguments, validates against its tool's `outputSchema`, `format`s
+//! included. It is rendered again with only the required arguments, and with each odd
+//! argument an agent may send ([`odd_arguments`]).
 
 use serde_json::Value;
 
 use super::Engine;
 use super::catalog::Tool;
 use super::diagnostic::Diagnostic;
+use super::odd_arguments;
 use super::sample::{Fill, overlay, sample_with};
 use super::toolfile::{Outcome, Scenario, ToolFile};
 
@@ -24,13 +27,58 @@ fn sample_arguments_with(engine: &Engine, tool: &Tool, scenario: &Scenario, fill
 }
 
 /// Every way in which `file`'s scenarios break their tool's output schema, with all
-/// arguments given and with only the required ones (a problem is reported once).
+/// arguments given, with only the required ones, and with odd ones (a problem is reported
+/// once, with the first arguments that show it).
 pub fn check(engine: &Engine, tool: &Tool, file: &ToolFile) -> Vec<Diagnostic> {
     let mut problems = check_with(engine, tool, file, Fill::All);
     for mut lean in check_with(engine, tool, file, Fill::Required) {
         if !problems.contains(&lean) {
             lean.message.push_str(" (with only the required arguments)");
             problems.push(lean);
+        }
+    }
+    for odd in check_odd(engine, tool, file) {
+        let seen =
+            |p: &Diagnostic| p.line == odd.line && finding(&p.message) == finding(&odd.message);
+        if !problems.iter().any(seen) {
+            problems.push(odd);
+        }
+    }
+    problems
+}
+
+/// A problem without the note of which arguments showed it.
+fn finding(message: &str) -> &str {
+    message.split(" (with ").next().unwrap_or(message)
+}
+
+/// The first way each scenario breaks the schema under each odd argument.
+fn check_odd(engine: &Engine, tool: &Tool, file: &ToolFile) -> Vec<Diagnostic> {
+    let Some(validator) = &tool.output_validator else {
+        return Vec::new();
+    };
+    let mut problems = Vec::new();
+    for scenario in file
+        .scenarios
+        .iter()
+        .filter(|s| s.outcome == Outcome::Response)
+    {
+        let sample = sample_arguments(engine, tool, scenario);
+        for variant in odd_arguments::variants(tool, scenario, &sample) {
+            let found = match engine.render(scenario, &variant.arguments) {
+                Ok(value) => violations(validator, &value)
+                    .next()
+                    .map(|(pointer, error)| {
+                        format!("response at {pointer} breaks the outputSchema: {error}")
+                    }),
+                Err(error) => Some(error.to_string()),
+            };
+            if let Some(message) = found {
+                let message = format!("{message} (with {})", variant.label);
+                problems.push(
+                    Diagnostic::new(&file.path, scenario.line, message).in_scenario(&scenario.name),
+                );
+            }
         }
     }
     problems

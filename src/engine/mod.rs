@@ -14,6 +14,7 @@ mod go_wording;
 pub mod honesty;
 pub mod journal;
 pub mod matcher;
+pub mod odd_arguments;
 pub mod overrides;
 pub mod placeholder;
 pub mod safe_read;

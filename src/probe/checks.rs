@@ -16,7 +16,7 @@ use super::finding::{Finding, Verdict};
 use super::transport::Client;
 use crate::engine::overrides::{self, Overrides};
 use crate::engine::toolfile::Outcome;
-use crate::engine::{Engine, catalog, honesty};
+use crate::engine::{Engine, catalog, honesty, odd_arguments};
 
 /// A request without an answer for this long fails its check instead of hanging the run.
 const CALL_TIMEOUT: Duration = Duration::from_secs(15);
@@ -535,11 +535,14 @@ async fn unknown_tool(session: &mut Session<'_>) -> Result<String, String> {
 }
 
 /// Test 11: every scenario forced in turn through the overrides file and called with the
-/// honesty check's sample arguments; each `json response` answer must fit the outputSchema.
+/// honesty check's sample arguments, then with the odd arguments an agent may send (two calls
+/// that carry them all; `lint` tries each one alone, in-process); each
+/// `json response` answer must fit the outputSchema, `format`s included.
 /// `json error` scenarios are called too, for test 12 and to confirm the forcing took.
 async fn honest(session: &mut Session<'_>, engine: &Engine, path: &Path) -> Result<String, String> {
     let mut problems = Vec::new();
     let mut checked = 0;
+    let mut odd = 0;
     for tool in engine.tools() {
         let file = engine
             .current_file(tool)
@@ -588,6 +591,31 @@ async fn honest(session: &mut Session<'_>, engine: &Engine, path: &Path) -> Resu
                             )
                         }));
                     }
+                    for variant in odd_arguments::combined(tool, scenario, &arguments) {
+                        odd += 1;
+                        let note = format!(" (forced {:?}, {})", scenario.name, variant.label);
+                        let at = format!("{at} with {}", variant.label);
+                        match session.request(&tool.name, &variant.arguments, &note).await {
+                            Err(error) => problems.push(format!("{at}: {error}")),
+                            Ok(result) if result.get("isError") == Some(&Value::Bool(true)) => {
+                                problems.push(format!(
+                                    "{at}: answered isError true{}",
+                                    text_of(&result)
+                                ));
+                            }
+                            Ok(result) => {
+                                let value = answered_value(&result);
+                                if let Some(validator) = &tool.output_validator
+                                    && let Some((pointer, error)) =
+                                        honesty::violations(validator, &value).next()
+                                {
+                                    problems.push(format!(
+                                        "{at}: the response at {pointer} breaks the outputSchema: {error}"
+                                    ));
+                                }
+                            }
+                        }
+                    }
                 }
                 Outcome::Error => {}
             }
@@ -596,7 +624,7 @@ async fn honest(session: &mut Session<'_>, engine: &Engine, path: &Path) -> Resu
     write_overrides(path, &Overrides::new())?;
     if problems.is_empty() {
         Ok(format!(
-            "{checked} response scenarios of {} tools fit their outputSchema",
+            "{checked} response scenarios of {} tools fit their outputSchema, and {odd} calls with odd arguments",
             engine.tools().len()
         ))
     } else {

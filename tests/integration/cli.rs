@@ -24,6 +24,19 @@ fn lint_reports_every_problem_in_every_file_with_its_line() {
         "tools/c/lean.md",
         &tool_file("lean", &OK.replace("\"{{args.q}}\"", "{{args.q}}")),
     );
+    // Tidy sample arguments pass; free text an agent may send echoes into a `date-time`.
+    project.write(
+        "tools/d/echo.md",
+        &tool_file("echo", OK)
+            .replace(
+                r#""description": "q""#,
+                r#""format": "date-time", "description": "q""#,
+            )
+            .replace(
+                r#""description": "v""#,
+                r#""format": "date-time", "description": "v""#,
+            ),
+    );
     let run = project.run(&["lint"]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     let expected = [
@@ -31,6 +44,8 @@ fn lint_reports_every_problem_in_every_file_with_its_line() {
         "tools/b/liar.md:18: scenario \"wrong-type\": response at /v breaks the outputSchema",
         "tools/good.md:1: tool \"good\" is already defined in tools/b/dup.md",
         "tools/c/lean.md:12: scenario \"ok\": response at /v breaks the outputSchema: null is not of type \"string\" (with only the required arguments)",
+        "tools/d/echo.md:12: scenario \"ok\": response at /v breaks the outputSchema: \"tomorrow 8pm\" is not a \"date-time\" (with q = \"tomorrow 8pm\")",
+        "tools/d/echo.md:12: scenario \"ok\": response at /v breaks the outputSchema: \"\" is not a \"date-time\" (with q = \"\")",
     ];
     for line in expected {
         assert!(
@@ -39,7 +54,8 @@ fn lint_reports_every_problem_in_every_file_with_its_line() {
             run.stdout
         );
     }
-    assert_eq!(run.stdout.lines().count(), 4, "{}", run.stdout);
+    // echo.md: also the quoted text, and `null` with `q` left out.
+    assert_eq!(run.stdout.lines().count(), 8, "{}", run.stdout);
 }
 
 #[test]
