@@ -33,7 +33,7 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('scenario', 'scenario', [CompletionResultType]::ParameterValue, 'Force a tool into a scenario (`scenario <tool> <name>`), or clear it (`scenario <tool>`)')
             [CompletionResult]::new('scenarios', 'scenarios', [CompletionResultType]::ParameterValue, 'List scenarios: kind, match rule, and which one is forced now')
             [CompletionResult]::new('reset', 'reset', [CompletionResultType]::ParameterValue, 'Clear every forced scenario')
-            [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Check every tool file and docs/SOURCE.md; print each problem as `path:line`')
+            [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Check every tool file and docs/SOURCE.md; print each problem with its place')
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run one tool call in process, exactly as the server would, and print the result')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Run the acceptance suite (SPEC §7 and the honesty check) against a real MCP connection')
             [CompletionResult]::new('calls', 'calls', [CompletionResultType]::ParameterValue, 'Show the call journal: what the agent actually called')
@@ -90,6 +90,7 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             break
         }
         'careem-mcp;lint' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'How problems are shown: `full` quotes the offending lines (the default on a terminal), `short` is one `path:line: scenario "name": message` line each (the default in a pipe), `json` is one array for machines')
             [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted)')
             [CompletionResult]::new('--overrides', '--overrides', [CompletionResultType]::ParameterName, 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call')
             [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
@@ -154,7 +155,7 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('scenario', 'scenario', [CompletionResultType]::ParameterValue, 'Force a tool into a scenario (`scenario <tool> <name>`), or clear it (`scenario <tool>`)')
             [CompletionResult]::new('scenarios', 'scenarios', [CompletionResultType]::ParameterValue, 'List scenarios: kind, match rule, and which one is forced now')
             [CompletionResult]::new('reset', 'reset', [CompletionResultType]::ParameterValue, 'Clear every forced scenario')
-            [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Check every tool file and docs/SOURCE.md; print each problem as `path:line`')
+            [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Check every tool file and docs/SOURCE.md; print each problem with its place')
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run one tool call in process, exactly as the server would, and print the result')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Run the acceptance suite (SPEC §7 and the honesty check) against a real MCP connection')
             [CompletionResult]::new('calls', 'calls', [CompletionResultType]::ParameterValue, 'Show the call journal: what the agent actually called')

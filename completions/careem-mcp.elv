@@ -30,7 +30,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand scenario 'Force a tool into a scenario (`scenario <tool> <name>`), or clear it (`scenario <tool>`)'
             cand scenarios 'List scenarios: kind, match rule, and which one is forced now'
             cand reset 'Clear every forced scenario'
-            cand lint 'Check every tool file and docs/SOURCE.md; print each problem as `path:line`'
+            cand lint 'Check every tool file and docs/SOURCE.md; print each problem with its place'
             cand call 'Run one tool call in process, exactly as the server would, and print the result'
             cand verify 'Run the acceptance suite (SPEC §7 and the honesty check) against a real MCP connection'
             cand calls 'Show the call journal: what the agent actually called'
@@ -82,6 +82,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --help 'Print help'
         }
         &'careem-mcp;lint'= {
+            cand --format 'How problems are shown: `full` quotes the offending lines (the default on a terminal), `short` is one `path:line: scenario "name": message` line each (the default in a pipe), `json` is one array for machines'
             cand --tools 'The folder of tool files (`**/*.md`, README.md excepted)'
             cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call'
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
@@ -141,7 +142,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand scenario 'Force a tool into a scenario (`scenario <tool> <name>`), or clear it (`scenario <tool>`)'
             cand scenarios 'List scenarios: kind, match rule, and which one is forced now'
             cand reset 'Clear every forced scenario'
-            cand lint 'Check every tool file and docs/SOURCE.md; print each problem as `path:line`'
+            cand lint 'Check every tool file and docs/SOURCE.md; print each problem with its place'
             cand call 'Run one tool call in process, exactly as the server would, and print the result'
             cand verify 'Run the acceptance suite (SPEC §7 and the honesty check) against a real MCP connection'
             cand calls 'Show the call journal: what the agent actually called'

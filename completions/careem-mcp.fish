@@ -34,7 +34,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "serve" -d 'Se
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "scenario" -d 'Force a tool into a scenario (`scenario <tool> <name>`), or clear it (`scenario <tool>`)'
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "scenarios" -d 'List scenarios: kind, match rule, and which one is forced now'
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "reset" -d 'Clear every forced scenario'
-complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "lint" -d 'Check every tool file and docs/SOURCE.md; print each problem as `path:line`'
+complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "lint" -d 'Check every tool file and docs/SOURCE.md; print each problem with its place'
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "call" -d 'Run one tool call in process, exactly as the server would, and print the result'
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "verify" -d 'Run the acceptance suite (SPEC §7 and the honesty check) against a real MCP connection'
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "calls" -d 'Show the call journal: what the agent actually called'
@@ -72,6 +72,9 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l override
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -s h -l help -d 'Print help'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l format -d 'How problems are shown: `full` quotes the offending lines (the default on a terminal), `short` is one `path:line: scenario "name": message` line each (the default in a pipe), `json` is one array for machines' -r -f -a "full\t''
+short\t''
+json\t''"
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted)' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
@@ -119,7 +122,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand help; and not __fi
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand help; and not __fish_seen_subcommand_from serve scenario scenarios reset lint call verify calls completions help" -f -a "scenario" -d 'Force a tool into a scenario (`scenario <tool> <name>`), or clear it (`scenario <tool>`)'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand help; and not __fish_seen_subcommand_from serve scenario scenarios reset lint call verify calls completions help" -f -a "scenarios" -d 'List scenarios: kind, match rule, and which one is forced now'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand help; and not __fish_seen_subcommand_from serve scenario scenarios reset lint call verify calls completions help" -f -a "reset" -d 'Clear every forced scenario'
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand help; and not __fish_seen_subcommand_from serve scenario scenarios reset lint call verify calls completions help" -f -a "lint" -d 'Check every tool file and docs/SOURCE.md; print each problem as `path:line`'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand help; and not __fish_seen_subcommand_from serve scenario scenarios reset lint call verify calls completions help" -f -a "lint" -d 'Check every tool file and docs/SOURCE.md; print each problem with its place'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand help; and not __fish_seen_subcommand_from serve scenario scenarios reset lint call verify calls completions help" -f -a "call" -d 'Run one tool call in process, exactly as the server would, and print the result'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand help; and not __fish_seen_subcommand_from serve scenario scenarios reset lint call verify calls completions help" -f -a "verify" -d 'Run the acceptance suite (SPEC §7 and the honesty check) against a real MCP connection'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand help; and not __fish_seen_subcommand_from serve scenario scenarios reset lint call verify calls completions help" -f -a "calls" -d 'Show the call journal: what the agent actually called'

@@ -81,11 +81,16 @@ pub enum Command {
     },
     /// Clear every forced scenario.
     Reset,
-    /// Check every tool file and docs/SOURCE.md; print each problem as `path:line`.
+    /// Check every tool file and docs/SOURCE.md; print each problem with its place.
     Lint {
         /// Rewrite the table in docs/SOURCE.md from the tool files.
         #[arg(long)]
         write_source: bool,
+        /// How problems are shown: `full` quotes the offending lines (the default on a
+        /// terminal), `short` is one `path:line: scenario "name": message` line each (the
+        /// default in a pipe), `json` is one array for machines.
+        #[arg(long, value_enum)]
+        format: Option<LintFormat>,
     },
     /// Run one tool call in process, exactly as the server would, and print the result.
     Call(CallArgs),
@@ -189,6 +194,13 @@ pub struct CallArgs {
     pub compact: bool,
     #[command(flatten)]
     pub journal: JournalArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LintFormat {
+    Full,
+    Short,
+    Json,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

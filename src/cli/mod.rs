@@ -5,6 +5,7 @@ mod args;
 mod commands;
 mod complete;
 mod printer;
+mod snippet;
 
 use std::process::ExitCode;
 

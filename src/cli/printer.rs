@@ -50,7 +50,7 @@ pub fn cell(text: impl Into<String>, colour: Option<Color>) -> Cell {
     }
 }
 
-fn stdout_colours() -> bool {
+pub fn stdout_colours() -> bool {
     stdout_is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 

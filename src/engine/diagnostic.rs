@@ -5,10 +5,13 @@ use std::fmt;
 use std::path::PathBuf;
 
 /// One problem in one tool file, located precisely enough for an editor to jump to it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Serialised as `lint --format json` prints it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Diagnostic {
     pub path: PathBuf,
+    /// 1-based; 0 for a problem of the whole file.
     pub line: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub scenario: Option<String>,
     pub message: String,
 }

@@ -1,17 +1,23 @@
 //! `careem-mcp lint`: every problem in every tool file (parse errors, schema errors, honesty
-//! failures) and in docs/SOURCE.md, as `path:line: scenario "name": message`.
+//! failures) and in docs/SOURCE.md: quoted from the file on a terminal, one
+//! `path:line: scenario "name": message` line each in a pipe, or JSON.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use anyhow::Context;
 
 use super::engine_config;
-use crate::cli::args::GlobalArgs;
-use crate::cli::{Status, printer};
+use crate::cli::args::{GlobalArgs, LintFormat};
+use crate::cli::{Status, printer, snippet};
 use crate::engine::diagnostic::Diagnostic;
 use crate::engine::{Engine, catalog, honesty, source_listing};
 
-pub fn run(global: &GlobalArgs, write_source: bool) -> anyhow::Result<Status> {
+pub fn run(
+    global: &GlobalArgs,
+    write_source: bool,
+    format: Option<LintFormat>,
+) -> anyhow::Result<Status> {
     let mut loaded = catalog::load(&global.tools);
     let mut problems = std::mem::take(&mut loaded.diagnostics);
     let engine = Engine::from_tools(engine_config(global), std::mem::take(&mut loaded.tools));
@@ -49,9 +55,7 @@ pub fn run(global: &GlobalArgs, write_source: bool) -> anyhow::Result<Status> {
     }
 
     problems.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
-    for problem in &problems {
-        printer::out(&problem.to_string())?;
-    }
+    show(&problems, format)?;
     if problems.is_empty() {
         eprintln!(
             "{} {} tool files, no problems",
@@ -68,4 +72,32 @@ pub fn run(global: &GlobalArgs, write_source: bool) -> anyhow::Result<Status> {
         );
         Ok(Status::Findings)
     }
+}
+
+fn show(problems: &[Diagnostic], format: Option<LintFormat>) -> anyhow::Result<()> {
+    let format = format.unwrap_or(if printer::stdout_is_terminal() {
+        LintFormat::Full
+    } else {
+        LintFormat::Short
+    });
+    match format {
+        LintFormat::Json => printer::out(&serde_json::to_string_pretty(problems)?)?,
+        LintFormat::Short => {
+            for problem in problems {
+                printer::out(&problem.to_string())?;
+            }
+        }
+        LintFormat::Full => {
+            let mut sources: HashMap<&Path, Option<String>> = HashMap::new();
+            for problem in problems {
+                let source = sources
+                    .entry(&problem.path)
+                    .or_insert_with(|| std::fs::read_to_string(&problem.path).ok());
+                let colour = printer::stdout_colours();
+                printer::out(&snippet::render(problem, source.as_deref(), colour))?;
+                printer::out("")?;
+            }
+        }
+    }
+    Ok(())
 }

@@ -36,7 +36,10 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
                 Command::Scenario { tool, name } => scenario::set(&global, &tool, name.as_deref()),
                 Command::Scenarios { tool } => scenarios::run(&global, tool.as_deref()),
                 Command::Reset => scenario::reset(&global),
-                Command::Lint { write_source } => lint::run(&global, write_source),
+                Command::Lint {
+                    write_source,
+                    format,
+                } => lint::run(&global, write_source, format),
                 Command::Call(args) => call::run(&global, &args),
                 Command::Calls(args) => calls::run(&args),
                 Command::Completions { .. } | Command::Serve(_) | Command::Verify(_) => {
