@@ -12,4 +12,5 @@ mod journey_rides;
 mod reliability;
 mod server;
 mod support;
+mod transcript;
 mod verify;

@@ -1,0 +1,172 @@
+//! What the CLI prints, pinned as whole transcripts (`tests/integration/transcripts/*.txt`), so
+//! that a changed table, message or `--help` shows up in review. `SNAPSHOTS=overwrite cargo
+//! test transcript` rewrites them; `[PROJECT]` stands for the
+//! project's folder and `[TIME]` for a journal timestamp.
+
+use std::path::Path;
+
+use snapbox::{Assert, Data, Redactions};
+
+use crate::support::{Project, Run, repo, tool_file};
+
+/// A journal timestamp, the one thing in a transcript that changes from run to run.
+const TIME: &str = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z";
+
+const OK: &str = "## Scenario: ok\n\n```json response\n{\"v\": \"{{args.q}}\"}\n```\n";
+
+/// A run of the binary as one text: the command, its exit code, stdout and stderr.
+fn transcript(args: &[&str], run: &Run) -> String {
+    format!(
+        "$ careem-mcp {}\n? {}\n--- stdout\n{}--- stderr\n{}",
+        args.join(" "),
+        run.code,
+        run.stdout,
+        run.stderr
+    )
+}
+
+fn assert_transcript(project: &Project, name: &str, args: &[&str]) {
+    // A fixed width, so that `--help` wraps the same on every machine.
+    let output = project.command().env("COLUMNS", "100").args(args).output();
+    let run = Run::from(output.expect("the binary runs"));
+    let mut redactions = Redactions::new();
+    redactions
+        .insert("[PROJECT]", project.path().to_path_buf())
+        .expect("a redaction");
+    redactions
+        .insert("[TIME]", regex::Regex::new(TIME).expect("a pattern"))
+        .expect("a redaction");
+    let expected = repo()
+        .join("tests/integration/transcripts")
+        .join(format!("{name}.txt"));
+    Assert::new()
+        .action_env("SNAPSHOTS")
+        .redact_with(redactions)
+        .eq(
+            transcript(args, &run),
+            Data::read_from(Path::new(&expected), None),
+        );
+}
+
+/// A tree with one problem of each kind `lint` reports.
+fn broken_project() -> Project {
+    let project = Project::empty();
+    project.write("tools/good.md", &tool_file("good", OK));
+    project.write(
+        "tools/a/broken.md",
+        &tool_file("broken", "## Scenario: no-answer\n\nnothing here\n"),
+    );
+    project.write(
+        "tools/b/liar.md",
+        &tool_file("liar", &format!("{OK}\n## Scenario: wrong-type\n\n```json match\n{{\"q\": \"x\"}}\n```\n\n```json response\n{{\"v\": 5}}\n```\n")),
+    );
+    project
+}
+
+#[test]
+fn lint_transcripts() {
+    let clean = Project::copy_of_repo();
+    assert_transcript(&clean, "lint-clean", &["lint"]);
+    let broken = broken_project();
+    let cases: [(&str, &[&str]); 3] = [
+        ("lint-broken-short", &["lint"]),
+        ("lint-broken-full", &["lint", "--format", "full"]),
+        ("lint-broken-json", &["lint", "--format", "json"]),
+    ];
+    for (name, args) in cases {
+        assert_transcript(&broken, name, args);
+    }
+}
+
+#[test]
+fn forcing_transcripts() {
+    let project = Project::copy_of_repo();
+    let steps: [(&str, &[&str]); 6] = [
+        (
+            "scenario-force",
+            &[
+                "scenario",
+                "food_get_restaurant_menu",
+                "upstream-unavailable",
+            ],
+        ),
+        (
+            "scenario-typo",
+            &[
+                "scenario",
+                "food_get_restaurant_menu",
+                "upstream-unavailble",
+            ],
+        ),
+        (
+            "scenarios-one-tool",
+            &["scenarios", "food_get_restaurant_menu"],
+        ),
+        ("scenario-clear", &["scenario", "food_get_restaurant_menu"]),
+        ("reset", &["reset"]),
+        ("scenarios-after-reset", &["scenarios", "ride_cancel"]),
+    ];
+    for (name, args) in steps {
+        assert_transcript(&project, name, args);
+    }
+}
+
+#[test]
+fn calls_transcripts() {
+    let project = Project::copy_of_repo();
+    assert_transcript(&project, "calls-empty", &["calls"]);
+    let geocode = r#"{"latitude":25.0866,"longitude":55.1474}"#;
+    // One answer and one refusal (the menu wants a location), so that both kinds show.
+    let calls: [(&[&str], i32); 2] = [
+        (&["call", "reverse_geocode", geocode], 0),
+        (
+            &[
+                "call",
+                "food_get_restaurant_menu",
+                r#"{"restaurant_id":30104}"#,
+            ],
+            1,
+        ),
+    ];
+    for (args, code) in calls {
+        let run = project.run(args);
+        assert_eq!(run.code, code, "{args:?}: {}{}", run.stdout, run.stderr);
+    }
+    assert_transcript(&project, "calls-two", &["calls"]);
+    assert_transcript(
+        &project,
+        "calls-last-tool",
+        &["calls", "--tool", "reverse_geocode", "--last", "1"],
+    );
+    assert_transcript(&project, "calls-clear", &["calls", "--clear"]);
+}
+
+#[test]
+fn help_transcripts() {
+    let project = Project::empty();
+    let commands = [
+        "",
+        "serve",
+        "call",
+        "scenario",
+        "scenarios",
+        "reset",
+        "lint",
+        "verify",
+        "calls",
+        "completions",
+    ];
+    for command in commands {
+        let mut args: Vec<&str> = command.split_whitespace().collect();
+        args.push("--help");
+        let name = format!(
+            "help-{}",
+            if command.is_empty() {
+                "careem-mcp"
+            } else {
+                command
+            }
+        );
+        assert_transcript(&project, &name, &args);
+    }
+}
