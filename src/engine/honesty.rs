@@ -19,9 +19,10 @@ pub fn sample_arguments(engine: &Engine, tool: &Tool, scenario: &Scenario) -> Va
 }
 
 fn sample_arguments_with(engine: &Engine, tool: &Tool, scenario: &Scenario, fill: Fill) -> Value {
-    let base = sample_with(&tool.input_schema, engine.now(), fill);
+    let now = engine.now();
+    let base = sample_with(&tool.input_schema, now, fill);
     match &scenario.rule {
-        Some(rule) => overlay(base, rule, &tool.input_schema),
+        Some(rule) => overlay(base, rule, &tool.input_schema, now),
         None => base,
     }
 }

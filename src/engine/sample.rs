@@ -99,7 +99,8 @@ fn sample_string(schema: &Value, now: DateTime<Utc>) -> String {
 }
 
 /// Lays the match rule over the sample, turning each pattern into a value that satisfies it.
-pub fn overlay(sample: Value, rule: &Value, schema: &Value) -> Value {
+/// `now` is the engine's (frozen under `--clock`), so that `lint` and `verify` reproduce.
+pub fn overlay(sample: Value, rule: &Value, schema: &Value, now: DateTime<Utc>) -> Value {
     match (rule, sample) {
         (Value::Object(rule), sample) => {
             let mut map = match sample {
@@ -113,8 +114,8 @@ pub fn overlay(sample: Value, rule: &Value, schema: &Value) -> Value {
                     .unwrap_or(&Value::Null);
                 let current = map
                     .remove(key)
-                    .unwrap_or_else(|| self::sample(property, Utc::now()));
-                map.insert(key.clone(), overlay(current, pattern, property));
+                    .unwrap_or_else(|| self::sample(property, now));
+                map.insert(key.clone(), overlay(current, pattern, property, now));
             }
             Value::Object(map)
         }
@@ -125,8 +126,8 @@ pub fn overlay(sample: Value, rule: &Value, schema: &Value) -> Value {
                 _ => Vec::new(),
             };
             for pattern in rule {
-                let base = self::sample(item_schema, Utc::now());
-                items.push(overlay(base, pattern, item_schema));
+                let base = self::sample(item_schema, now);
+                items.push(overlay(base, pattern, item_schema, now));
             }
             Value::Array(items)
         }
@@ -232,7 +233,11 @@ mod tests {
             ),
         ];
         for (rule, want) in cases {
-            assert_eq!(overlay(base.clone(), &rule, &schema), want, "{rule}");
+            assert_eq!(
+                overlay(base.clone(), &rule, &schema, Utc::now()),
+                want,
+                "{rule}"
+            );
         }
     }
 }

@@ -2,23 +2,12 @@
 
 use serde_json::{Value, json};
 
-use crate::support::{Project, repo, tool_file};
-
-const OK: &str = "## Scenario: ok\n\n```json response\n{\"v\": \"{{args.q}}\"}\n```\n";
+use crate::support::{OK, Project, broken_project, repo, tool_file};
 
 #[test]
 fn lint_reports_every_problem_in_every_file_with_its_line() {
-    let project = Project::empty();
-    project.write("tools/good.md", &tool_file("good", OK));
+    let project = broken_project();
     project.write("tools/README.md", "not a tool file, never read");
-    project.write(
-        "tools/a/broken.md",
-        &tool_file("broken", "## Scenario: no-answer\n\nnothing here\n"),
-    );
-    project.write(
-        "tools/b/liar.md",
-        &tool_file("liar", &format!("{OK}\n## Scenario: wrong-type\n\n```json match\n{{\"q\": \"x\"}}\n```\n\n```json response\n{{\"v\": 5}}\n```\n")),
-    );
     project.write("tools/b/dup.md", &tool_file("good", OK));
     project.write(
         "tools/c/lean.md",

@@ -197,3 +197,22 @@ where
         serde_json::from_str(&data).expect("the message is JSON")
     }
 }
+
+/// A scenario that echoes its `q` argument, for tools made up by a test.
+pub const OK: &str = "## Scenario: ok\n\n```json response\n{\"v\": \"{{args.q}}\"}\n```\n";
+
+/// A tree with one problem of each kind `lint` reports: a scenario without an answer and an
+/// answer that breaks its output schema, beside a good file.
+pub fn broken_project() -> Project {
+    let project = Project::empty();
+    project.write("tools/good.md", &tool_file("good", OK));
+    project.write(
+        "tools/a/broken.md",
+        &tool_file("broken", "## Scenario: no-answer\n\nnothing here\n"),
+    );
+    project.write(
+        "tools/b/liar.md",
+        &tool_file("liar", &format!("{OK}\n## Scenario: wrong-type\n\n```json match\n{{\"q\": \"x\"}}\n```\n\n```json response\n{{\"v\": 5}}\n```\n")),
+    );
+    project
+}

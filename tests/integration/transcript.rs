@@ -7,12 +7,10 @@ use std::path::Path;
 
 use snapbox::{Assert, Data, Redactions};
 
-use crate::support::{Project, Run, repo, tool_file};
+use crate::support::{Project, Run, broken_project, repo};
 
 /// A journal timestamp, the one thing in a transcript that changes from run to run.
 const TIME: &str = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z";
-
-const OK: &str = "## Scenario: ok\n\n```json response\n{\"v\": \"{{args.q}}\"}\n```\n";
 
 /// A run of the binary as one text: the command, its exit code, stdout and stderr.
 fn transcript(args: &[&str], run: &Run) -> String {
@@ -46,21 +44,6 @@ fn assert_transcript(project: &Project, name: &str, args: &[&str]) {
             transcript(args, &run),
             Data::read_from(Path::new(&expected), None),
         );
-}
-
-/// A tree with one problem of each kind `lint` reports.
-fn broken_project() -> Project {
-    let project = Project::empty();
-    project.write("tools/good.md", &tool_file("good", OK));
-    project.write(
-        "tools/a/broken.md",
-        &tool_file("broken", "## Scenario: no-answer\n\nnothing here\n"),
-    );
-    project.write(
-        "tools/b/liar.md",
-        &tool_file("liar", &format!("{OK}\n## Scenario: wrong-type\n\n```json match\n{{\"q\": \"x\"}}\n```\n\n```json response\n{{\"v\": 5}}\n```\n")),
-    );
-    project
 }
 
 #[test]
