@@ -9,13 +9,9 @@ use std::collections::BTreeMap;
 
 use chrono::{DateTime, Duration, Utc};
 use chrono_tz::Asia::Dubai;
-use rmcp::ServiceExt;
-use rmcp::model::CallToolRequestParams;
-use rmcp::service::{RoleClient, RunningService};
-use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
 
-use crate::support::Project;
+use crate::support::Agent;
 
 /// Dubai is UTC+4: 10:30, 16:10, 20:45 and 23:50 there.
 const CLOCKS: [&str; 4] = [
@@ -34,132 +30,6 @@ const SEARCHES: [(&str, &str); 6] = [
     ("coffee", "Morning Syrniki Café"),
     ("indian curry", "Saffron Biryani House"),
 ];
-
-/// An agent connected to `careem-mcp serve --stdio` with a frozen clock. Forcing a scenario
-/// goes through the overrides file, out of band, as a developer does it.
-struct Agent {
-    project: Project,
-    now: DateTime<Utc>,
-    client: Option<RunningService<RoleClient, ()>>,
-    runtime: tokio::runtime::Runtime,
-    /// Each tool's `outputSchema`, checking formats too.
-    schemas: BTreeMap<String, jsonschema::Validator>,
-}
-
-impl Agent {
-    fn at(clock: &str) -> Self {
-        let project = Project::copy_of_repo();
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("a runtime");
-        let mut command = tokio::process::Command::from(project.command());
-        command.args(["--clock", clock, "serve", "--stdio"]);
-        let (client, tools) = runtime.block_on(async {
-            let (transport, _stderr) = TokioChildProcess::builder(command)
-                .stderr(std::process::Stdio::null())
-                .spawn()
-                .expect("the binary starts");
-            let client = ().serve(transport).await.expect("the client initializes");
-            let tools = client.list_all_tools().await.expect("tools/list");
-            (client, tools)
-        });
-        let schemas = tools
-            .into_iter()
-            .filter_map(|tool| {
-                let schema = Value::Object(tool.output_schema?.as_ref().clone());
-                let validator = jsonschema::draft202012::options()
-                    .should_validate_formats(true)
-                    .build(&schema)
-                    .expect("an outputSchema compiles");
-                Some((tool.name.to_string(), validator))
-            })
-            .collect();
-        Self {
-            project,
-            now: time(&json!(clock)),
-            client: Some(client),
-            runtime,
-            schemas,
-        }
-    }
-
-    /// The whole result, its `structuredContent` held to the tool's `outputSchema`.
-    fn call(&self, tool: &str, args: &Value) -> Value {
-        let Value::Object(arguments) = args.clone() else {
-            panic!("arguments must be an object: {args}");
-        };
-        let params = CallToolRequestParams::new(tool.to_string()).with_arguments(arguments);
-        let client = self.client.as_ref().expect("connected");
-        let result = self
-            .runtime
-            .block_on(client.call_tool(params))
-            .unwrap_or_else(|e| panic!("{tool} {args}: {e}"));
-        let result = serde_json::to_value(result).expect("a result serialises");
-        if result["isError"] != true
-            && let Some(validator) = self.schemas.get(tool)
-        {
-            let problems: Vec<String> = validator
-                .iter_errors(&result["structuredContent"])
-                .map(|e| format!("{} at {}", e, e.instance_path()))
-                .collect();
-            assert!(
-                problems.is_empty(),
-                "{tool} {args} breaks its outputSchema: {problems:?}\n{result}"
-            );
-        }
-        result
-    }
-
-    /// The answer of a call that succeeds.
-    fn ok(&self, tool: &str, args: &Value) -> Value {
-        let result = self.call(tool, args);
-        let value = result["structuredContent"].clone();
-        assert!(
-            result["isError"] != true && value.get("error").is_none(),
-            "{tool} {args}: {result}"
-        );
-        value
-    }
-
-    /// The business error of a call production refuses (a normal result carrying `error`).
-    fn refused(&self, tool: &str, args: &Value) -> String {
-        let result = self.call(tool, args);
-        assert_ne!(result["isError"], true, "{tool} {args}: {result}");
-        result["structuredContent"]["error"]
-            .as_str()
-            .unwrap_or_else(|| panic!("{tool} {args} was not refused: {result}"))
-            .to_string()
-    }
-
-    /// The answer of `scenario`, forced for this one call.
-    fn forced(&self, tool: &str, scenario: &str, args: &Value) -> Value {
-        self.project.write(
-            ".run/overrides.json",
-            &json!({ tool: scenario }).to_string(),
-        );
-        let result = self.call(tool, args);
-        self.project.write(".run/overrides.json", "{}");
-        result["structuredContent"].clone()
-    }
-
-    fn home(&self) -> Value {
-        let saved = self.ok("get_saved_locations", &json!({}));
-        saved["savedLocations"]
-            .as_array()
-            .and_then(|all| all.iter().find(|s| s["label"] == "Home"))
-            .unwrap_or_else(|| panic!("no Home in {saved}"))["location"]
-            .clone()
-    }
-}
-
-impl Drop for Agent {
-    fn drop(&mut self) {
-        if let Some(client) = self.client.take() {
-            let _ = self.runtime.block_on(client.cancel());
-        }
-    }
-}
 
 fn time(value: &Value) -> DateTime<Utc> {
     let text = value

@@ -5,13 +5,9 @@
 //! `docs/DATA_WORLD.md`.
 
 use chrono::{DateTime, Utc};
-use rmcp::ServiceExt;
-use rmcp::model::CallToolRequestParams;
-use rmcp::service::{RoleClient, RunningService};
-use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
 
-use crate::support::Project;
+use crate::support::Agent;
 
 /// Dubai is UTC+4: 09:05, 20:40 and 23:55 there.
 const CLOCKS: [&str; 3] = [
@@ -20,96 +16,12 @@ const CLOCKS: [&str; 3] = [
     "2026-12-02T19:55:00Z",
 ];
 
-/// An agent connected to `careem-mcp serve --stdio` with a frozen clock. Forcing a scenario
-/// goes through the overrides file, out of band, as a developer does it.
-struct Agent {
-    project: Project,
-    clock: &'static str,
-    client: Option<RunningService<RoleClient, ()>>,
-    runtime: tokio::runtime::Runtime,
-}
-
-impl Agent {
-    fn at(clock: &'static str) -> Self {
-        let project = Project::copy_of_repo();
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("a runtime");
-        let mut command = tokio::process::Command::from(project.command());
-        command.args(["--clock", clock, "serve", "--stdio"]);
-        let client = runtime.block_on(async {
-            let (transport, _stderr) = TokioChildProcess::builder(command)
-                .stderr(std::process::Stdio::null())
-                .spawn()
-                .expect("the binary starts");
-            ().serve(transport)
-                .await
-                .expect("the client initializes over stdio")
-        });
-        Self {
-            project,
-            clock,
-            client: Some(client),
-            runtime,
-        }
-    }
-
-    fn now(&self) -> DateTime<Utc> {
-        time(&json!(self.clock))
-    }
-
-    /// The `structuredContent` of a call that is not `isError`.
-    fn call(&self, tool: &str, args: &Value) -> Value {
-        self.call_forced(tool, args, None)
-    }
-
-    fn call_forced(&self, tool: &str, args: &Value, scenario: Option<&str>) -> Value {
-        if let Some(name) = scenario {
-            self.project
-                .write(".run/overrides.json", &json!({ tool: name }).to_string());
-        }
-        let Value::Object(arguments) = args.clone() else {
-            panic!("arguments must be an object: {args}");
-        };
-        let params = CallToolRequestParams::new(tool.to_string()).with_arguments(arguments);
-        let client = self.client.as_ref().expect("connected");
-        let result = self
-            .runtime
-            .block_on(client.call_tool(params))
-            .unwrap_or_else(|e| panic!("{tool} {args}: {e}"));
-        if scenario.is_some() {
-            self.project.write(".run/overrides.json", "{}");
-        }
-        let result = serde_json::to_value(result).expect("a result serialises");
-        assert_ne!(result["isError"], true, "{tool} {args}: {result}");
-        result["structuredContent"].clone()
-    }
-
-    /// The first location a search for `query` finds.
-    fn find(&self, query: &str) -> Value {
-        let found = self.call("search_locations", &json!({"query": query}));
-        let first = found["locations"][0].clone();
-        assert!(first.is_object(), "{query:?} finds nothing: {found}");
-        first
-    }
-
-    fn home(&self) -> Value {
-        let saved = self.call("get_saved_locations", &json!({}));
-        let home = saved["savedLocations"]
-            .as_array()
-            .and_then(|all| all.iter().find(|s| s["label"] == "Home"))
-            .unwrap_or_else(|| panic!("no Home in {saved}"));
-        home["location"].clone()
-    }
-}
-
-impl Drop for Agent {
-    fn drop(&mut self) {
-        if let Some(client) = self.client.take() {
-            let _ = self.runtime.block_on(client.cancel());
-        }
-    }
+/// The first location a search for `query` finds.
+fn find(agent: &Agent, query: &str) -> Value {
+    let found = agent.answer("search_locations", &json!({"query": query}));
+    let first = found["locations"][0].clone();
+    assert!(first.is_object(), "{query:?} finds nothing: {found}");
+    first
 }
 
 fn time(value: &Value) -> DateTime<Utc> {
@@ -150,7 +62,7 @@ fn book_and_follow(
     to: &Value,
     product: &Value,
 ) -> String {
-    let booked = agent.call(
+    let booked = agent.answer(
         "ride_book",
         &with(trip.clone(), "productId", product["productId"].clone()),
     );
@@ -167,10 +79,10 @@ fn book_and_follow(
         }
     }
     assert_eq!(ride["fareEstimate"], product["fare"], "{context}");
-    assert_eq!(time(&ride["createdAt"]), agent.now(), "{context}");
+    assert_eq!(time(&ride["createdAt"]), agent.now, "{context}");
 
     let id = ride["rideId"].as_str().expect("a ride id").to_string();
-    let status = agent.call("ride_get_status", &json!({"rideId": id}));
+    let status = agent.answer("ride_get_status", &json!({"rideId": id}));
     let followed = &status["ride"];
     let context = format!("status of {id} ({context}): {status}");
     assert_eq!(followed["rideId"], id.as_str(), "{context}");
@@ -206,23 +118,23 @@ fn book_and_follow(
 fn every_product_to_the_airport_is_booked_followed_and_cancelled_at_any_hour() {
     for clock in CLOCKS {
         let agent = Agent::at(clock);
-        let airport = agent.find("DXB");
+        let airport = find(&agent, "DXB");
         let home = agent.home();
         let trip = trip(&home, &airport);
-        let estimates = agent.call("ride_get_estimates", &trip);
+        let estimates = agent.answer("ride_get_estimates", &trip);
         let products = estimates["products"].as_array().expect("products");
         assert_eq!(products.len(), 5, "{estimates}");
-        assert!(time(&estimates["expiresAt"]) > agent.now(), "{estimates}");
+        assert!(time(&estimates["expiresAt"]) > agent.now, "{estimates}");
         for product in products {
             let id = book_and_follow(&agent, &trip, &home, &airport, product);
-            let cancelled = agent.call(
+            let cancelled = agent.answer(
                 "ride_cancel",
                 &json!({"rideId": id, "reason": "plans changed"}),
             );
             assert_eq!(cancelled["cancelled"], true, "{cancelled}");
             assert_eq!(cancelled["rideId"], id.as_str(), "{cancelled}");
             assert_eq!(amount(&cancelled["cancellationFee"]), 0.0, "{cancelled}");
-            assert_eq!(time(&cancelled["cancelledAt"]), agent.now(), "{cancelled}");
+            assert_eq!(time(&cancelled["cancelledAt"]), agent.now, "{cancelled}");
         }
     }
 }
@@ -242,7 +154,7 @@ fn every_route_is_priced_by_distance_and_product_and_booked_as_quoted() {
     let places: Vec<Value> = TYPED
         .iter()
         .map(|(query, word)| {
-            let place = agent.find(query);
+            let place = find(&agent, query);
             assert!(
                 place["title"].as_str().unwrap_or_default().contains(word),
                 "{query:?}: {place}"
@@ -254,7 +166,7 @@ fn every_route_is_priced_by_distance_and_product_and_booked_as_quoted() {
     for (a, from) in places.iter().enumerate() {
         for (b, to) in places.iter().enumerate().filter(|(b, _)| *b != a) {
             let trip = trip(from, to);
-            let estimates = agent.call("ride_get_estimates", &trip);
+            let estimates = agent.answer("ride_get_estimates", &trip);
             let products = estimates["products"].as_array().expect("products").clone();
             let mids: Vec<(i64, f64)> = products
                 .iter()
@@ -354,7 +266,7 @@ fn search_geocoding_and_saved_places_describe_each_place_alike() {
     let agent = Agent::at(CLOCKS[2]);
     let mut seen: Vec<Value> = Vec::new();
     for (args, want) in searches() {
-        let found = agent.call("search_locations", &args);
+        let found = agent.answer("search_locations", &args);
         let uuids: Vec<&str> = found["locations"]
             .as_array()
             .expect("locations")
@@ -371,9 +283,9 @@ fn search_geocoding_and_saved_places_describe_each_place_alike() {
                 .cloned(),
         );
     }
-    let saved = agent.call("get_saved_locations", &json!({}));
+    let saved = agent.answer("get_saved_locations", &json!({}));
     for entry in saved["savedLocations"].as_array().expect("saved locations") {
-        assert!(time(&entry["lastUsedAt"]) < agent.now(), "{entry}");
+        assert!(time(&entry["lastUsedAt"]) < agent.now, "{entry}");
         seen.push(entry["location"].clone());
     }
     seen.sort_by_key(|l| l["locationUuid"].as_str().unwrap_or_default().to_string());
@@ -387,13 +299,13 @@ fn search_geocoding_and_saved_places_describe_each_place_alike() {
     assert_eq!(uuids, distinct, "one uuid, two descriptions: {seen:#?}");
     assert_eq!(uuids.len(), 5, "{uuids:?}");
     for place in &seen {
-        let geocoded = agent.call(
+        let geocoded = agent.answer(
             "reverse_geocode",
             &json!({"latitude": place["latitude"], "longitude": place["longitude"]}),
         );
         assert_eq!(&geocoded["location"], place, "reverse geocoding {place}");
     }
-    let off_the_map = agent.call("reverse_geocode", &json!({"latitude": 91, "longitude": 55}));
+    let off_the_map = agent.answer("reverse_geocode", &json!({"latitude": 91, "longitude": 55}));
     assert!(off_the_map["error"].is_string(), "{off_the_map}");
 }
 
@@ -411,9 +323,9 @@ fn the_worlds_rides_agree_with_the_estimates_and_refuse_a_late_cancellation() {
         ("5001006", Err("already cancelled")),
     ];
     for (id, cancel) in cases {
-        let status = agent.call("ride_get_status", &json!({"rideId": id}));
+        let status = agent.answer("ride_get_status", &json!({"rideId": id}));
         let ride = &status["ride"];
-        let estimates = agent.call(
+        let estimates = agent.answer(
             "ride_get_estimates",
             &trip(&ride["pickup"], &ride["dropoff"]),
         );
@@ -436,22 +348,19 @@ fn the_worlds_rides_agree_with_the_estimates_and_refuse_a_late_cancellation() {
                 "{id}: {fare} outside {min}–{max}"
             ),
         }
-        assert!(time(&ride["createdAt"]) <= agent.now(), "{status}");
+        assert!(time(&ride["createdAt"]) <= agent.now, "{status}");
         for (key, future) in [
             ("pickupEta", ride["status"] == "CAPTAIN_ON_THE_WAY"),
             ("dropoffEta", true),
         ] {
             if ride.get(key).is_some() && future {
-                assert!(
-                    time(&ride[key]) > agent.now(),
-                    "{key} in the past: {status}"
-                );
+                assert!(time(&ride[key]) > agent.now, "{key} in the past: {status}");
             }
         }
         if let Some(captain) = ride.get("captain") {
             captains.push(json!({"captain": captain, "car": ride["car"]}));
         }
-        let answer = agent.call("ride_cancel", &json!({"rideId": id}));
+        let answer = agent.answer("ride_cancel", &json!({"rideId": id}));
         match cancel {
             Ok(fee) => {
                 assert_eq!(answer["cancelled"], true, "{id}: {answer}");
@@ -468,7 +377,7 @@ fn the_worlds_rides_agree_with_the_estimates_and_refuse_a_late_cancellation() {
             }
         }
     }
-    let any = agent.call("ride_get_status", &json!({"rideId": "5009999"}));
+    let any = agent.answer("ride_get_status", &json!({"rideId": "5009999"}));
     captains.push(json!({"captain": any["ride"]["captain"], "car": any["ride"]["car"]}));
     for (i, a) in captains.iter().enumerate() {
         for b in &captains[i + 1..] {
@@ -485,12 +394,12 @@ fn the_worlds_rides_agree_with_the_estimates_and_refuse_a_late_cancellation() {
 #[test]
 fn the_forced_lifecycle_follows_the_booked_ride_with_one_captain() {
     let agent = Agent::at(CLOCKS[1]);
-    let (home, airport) = (agent.home(), agent.find("airport"));
+    let (home, airport) = (agent.home(), find(&agent, "airport"));
     let trip = trip(&home, &airport);
-    let declined = agent.call_forced(
+    let declined = agent.forced(
         "ride_book",
+        "payment-declined",
         &with(trip.clone(), "productId", json!(1102)),
-        Some("payment-declined"),
     );
     assert!(
         declined["error"]
@@ -499,7 +408,7 @@ fn the_forced_lifecycle_follows_the_booked_ride_with_one_captain() {
             .starts_with("payment declined"),
         "{declined}"
     );
-    let booked = agent.call("ride_book", &with(trip, "productId", json!(1102)));
+    let booked = agent.answer("ride_book", &with(trip, "productId", json!(1102)));
     let id = booked["ride"]["rideId"].as_str().expect("an id");
     let mut story: Vec<Value> = Vec::new();
     for stage in [
@@ -509,7 +418,7 @@ fn the_forced_lifecycle_follows_the_booked_ride_with_one_captain() {
         "on-trip",
         "completed",
     ] {
-        let status = agent.call_forced("ride_get_status", &json!({"rideId": id}), Some(stage));
+        let status = agent.forced("ride_get_status", stage, &json!({"rideId": id}));
         let ride = &status["ride"];
         assert_eq!(ride["rideId"], id, "{stage}: {status}");
         assert_eq!(ride["product"]["productId"], 1102, "{stage}: {status}");
@@ -541,13 +450,13 @@ fn the_forced_lifecycle_follows_the_booked_ride_with_one_captain() {
 #[test]
 fn free_text_and_pinned_points_are_never_passed_off_as_something_else() {
     let agent = Agent::at(CLOCKS[2]);
-    let (home, airport) = (agent.home(), agent.find("DXB"));
+    let (home, airport) = (agent.home(), find(&agent, "DXB"));
     let later = with(
         with(trip(&home, &airport), "productId", json!(1103)),
         "scheduledAt",
         json!("tomorrow 8pm"),
     );
-    let booked = agent.call("ride_book", &later);
+    let booked = agent.answer("ride_book", &later);
     let ride = &booked["ride"];
     assert_eq!(ride["status"], "SCHEDULED", "{booked}");
     assert!(
@@ -561,16 +470,16 @@ fn free_text_and_pinned_points_are_never_passed_off_as_something_else() {
             .contains("tomorrow 8pm"),
         "{booked}"
     );
-    let status = agent.call("ride_get_status", &json!({"rideId": ride["rideId"]}));
+    let status = agent.answer("ride_get_status", &json!({"rideId": ride["rideId"]}));
     assert_eq!(status["ride"]["status"], "SCHEDULED", "{status}");
     assert_eq!(status["ride"]["product"]["productId"], 1103, "{status}");
     assert_eq!(status["ride"]["dropoff"], ride["dropoff"], "{status}");
 
     let pin = json!({"latitude": 25.0712, "longitude": 55.1388});
     let pinned = trip(&pin, &airport);
-    let estimates = agent.call("ride_get_estimates", &pinned);
+    let estimates = agent.answer("ride_get_estimates", &pinned);
     for product in estimates["products"].as_array().expect("products") {
-        let booked = agent.call(
+        let booked = agent.answer(
             "ride_book",
             &with(pinned.clone(), "productId", product["productId"].clone()),
         );
@@ -585,7 +494,7 @@ fn free_text_and_pinned_points_are_never_passed_off_as_something_else() {
             "{booked}"
         );
     }
-    let unknown = agent.call("ride_book", &with(pinned, "productId", json!(1999)));
+    let unknown = agent.answer("ride_book", &with(pinned, "productId", json!(1999)));
     assert!(
         unknown["error"]
             .as_str()
