@@ -353,7 +353,11 @@ fn check_new_order(agent: &Agent, order_id: &Value, basket: &Value) {
         })
         .collect();
     assert_eq!(ordered, lines);
-    assert!(time(&status["placedAt"]) <= agent.now);
+    assert_eq!(
+        time(&status["placedAt"]),
+        agent.now,
+        "placed when food_place_order said: {status}"
+    );
 }
 
 /// Slots never lie in the past and each sits under the Dubai day it starts on.
