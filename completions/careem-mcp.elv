@@ -18,8 +18,10 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
     }
     var completions = [
         &'careem-mcp'= {
-            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted)'
-            cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call'
+            cand --project 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path'
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder'
+            cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call [default: <project>/.run/overrides.json]'
+            cand --journal 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]'
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
             cand -h 'Print help (see more with ''--help'')'
@@ -45,9 +47,10 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --widget-domain 'Where the widget bundle is loaded from'
             cand --allowed-host 'Also accept this Host (e.g. a tunnel''s, for ChatGPT); loopback names are always accepted'
             cand --session-idle 'End HTTP sessions idle for this many seconds'
-            cand --journal 'The call journal: one JSON line per tool call'
-            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted)'
-            cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call'
+            cand --project 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path'
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder'
+            cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call [default: <project>/.run/overrides.json]'
+            cand --journal 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]'
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
             cand --stdio 'Speak MCP on stdin/stdout instead of HTTP (logs go to stderr)'
@@ -58,24 +61,30 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --help 'Print help'
         }
         &'careem-mcp;scenario'= {
-            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted)'
-            cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call'
+            cand --project 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path'
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder'
+            cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call [default: <project>/.run/overrides.json]'
+            cand --journal 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]'
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'careem-mcp;scenarios'= {
-            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted)'
-            cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call'
+            cand --project 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path'
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder'
+            cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call [default: <project>/.run/overrides.json]'
+            cand --journal 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]'
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
             cand -h 'Print help'
             cand --help 'Print help'
         }
         &'careem-mcp;reset'= {
-            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted)'
-            cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call'
+            cand --project 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path'
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder'
+            cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call [default: <project>/.run/overrides.json]'
+            cand --journal 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]'
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
             cand -h 'Print help'
@@ -83,8 +92,10 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
         }
         &'careem-mcp;lint'= {
             cand --format 'How problems are shown: `full` quotes the offending lines (the default on a terminal), `short` is one `path:line: scenario "name": message` line each (the default in a pipe), `json` is one array for machines'
-            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted)'
-            cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call'
+            cand --project 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path'
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder'
+            cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call [default: <project>/.run/overrides.json]'
+            cand --journal 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]'
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
             cand --write-source 'Rewrite the table in docs/SOURCE.md from the tool files'
@@ -93,9 +104,10 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
         }
         &'careem-mcp;call'= {
             cand --scenario 'Force this scenario for this call only'
-            cand --journal 'The call journal: one JSON line per tool call'
-            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted)'
-            cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call'
+            cand --project 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path'
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder'
+            cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call [default: <project>/.run/overrides.json]'
+            cand --journal 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]'
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
             cand --compact 'Print compact JSON even on a terminal'
@@ -106,8 +118,10 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
         &'careem-mcp;verify'= {
             cand --transport 'Which transport to run the suite over'
             cand --url 'Check a server that is already running (its /mcp URL) instead of starting one. Tests 9 and 11 force scenarios, so they run only when `--overrides` names that server''s file'
-            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted)'
-            cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call'
+            cand --project 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path'
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder'
+            cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call [default: <project>/.run/overrides.json]'
+            cand --journal 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]'
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
             cand --json 'Print the results as JSON'
@@ -115,12 +129,13 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --help 'Print help'
         }
         &'careem-mcp;calls'= {
-            cand --journal 'The call journal: one JSON line per tool call'
             cand --tool 'Only calls of this tool'
             cand --session 'Only calls of this session'
             cand --last 'Only the last N calls'
-            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted)'
-            cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call'
+            cand --project 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path'
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder'
+            cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call [default: <project>/.run/overrides.json]'
+            cand --journal 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]'
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
             cand --json 'Print the entries as JSON (an array)'
@@ -130,8 +145,10 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --help 'Print help'
         }
         &'careem-mcp;completions'= {
-            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted)'
-            cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call'
+            cand --project 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path'
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder'
+            cand --overrides 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call [default: <project>/.run/overrides.json]'
+            cand --journal 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]'
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
             cand -h 'Print help'

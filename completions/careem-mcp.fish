@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_careem_mcp_global_optspecs
-    string join \n tools= overrides= clock= seed= h/help V/version
+    string join \n project= tools= overrides= journal= clock= seed= h/help V/version
 end
 
 function __fish_careem_mcp_needs_command
@@ -24,8 +24,10 @@ function __fish_careem_mcp_using_subcommand
     contains -- $cmd[1] $argv
 end
 
-complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted)' -r -F
-complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call [default: <project>/.run/overrides.json]' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l journal -d 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -47,9 +49,10 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l server-v
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l widget-domain -d 'Where the widget bundle is loaded from' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l allowed-host -d 'Also accept this Host (e.g. a tunnel\'s, for ChatGPT); loopback names are always accepted' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l session-idle -d 'End HTTP sessions idle for this many seconds' -r
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l journal -d 'The call journal: one JSON line per tool call' -r -F
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted)' -r -F
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call [default: <project>/.run/overrides.json]' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l journal -d 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l stdio -d 'Speak MCP on stdin/stdout instead of HTTP (logs go to stderr)'
@@ -57,34 +60,43 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l no-outpu
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l no-meta -d 'Leave `_meta` and the widget resource out'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l no-journal -d 'Keep no journal'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -s h -l help -d 'Print help'
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted)' -r -F
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call [default: <project>/.run/overrides.json]' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l journal -d 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -s h -l help -d 'Print help'
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted)' -r -F
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call [default: <project>/.run/overrides.json]' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l journal -d 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -s h -l help -d 'Print help'
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted)' -r -F
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call [default: <project>/.run/overrides.json]' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l journal -d 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -s h -l help -d 'Print help'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l format -d 'How problems are shown: `full` quotes the offending lines (the default on a terminal), `short` is one `path:line: scenario "name": message` line each (the default in a pipe), `json` is one array for machines' -r -f -a "full\t''
 short\t''
 json\t''"
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted)' -r -F
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call [default: <project>/.run/overrides.json]' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l journal -d 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l write-source -d 'Rewrite the table in docs/SOURCE.md from the tool files'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -s h -l help -d 'Print help'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l scenario -d 'Force this scenario for this call only' -r
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l journal -d 'The call journal: one JSON line per tool call' -r -F
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted)' -r -F
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call [default: <project>/.run/overrides.json]' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l journal -d 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l compact -d 'Print compact JSON even on a terminal'
@@ -95,26 +107,31 @@ sse\t''
 stdio\t''
 all\t''"
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l url -d 'Check a server that is already running (its /mcp URL) instead of starting one. Tests 9 and 11 force scenarios, so they run only when `--overrides` names that server\'s file' -r
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted)' -r -F
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call [default: <project>/.run/overrides.json]' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l journal -d 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l json -d 'Print the results as JSON'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -s h -l help -d 'Print help'
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l journal -d 'The call journal: one JSON line per tool call' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l tool -d 'Only calls of this tool' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l session -d 'Only calls of this session' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l last -d 'Only the last N calls' -r
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted)' -r -F
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call [default: <project>/.run/overrides.json]' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l journal -d 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l json -d 'Print the entries as JSON (an array)'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l follow -d 'Keep printing new calls as they come'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l clear -d 'Empty the journal'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -s h -l help -d 'Print help'
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted)' -r -F
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call [default: <project>/.run/overrides.json]' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l journal -d 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -s h -l help -d 'Print help'

@@ -24,28 +24,21 @@ pub struct Cli {
 
 #[derive(Debug, Clone, Args)]
 pub struct GlobalArgs {
-    /// The folder of tool files (`**/*.md`, README.md excepted).
-    #[arg(
-        long,
-        global = true,
-        value_name = "DIR",
-        env = "CAREEM_MCP_TOOLS",
-        default_value = "tools"
-    )]
-    pub tools: PathBuf,
-    /// The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call.
-    #[arg(
-        long,
-        global = true,
-        value_name = "PATH",
-        env = "CAREEM_MCP_OVERRIDES",
-        default_value = ".run/overrides.json"
-    )]
-    pub overrides: PathBuf,
-    /// Whether `overrides` was named (option or environment) rather than defaulted: `verify
-    /// --url` writes a running server's overrides file only when told which one it reads.
-    #[arg(skip)]
-    pub overrides_given: bool,
+    /// The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP
+    /// clients start servers in a folder of their own choosing: give them an absolute path.
+    #[arg(long, global = true, value_name = "DIR", env = "CAREEM_MCP_PROJECT")]
+    pub project: Option<PathBuf>,
+    /// The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools].
+    /// Relative paths here and in --overrides and --journal are taken from the project folder.
+    #[arg(long, global = true, value_name = "DIR", env = "CAREEM_MCP_TOOLS")]
+    pub tools: Option<PathBuf>,
+    /// The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call
+    /// [default: <project>/.run/overrides.json].
+    #[arg(long, global = true, value_name = "PATH", env = "CAREEM_MCP_OVERRIDES")]
+    pub overrides: Option<PathBuf>,
+    /// The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl].
+    #[arg(long, global = true, value_name = "PATH", env = "CAREEM_MCP_JOURNAL")]
+    pub journal: Option<PathBuf>,
     /// Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses.
     #[arg(long, global = true, value_name = "RFC3339", env = "CAREEM_MCP_CLOCK", value_parser = parse_clock)]
     pub clock: Option<DateTime<Utc>>,
@@ -152,30 +145,9 @@ pub struct ServeArgs {
         default_value_t = 1800
     )]
     pub session_idle: u64,
-    #[command(flatten)]
-    pub journal: JournalArgs,
-}
-
-#[derive(Debug, Clone, Args)]
-pub struct JournalArgs {
-    #[command(flatten)]
-    pub path: JournalPath,
     /// Keep no journal.
     #[arg(long)]
     pub no_journal: bool,
-}
-
-/// Where the call journal lives; shared by the commands that write it and `calls`, which reads it.
-#[derive(Debug, Clone, Args)]
-pub struct JournalPath {
-    /// The call journal: one JSON line per tool call.
-    #[arg(
-        long,
-        value_name = "PATH",
-        env = "CAREEM_MCP_JOURNAL",
-        default_value = ".run/calls.jsonl"
-    )]
-    pub journal: PathBuf,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -192,8 +164,9 @@ pub struct CallArgs {
     /// Print compact JSON even on a terminal.
     #[arg(long)]
     pub compact: bool,
-    #[command(flatten)]
-    pub journal: JournalArgs,
+    /// Keep no journal.
+    #[arg(long)]
+    pub no_journal: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -227,8 +200,6 @@ pub struct VerifyArgs {
 
 #[derive(Debug, Clone, Args)]
 pub struct CallsArgs {
-    #[command(flatten)]
-    pub journal: JournalPath,
     /// Only calls of this tool.
     #[arg(long, add = ArgValueCandidates::new(complete::tools))]
     pub tool: Option<String>,

@@ -5,19 +5,29 @@ use std::path::PathBuf;
 
 use clap_complete::CompletionCandidate;
 
+use super::project;
 use crate::engine::catalog;
 
+/// The tools folder as every subcommand resolves it, from the command line being completed.
 fn tools_dir() -> PathBuf {
+    let project = named("--project", "CAREEM_MCP_PROJECT");
+    let tools = named("--tools", "CAREEM_MCP_TOOLS");
+    project::derive(project.as_deref(), tools.as_deref(), None, None).tools
+}
+
+/// `FLAG VALUE` or `FLAG=VALUE` on the command line being completed, else the variable `env`.
+fn named(flag: &str, env: &str) -> Option<PathBuf> {
     let args: Vec<String> = std::env::args().collect();
+    let inline = format!("{flag}=");
     args.iter()
-        .position(|a| a == "--tools")
+        .position(|a| a == flag)
         .and_then(|i| args.get(i + 1).cloned())
         .or_else(|| {
             args.iter()
-                .find_map(|a| a.strip_prefix("--tools=").map(str::to_string))
+                .find_map(|a| a.strip_prefix(&inline).map(str::to_string))
         })
-        .or_else(|| std::env::var("CAREEM_MCP_TOOLS").ok())
-        .map_or_else(|| PathBuf::from("tools"), PathBuf::from)
+        .or_else(|| std::env::var(env).ok())
+        .map(PathBuf::from)
 }
 
 pub fn tools() -> Vec<CompletionCandidate> {

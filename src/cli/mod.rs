@@ -5,11 +5,11 @@ mod args;
 mod commands;
 mod complete;
 mod printer;
+mod project;
 mod snippet;
 
 use std::process::ExitCode;
 
-use clap::parser::ValueSource;
 use clap::{CommandFactory, FromArgMatches};
 
 pub use args::{Cli, Command, GlobalArgs};
@@ -35,12 +35,8 @@ impl From<Status> for ExitCode {
 pub fn run() -> ExitCode {
     clap_complete::CompleteEnv::with_factory(Cli::command).complete();
     let matches = Cli::command().get_matches();
-    let mut cli = Cli::from_arg_matches(&matches)
+    let cli = Cli::from_arg_matches(&matches)
         .unwrap_or_else(|error| error.format(&mut Cli::command()).exit());
-    cli.global.overrides_given = matches!(
-        matches.value_source("overrides"),
-        Some(ValueSource::CommandLine | ValueSource::EnvVariable)
-    );
     match commands::dispatch(cli) {
         Ok(status) => status.into(),
         Err(error) if printer::is_broken_pipe(&error) => ExitCode::SUCCESS,

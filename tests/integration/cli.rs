@@ -347,8 +347,10 @@ fn help_explains_every_subcommand() {
         "verify",
         "calls",
         "completions",
+        "--project",
         "--tools",
         "--overrides",
+        "--journal",
         "--clock",
         "--seed",
     ] {

@@ -5,12 +5,13 @@ use serde_json::{Map, Value};
 
 use super::load_journalled_engine;
 use crate::cli::args::{CallArgs, GlobalArgs};
+use crate::cli::project::Paths;
 use crate::cli::{Status, printer};
 use crate::server::call_result_json;
 
-pub fn run(global: &GlobalArgs, args: &CallArgs) -> anyhow::Result<Status> {
+pub fn run(global: &GlobalArgs, paths: &Paths, args: &CallArgs) -> anyhow::Result<Status> {
     let arguments = parse_arguments(args.arguments.as_deref())?;
-    let engine = load_journalled_engine(global, &args.journal)?;
+    let engine = load_journalled_engine(global, paths, args.no_journal)?;
     let output = match engine.call_with(&args.tool, arguments, args.scenario.as_deref()) {
         Ok(output) => output,
         Err(unknown) => {

@@ -1,16 +1,18 @@
 //! `careem-mcp calls`: the call journal as a table or JSON, filtered, followed live, or cleared.
 
 use std::io::{BufRead, BufReader, Seek, SeekFrom};
+use std::path::Path;
 use std::time::Duration;
 
 use anyhow::Context;
 
 use crate::cli::args::CallsArgs;
+use crate::cli::project::Paths;
 use crate::cli::{Status, printer};
 use crate::engine::journal::{self, Entry, Journal};
 
-pub fn run(args: &CallsArgs) -> anyhow::Result<Status> {
-    let path = &args.journal.journal;
+pub fn run(paths: &Paths, args: &CallsArgs) -> anyhow::Result<Status> {
+    let path = &paths.journal;
     if args.clear {
         // Truncating in place keeps a running server's append handle valid.
         if path.exists() {
@@ -35,7 +37,7 @@ pub fn run(args: &CallsArgs) -> anyhow::Result<Status> {
     }
     printer::out(&table.to_string())?;
     if args.follow {
-        follow(args)?;
+        follow(path, args)?;
     }
     Ok(Status::Success)
 }
@@ -72,14 +74,11 @@ fn row(entry: &Entry) -> Vec<String> {
 }
 
 /// Prints each new line as it is appended, one row at a time, until interrupted.
-fn follow(args: &CallsArgs) -> anyhow::Result<()> {
+fn follow(path: &Path, args: &CallsArgs) -> anyhow::Result<()> {
     // Creating the journal up front lets a follower start before the server does.
-    drop(
-        Journal::open(&args.journal.journal)
-            .with_context(|| format!("cannot open {}", args.journal.journal.display()))?,
-    );
-    let file = std::fs::File::open(&args.journal.journal)
-        .with_context(|| format!("cannot open {}", args.journal.journal.display()))?;
+    drop(Journal::open(path).with_context(|| format!("cannot open {}", path.display()))?);
+    let file =
+        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     let mut reader = BufReader::new(file);
     reader.seek(SeekFrom::End(0))?;
     let mut line = String::new();

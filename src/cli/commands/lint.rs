@@ -9,27 +9,34 @@ use anyhow::Context;
 
 use super::engine_config;
 use crate::cli::args::{GlobalArgs, LintFormat};
+use crate::cli::project::Paths;
 use crate::cli::{Status, printer, snippet};
 use crate::engine::diagnostic::Diagnostic;
 use crate::engine::{Engine, catalog, honesty, source_listing};
 
 pub fn run(
     global: &GlobalArgs,
+    paths: &Paths,
     write_source: bool,
     format: Option<LintFormat>,
 ) -> anyhow::Result<Status> {
-    let mut loaded = catalog::load(&global.tools);
+    let config = engine_config(global, paths)?;
+    let mut loaded = catalog::load(&config.tools_dir);
     let mut problems = std::mem::take(&mut loaded.diagnostics);
-    let engine = Engine::from_tools(engine_config(global), std::mem::take(&mut loaded.tools));
+    let root = config
+        .tools_dir
+        .parent()
+        .unwrap_or(Path::new(""))
+        .to_path_buf();
+    let engine = Engine::from_tools(config, std::mem::take(&mut loaded.tools));
     for parsed in loaded.files.iter().filter(|p| p.diagnostics.is_empty()) {
         if let Some(tool) = engine.tool(&parsed.file.tool) {
             problems.extend(honesty::check(&engine, tool, &parsed.file));
         }
     }
     let files: Vec<_> = loaded.tool_files().collect();
-    let root = global.tools.parent().unwrap_or(Path::new(""));
     let source = root.join("docs").join("SOURCE.md");
-    let rows = source_listing::rows(root, &files);
+    let rows = source_listing::rows(&root, &files);
     if write_source {
         let existing = std::fs::read_to_string(&source).ok();
         if let Some(dir) = source.parent() {

@@ -11,37 +11,39 @@ mod verify;
 
 use anyhow::Context;
 
-use super::args::{Cli, Command, GlobalArgs, JournalArgs};
+use super::args::{Cli, Command, GlobalArgs};
+use super::project::{self, Paths};
 use super::{Status, init_logging};
 use crate::engine::journal::Journal;
 use crate::engine::{Engine, EngineConfig};
 
 pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
     let global = cli.global;
+    let paths = project::resolve(&global);
     match cli.command {
         Command::Completions { shell } => completions::run(shell),
         Command::Serve(args) => {
             init_logging("info,rmcp=warn");
-            serve::run(&global, &args)
+            serve::run(&global, &paths, &args)
         }
         Command::Verify(args) => {
             // rmcp's client logs every JSON-RPC error answer (test 10 asks for one) and every
             // failed connection; the report carries both, so its logs would only repeat them.
             init_logging("warn,rmcp=off");
-            verify::run(&global, &args)
+            verify::run(&global, &paths, &args)
         }
         command => {
             init_logging("warn");
             match command {
-                Command::Scenario { tool, name } => scenario::set(&global, &tool, name.as_deref()),
-                Command::Scenarios { tool } => scenarios::run(&global, tool.as_deref()),
-                Command::Reset => scenario::reset(&global),
+                Command::Scenario { tool, name } => scenario::set(&paths, &tool, name.as_deref()),
+                Command::Scenarios { tool } => scenarios::run(&paths, tool.as_deref()),
+                Command::Reset => scenario::reset(&paths),
                 Command::Lint {
                     write_source,
                     format,
-                } => lint::run(&global, write_source, format),
-                Command::Call(args) => call::run(&global, &args),
-                Command::Calls(args) => calls::run(&args),
+                } => lint::run(&global, &paths, write_source, format),
+                Command::Call(args) => call::run(&global, &paths, &args),
+                Command::Calls(args) => calls::run(&paths, &args),
                 Command::Completions { .. } | Command::Serve(_) | Command::Verify(_) => {
                     unreachable!("handled above")
                 }
@@ -50,21 +52,22 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
     }
 }
 
-pub fn engine_config(global: &GlobalArgs) -> EngineConfig {
-    EngineConfig {
-        tools_dir: global.tools.clone(),
-        overrides: global.overrides.clone(),
+/// The engine's settings; the tools folder must exist (see [`Paths::tools`]).
+pub fn engine_config(global: &GlobalArgs, paths: &Paths) -> anyhow::Result<EngineConfig> {
+    Ok(EngineConfig {
+        tools_dir: paths.tools()?.to_path_buf(),
+        overrides: paths.overrides.clone(),
         clock: global.clock,
         seed: global.seed,
-    }
+    })
 }
 
 /// The engine over the tools folder, or every problem that keeps it from loading.
-pub fn load_engine(global: &GlobalArgs) -> anyhow::Result<Engine> {
-    Engine::load(engine_config(global)).with_context(|| {
+pub fn load_engine(global: &GlobalArgs, paths: &Paths) -> anyhow::Result<Engine> {
+    Engine::load(engine_config(global, paths)?).with_context(|| {
         format!(
             "the tool files in {} have problems (run `careem-mcp lint`)",
-            global.tools.display()
+            paths.tools.display()
         )
     })
 }
@@ -73,16 +76,17 @@ pub fn load_engine(global: &GlobalArgs) -> anyhow::Result<Engine> {
 /// (a client may start the server in a read-only folder) is a warning: serving matters more.
 pub fn load_journalled_engine(
     global: &GlobalArgs,
-    journal: &JournalArgs,
+    paths: &Paths,
+    no_journal: bool,
 ) -> anyhow::Result<Engine> {
-    let engine = load_engine(global)?;
-    if journal.no_journal {
+    let engine = load_engine(global, paths)?;
+    if no_journal {
         return Ok(engine);
     }
-    match Journal::open(&journal.path.journal) {
+    match Journal::open(&paths.journal) {
         Ok(opened) => Ok(engine.with_journal(opened)),
         Err(error) => {
-            tracing::warn!(path = %journal.path.journal.display(), "cannot open the call journal, keeping none: {error}");
+            tracing::warn!(path = %paths.journal.display(), "cannot open the call journal, keeping none: {error}");
             Ok(engine)
         }
     }

@@ -3,13 +3,13 @@
 
 use anyhow::{Context, bail};
 
-use crate::cli::args::GlobalArgs;
+use crate::cli::project::Paths;
 use crate::cli::{Status, printer};
 use crate::engine::catalog;
 use crate::engine::overrides;
 
-pub fn set(global: &GlobalArgs, tool: &str, name: Option<&str>) -> anyhow::Result<Status> {
-    let loaded = catalog::load(&global.tools);
+pub fn set(paths: &Paths, tool: &str, name: Option<&str>) -> anyhow::Result<Status> {
+    let loaded = catalog::load(paths.tools()?);
     let files: Vec<_> = loaded.tool_files().collect();
     let Some(file) = files.iter().find(|f| f.tool == tool) else {
         let names: Vec<&str> = files.iter().map(|f| f.tool.as_str()).collect();
@@ -19,7 +19,7 @@ pub fn set(global: &GlobalArgs, tool: &str, name: Option<&str>) -> anyhow::Resul
             names.join(", ")
         );
     };
-    let path = &global.overrides;
+    let path = &paths.overrides;
     let _editing = overrides::lock_for_edit(path)?;
     let mut current = overrides::read_strict(path)?;
     match name {
@@ -49,9 +49,9 @@ pub fn set(global: &GlobalArgs, tool: &str, name: Option<&str>) -> anyhow::Resul
     Ok(Status::Success)
 }
 
-pub fn reset(global: &GlobalArgs) -> anyhow::Result<Status> {
-    let _editing = overrides::lock_for_edit(&global.overrides)?;
-    overrides::write(&global.overrides, &overrides::Overrides::new())
+pub fn reset(paths: &Paths) -> anyhow::Result<Status> {
+    let _editing = overrides::lock_for_edit(&paths.overrides)?;
+    overrides::write(&paths.overrides, &overrides::Overrides::new())
         .context("cannot reset the overrides")?;
     printer::out("every tool → normal selection")?;
     Ok(Status::Success)

@@ -4,15 +4,15 @@
 use anyhow::bail;
 use comfy_table::Color;
 
-use crate::cli::args::GlobalArgs;
+use crate::cli::project::{self, Paths};
 use crate::cli::{Status, printer};
 use crate::engine::catalog;
 use crate::engine::overrides;
 use crate::engine::toolfile::Outcome;
 
-pub fn run(global: &GlobalArgs, only: Option<&str>) -> anyhow::Result<Status> {
-    let loaded = catalog::load(&global.tools);
-    let forced = overrides::read_lenient(&global.overrides);
+pub fn run(paths: &Paths, only: Option<&str>) -> anyhow::Result<Status> {
+    let loaded = catalog::load(paths.tools()?);
+    let forced = overrides::read_lenient(&paths.overrides);
     let files: Vec<_> = loaded
         .tool_files()
         .filter(|f| only.is_none_or(|t| f.tool == t))
@@ -59,6 +59,8 @@ pub fn run(global: &GlobalArgs, only: Option<&str>) -> anyhow::Result<Status> {
             ]);
         }
     }
+    // Which file was read, so that a server reading another one shows at a glance.
+    printer::out(&format!("overrides: {}", project::shown(&paths.overrides)))?;
     printer::out(&table.to_string())?;
     Ok(Status::Success)
 }

@@ -9,10 +9,20 @@ use anyhow::Context;
 use super::load_journalled_engine;
 use crate::cli::Status;
 use crate::cli::args::{GlobalArgs, ServeArgs};
+use crate::cli::project::{Paths, shown};
 use crate::server::{ServerOptions, serve_stdio, start_http};
 
-pub fn run(global: &GlobalArgs, args: &ServeArgs) -> anyhow::Result<Status> {
-    let engine = Arc::new(load_journalled_engine(global, &args.journal)?);
+pub fn run(global: &GlobalArgs, paths: &Paths, args: &ServeArgs) -> anyhow::Result<Status> {
+    let engine = Arc::new(load_journalled_engine(global, paths, args.no_journal)?);
+    // On stderr, before anything else: a client starts the server in a folder of its own
+    // choosing, and these show which files `scenario` and `calls` must agree with.
+    eprintln!("careem-mcp: tools {}", shown(&paths.tools));
+    eprintln!("careem-mcp: overrides {}", shown(&paths.overrides));
+    if args.no_journal {
+        eprintln!("careem-mcp: journal off (--no-journal)");
+    } else {
+        eprintln!("careem-mcp: journal {}", shown(&paths.journal));
+    }
     let options = ServerOptions {
         host: args.host.clone(),
         port: args.port,

@@ -6,10 +6,11 @@ use comfy_table::Color;
 
 use super::engine_config;
 use crate::cli::args::{GlobalArgs, TransportChoice, VerifyArgs};
+use crate::cli::project::Paths;
 use crate::cli::{Status, printer};
 use crate::probe::{self, Finding, Plan, Transport, Verdict};
 
-pub fn run(global: &GlobalArgs, args: &VerifyArgs) -> anyhow::Result<Status> {
+pub fn run(global: &GlobalArgs, paths: &Paths, args: &VerifyArgs) -> anyhow::Result<Status> {
     let transports = match args.transport {
         TransportChoice::Http => vec![Transport::Http],
         TransportChoice::Sse => vec![Transport::Sse],
@@ -22,10 +23,10 @@ pub fn run(global: &GlobalArgs, args: &VerifyArgs) -> anyhow::Result<Status> {
         );
     }
     let plan = Plan {
-        config: engine_config(global),
+        config: engine_config(global, paths)?,
         transports,
         url: args.url.clone(),
-        overrides_given: global.overrides_given,
+        overrides_given: paths.overrides_named,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
