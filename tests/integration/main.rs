@@ -9,6 +9,7 @@ mod hardening;
 mod journal;
 mod journey_food;
 mod journey_rides;
+mod project;
 mod reliability;
 mod server;
 mod support;

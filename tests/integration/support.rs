@@ -61,19 +61,24 @@ impl Project {
     }
 
     pub fn command(&self) -> Command {
-        let mut command = Command::new(BIN);
-        command.current_dir(self.path()).env("NO_COLOR", "1");
-        for (key, _) in std::env::vars() {
-            if key.starts_with("CAREEM_MCP_") {
-                command.env_remove(key);
-            }
-        }
-        command
+        command_in(self.path())
     }
 
     pub fn run(&self, args: &[&str]) -> Run {
         Run::from(self.command().args(args).output().expect("the binary runs"))
     }
+}
+
+/// The binary started in `dir`, free of the `CAREEM_MCP_*` settings of whoever runs the tests.
+pub fn command_in(dir: &Path) -> Command {
+    let mut command = Command::new(BIN);
+    command.current_dir(dir).env("NO_COLOR", "1");
+    for (key, _) in std::env::vars() {
+        if key.starts_with("CAREEM_MCP_") {
+            command.env_remove(key);
+        }
+    }
+    command
 }
 
 /// A finished run of the binary.
