@@ -13,6 +13,7 @@ mod go_fmt;
 mod go_wording;
 pub mod honesty;
 pub mod journal;
+pub mod journal_read;
 pub mod matcher;
 pub mod odd_arguments;
 pub mod overrides;

@@ -1,6 +1,5 @@
 //! `careem-mcp calls`: the call journal as a table or JSON, filtered, followed live, or cleared.
 
-use std::io::{BufRead, BufReader, Seek, SeekFrom};
 use std::path::Path;
 use std::time::Duration;
 
@@ -9,7 +8,8 @@ use anyhow::Context;
 use crate::cli::args::CallsArgs;
 use crate::cli::project::Paths;
 use crate::cli::{Status, printer};
-use crate::engine::journal::{self, Entry, Journal};
+use crate::engine::journal::{Entry, Journal};
+use crate::engine::journal_read;
 
 pub fn run(paths: &Paths, args: &CallsArgs) -> anyhow::Result<Status> {
     let path = &paths.journal;
@@ -19,27 +19,67 @@ pub fn run(paths: &Paths, args: &CallsArgs) -> anyhow::Result<Status> {
             std::fs::write(path, b"")
                 .with_context(|| format!("cannot clear {}", path.display()))?;
         }
+        let rotated = journal_read::rotated_path(path);
+        if rotated.exists() {
+            std::fs::remove_file(&rotated)
+                .with_context(|| format!("cannot clear {}", rotated.display()))?;
+        }
         eprintln!("cleared {}", path.display());
         return Ok(Status::Success);
     }
-    let entries = journal::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut selected: Vec<&Entry> = entries.iter().filter(|e| keep(args, e)).collect();
-    if let Some(last) = args.last {
-        selected = selected.split_off(selected.len().saturating_sub(last));
-    }
+    let context = || format!("cannot read {}", path.display());
+    let (current, end) = match std::fs::File::open(path) {
+        Ok(mut file) => {
+            let end = journal_read::complete_end(&mut file).with_context(context)?;
+            (Some(file), end)
+        }
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => (None, 0),
+        Err(error) => return Err(error).with_context(context),
+    };
+    let entries = selected(path, args, current.as_ref(), end).with_context(context)?;
     if args.json {
-        printer::out(&serde_json::to_string_pretty(&selected)?)?;
+        printer::out(&serde_json::to_string_pretty(&entries)?)?;
         return Ok(Status::Success);
     }
     let mut table = printer::table(&["time", "tool", "scenario", "forced", "arguments", "error"]);
-    for entry in &selected {
+    for entry in &entries {
         table.add_row(row(entry));
     }
     printer::out(&table.to_string())?;
     if args.follow {
-        follow(path, args)?;
+        follow(path, args, current, end)?;
     }
     Ok(Status::Success)
+}
+
+/// The entries `calls` shows: read from the end of the journal (then of its rotated
+/// predecessor) only as far as `--last` needs, so a large journal costs no more than a small
+/// one.
+fn selected(
+    path: &Path,
+    args: &CallsArgs,
+    current: Option<&std::fs::File>,
+    end: u64,
+) -> std::io::Result<Vec<Entry>> {
+    let wanted = |line: &[u8]| parse(line).is_some_and(|e| keep(args, &e));
+    let mut lines = match current {
+        Some(file) => journal_read::last_lines(&mut file.try_clone()?, end, args.last, wanted)?,
+        None => Vec::new(),
+    };
+    let more = args.last.map(|n| n.saturating_sub(lines.len()));
+    if more != Some(0)
+        && let Ok(mut older) = std::fs::File::open(journal_read::rotated_path(path))
+    {
+        let older_end = journal_read::complete_end(&mut older)?;
+        let mut earlier = journal_read::last_lines(&mut older, older_end, more, wanted)?;
+        earlier.append(&mut lines);
+        lines = earlier;
+    }
+    Ok(lines.iter().filter_map(|l| parse(l)).collect())
+}
+
+fn parse(line: &[u8]) -> Option<Entry> {
+    serde_json::from_slice(line).ok()
 }
 
 fn keep(args: &CallsArgs, entry: &Entry) -> bool {
@@ -73,25 +113,36 @@ fn row(entry: &Entry) -> Vec<String> {
     ]
 }
 
-/// Prints each new line as it is appended, one row at a time, until interrupted.
-fn follow(path: &Path, args: &CallsArgs) -> anyhow::Result<()> {
-    // Creating the journal up front lets a follower start before the server does.
-    drop(Journal::open(path).with_context(|| format!("cannot open {}", path.display()))?);
-    let file =
-        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    let mut reader = BufReader::new(file);
-    reader.seek(SeekFrom::End(0))?;
-    let mut line = String::new();
-    loop {
-        line.clear();
-        if reader.read_line(&mut line)? == 0 {
-            std::thread::sleep(Duration::from_millis(200));
-            continue;
+/// Prints each new call as it is journalled, one whole row at a time, until interrupted;
+/// carries on from the start of the file when the journal is cleared or rotated.
+fn follow(
+    path: &Path,
+    args: &CallsArgs,
+    current: Option<std::fs::File>,
+    end: u64,
+) -> anyhow::Result<()> {
+    let file = match current {
+        Some(file) => file,
+        None => {
+            // Creating the journal up front lets a follower start before the server does.
+            drop(Journal::open(path).with_context(|| format!("cannot open {}", path.display()))?);
+            std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?
         }
-        if let Ok(entry) = serde_json::from_str::<Entry>(&line)
-            && keep(args, &entry)
-        {
-            printer::out(&row(&entry).join("  "))?;
+    };
+    let mut follower = journal_read::Follower::new(path, file, end);
+    loop {
+        let lines = follower
+            .poll()
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        if lines.is_empty() {
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        for line in lines {
+            if let Some(entry) = parse(&line)
+                && keep(args, &entry)
+            {
+                printer::out(&row(&entry).join("  "))?;
+            }
         }
     }
 }

@@ -6,6 +6,8 @@
 mod edits;
 #[cfg(unix)]
 mod files;
+#[cfg(unix)]
+mod journal;
 
 use std::path::Path;
 use std::process::{Command, Stdio};
