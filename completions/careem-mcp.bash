@@ -485,12 +485,24 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__scenario)
-            opts="-h --project --tools --overrides --journal --clock --seed --help"
+            opts="-h --delay --fault --rate --project --tools --overrides --journal --clock --seed --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --delay)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --fault)
+                    COMPREPLY=($(compgen -W "http-502 http-503 http-504 drop hang session-expired internal-error" -- "${cur}"))
+                    return 0
+                    ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --project)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -26,16 +26,16 @@ end
 
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
-complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call [default: <project>/.run/overrides.json]' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l overrides -d 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l journal -d 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -s V -l version -d 'Print version'
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "serve" -d 'Serve MCP over Streamable HTTP (/mcp), legacy SSE (/sse) and /health, or over stdio'
-complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "scenario" -d 'Force a tool into a scenario (`scenario <tool> <name>`), or clear it (`scenario <tool>`)'
-complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "scenarios" -d 'List scenarios: kind, match rule, and which one is forced now'
-complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "reset" -d 'Clear every forced scenario'
+complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "scenario" -d 'Force a tool into a scenario or a sequence of them, slow it down, make it fail; `scenario <tool>` alone clears it'
+complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "scenarios" -d 'List scenarios: kind, match rule, which are forced now, and every entry of the overrides file (sequences, delays, faults) with its problems'
+complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "reset" -d 'Clear every entry of the overrides file: forced scenarios, sequences, delays, faults'
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "lint" -d 'Check every tool file and docs/SOURCE.md; print each problem with its place'
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "call" -d 'Run one tool call in process, exactly as the server would, and print the result'
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "verify" -d 'Run the acceptance suite (SPEC §7 and the honesty check) against a real MCP connection'
@@ -51,7 +51,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l allowed-
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l session-idle -d 'End HTTP sessions idle for this many seconds' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call [default: <project>/.run/overrides.json]' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l overrides -d 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l journal -d 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
@@ -60,23 +60,32 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l no-outpu
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l no-meta -d 'Leave `_meta` and the widget resource out'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l no-journal -d 'Keep no journal'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -s h -l help -d 'Print help'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l delay -d 'Wait this long before answering: `2s`, `800ms`, or a range drawn uniformly, `200ms..1500ms`' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l fault -d 'Fail every call (or one in `--rate`) this way instead of answering' -r -f -a "http-502\t''
+http-503\t''
+http-504\t''
+drop\t''
+hang\t''
+session-expired\t''
+internal-error\t''"
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l rate -d 'The probability, 0 to 1, that `--fault` fires on a call (the same draws under --seed)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call [default: <project>/.run/overrides.json]' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l overrides -d 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l journal -d 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -s h -l help -d 'Print help'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call [default: <project>/.run/overrides.json]' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l overrides -d 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l journal -d 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -s h -l help -d 'Print help'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call [default: <project>/.run/overrides.json]' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l overrides -d 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l journal -d 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
@@ -86,7 +95,7 @@ short\t''
 json\t''"
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call [default: <project>/.run/overrides.json]' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l overrides -d 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l journal -d 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
@@ -95,7 +104,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -s h -l help
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l scenario -d 'Force this scenario for this call only' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call [default: <project>/.run/overrides.json]' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l overrides -d 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l journal -d 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
@@ -109,7 +118,7 @@ all\t''"
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l url -d 'Check a server that is already running (its /mcp URL) instead of starting one. Tests 9 and 11 force scenarios, so they run only when `--overrides` names that server\'s file' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call [default: <project>/.run/overrides.json]' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l overrides -d 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l journal -d 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
@@ -120,7 +129,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l session 
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l last -d 'Only the last N calls' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call [default: <project>/.run/overrides.json]' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l overrides -d 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l journal -d 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
@@ -130,15 +139,15 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l clear -d
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -s h -l help -d 'Print help'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l overrides -d 'The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call [default: <project>/.run/overrides.json]' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l overrides -d 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l journal -d 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand help; and not __fish_seen_subcommand_from serve scenario scenarios reset lint call verify calls completions help" -f -a "serve" -d 'Serve MCP over Streamable HTTP (/mcp), legacy SSE (/sse) and /health, or over stdio'
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand help; and not __fish_seen_subcommand_from serve scenario scenarios reset lint call verify calls completions help" -f -a "scenario" -d 'Force a tool into a scenario (`scenario <tool> <name>`), or clear it (`scenario <tool>`)'
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand help; and not __fish_seen_subcommand_from serve scenario scenarios reset lint call verify calls completions help" -f -a "scenarios" -d 'List scenarios: kind, match rule, and which one is forced now'
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand help; and not __fish_seen_subcommand_from serve scenario scenarios reset lint call verify calls completions help" -f -a "reset" -d 'Clear every forced scenario'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand help; and not __fish_seen_subcommand_from serve scenario scenarios reset lint call verify calls completions help" -f -a "scenario" -d 'Force a tool into a scenario or a sequence of them, slow it down, make it fail; `scenario <tool>` alone clears it'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand help; and not __fish_seen_subcommand_from serve scenario scenarios reset lint call verify calls completions help" -f -a "scenarios" -d 'List scenarios: kind, match rule, which are forced now, and every entry of the overrides file (sequences, delays, faults) with its problems'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand help; and not __fish_seen_subcommand_from serve scenario scenarios reset lint call verify calls completions help" -f -a "reset" -d 'Clear every entry of the overrides file: forced scenarios, sequences, delays, faults'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand help; and not __fish_seen_subcommand_from serve scenario scenarios reset lint call verify calls completions help" -f -a "lint" -d 'Check every tool file and docs/SOURCE.md; print each problem with its place'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand help; and not __fish_seen_subcommand_from serve scenario scenarios reset lint call verify calls completions help" -f -a "call" -d 'Run one tool call in process, exactly as the server would, and print the result'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand help; and not __fish_seen_subcommand_from serve scenario scenarios reset lint call verify calls completions help" -f -a "verify" -d 'Run the acceptance suite (SPEC §7 and the honesty check) against a real MCP connection'

@@ -3,10 +3,12 @@
 use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use clap_complete::engine::ArgValueCandidates;
 
 use super::complete;
+use crate::engine::controls::{Delay, Fault};
 
 /// Production careem-mcp, served from scenario files.
 ///
@@ -32,8 +34,8 @@ pub struct GlobalArgs {
     /// Relative paths here and in --overrides and --journal are taken from the project folder.
     #[arg(long, global = true, value_name = "DIR", env = "CAREEM_MCP_TOOLS")]
     pub tools: Option<PathBuf>,
-    /// The overrides file that forces scenarios: `{"<tool>": "<scenario>"}`, read on every call
-    /// [default: <project>/.run/overrides.json].
+    /// The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp
+    /// scenario` writes it), read on every call [default: <project>/.run/overrides.json].
     #[arg(long, global = true, value_name = "PATH", env = "CAREEM_MCP_OVERRIDES")]
     pub overrides: Option<PathBuf>,
     /// The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl].
@@ -57,22 +59,18 @@ fn parse_clock(text: &str) -> Result<DateTime<Utc>, String> {
 pub enum Command {
     /// Serve MCP over Streamable HTTP (/mcp), legacy SSE (/sse) and /health, or over stdio.
     Serve(ServeArgs),
-    /// Force a tool into a scenario (`scenario <tool> <name>`), or clear it (`scenario <tool>`).
-    Scenario {
-        /// The tool, e.g. food_get_restaurant_menu.
-        #[arg(add = ArgValueCandidates::new(complete::tools))]
-        tool: String,
-        /// The scenario to force; leave out to go back to normal selection.
-        #[arg(add = ArgValueCandidates::new(complete::scenarios))]
-        name: Option<String>,
-    },
-    /// List scenarios: kind, match rule, and which one is forced now.
+    /// Force a tool into a scenario or a sequence of them, slow it down, make it fail; `scenario
+    /// <tool>` alone clears it.
+    #[command(after_long_help = SCENARIO_EXAMPLES)]
+    Scenario(ScenarioArgs),
+    /// List scenarios: kind, match rule, which are forced now, and every entry of the
+    /// overrides file (sequences, delays, faults) with its problems.
     Scenarios {
         /// Only this tool.
         #[arg(add = ArgValueCandidates::new(complete::tools))]
         tool: Option<String>,
     },
-    /// Clear every forced scenario.
+    /// Clear every entry of the overrides file: forced scenarios, sequences, delays, faults.
     Reset,
     /// Check every tool file and docs/SOURCE.md; print each problem with its place.
     Lint {
@@ -93,6 +91,65 @@ pub enum Command {
     Calls(CallsArgs),
     /// Print a shell completion script.
     Completions { shell: clap_complete::Shell },
+}
+
+const SCENARIO_EXAMPLES: &str = "\
+Examples:
+  careem-mcp scenario ride_book payment-declined
+      every ride_book answers payment-declined (SPEC §6)
+  careem-mcp scenario ride_get_status searching driver-assigned arriving on-trip completed
+      successive calls in each MCP session step through the ride; the last step repeats
+  careem-mcp scenario ride_book payment-declined searching
+      the first booking is declined, the retry succeeds
+  careem-mcp scenario ride_book fault:http-503 searching
+      the first booking fails with a 503, the retry succeeds
+  careem-mcp scenario food_get_restaurant_menu --delay 2s
+      normal answers, two seconds late
+  careem-mcp scenario '*' --delay 200ms..1500ms
+      every tool waits a random 0.2 to 1.5 s (the same draws under --seed)
+  careem-mcp scenario '*' --fault http-502 --rate 0.2
+      one call in five, on any tool, meets a 502 from the load balancer
+  careem-mcp scenario ride_book
+      ride_book back to normal selection
+  careem-mcp reset
+      every tool back to normal
+
+Faults: http-502, http-503, http-504 (the load balancer's status and body), drop (the
+connection closes; over stdio the process exits), hang (no answer until the client cancels),
+session-expired (404 for the session; the client must initialize again), internal-error
+(JSON-RPC -32603). The file's format: docs/CONTROLS.md.";
+
+#[derive(Debug, Clone, Args)]
+pub struct ScenarioArgs {
+    /// The tool, e.g. ride_get_status, or '*' for the default of every tool (delay, fault and
+    /// rate only).
+    #[arg(add = ArgValueCandidates::new(complete::tools))]
+    pub tool: String,
+    /// The scenario to force, or several for a sequence (one per call, the last repeating). A
+    /// step `fault:KIND` fails that call instead. Leave out, with no option, to clear the tool.
+    #[arg(value_name = "STEP", add = ArgValueCandidates::new(complete::scenarios))]
+    pub steps: Vec<String>,
+    /// Wait this long before answering: `2s`, `800ms`, or a range drawn uniformly, `200ms..1500ms`.
+    #[arg(long, value_name = "DURATION", value_parser = parse_delay)]
+    pub delay: Option<Delay>,
+    /// Fail every call (or one in `--rate`) this way instead of answering.
+    #[arg(long, value_name = "KIND", value_parser = PossibleValuesParser::new(Fault::ALL.map(Fault::name)).try_map(|name| name.parse::<Fault>()))]
+    pub fault: Option<Fault>,
+    /// The probability, 0 to 1, that `--fault` fires on a call (the same draws under --seed).
+    #[arg(long, value_name = "P", requires = "fault", value_parser = parse_rate)]
+    pub rate: Option<f64>,
+}
+
+fn parse_delay(text: &str) -> Result<Delay, String> {
+    text.parse()
+}
+
+fn parse_rate(text: &str) -> Result<f64, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|rate| (0.0..=1.0).contains(rate))
+        .ok_or_else(|| format!("expected a probability between 0 and 1, such as 0.2: {text:?}"))
 }
 
 #[derive(Debug, Clone, Args)]

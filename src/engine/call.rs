@@ -7,6 +7,8 @@ use serde_json::{Map, Value};
 
 use super::Engine;
 use super::arguments;
+use super::controls::Fault;
+use super::plan::Plan;
 use super::select::select;
 use super::toolfile::Outcome;
 
@@ -16,10 +18,15 @@ pub const INTERNAL_ERROR: &str = "internal server error";
 /// What decided the answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Decision {
-    Scenario { name: String, forced: bool },
+    Scenario {
+        name: String,
+        forced: bool,
+    },
     InvalidArguments,
     InternalError,
     UnknownTool,
+    /// A fault of the overrides file answered instead of a scenario.
+    Fault(Fault),
 }
 
 /// The engine's answer to one call, free of any protocol type.
@@ -37,6 +44,10 @@ pub struct CallOutput {
     pub text: String,
     pub is_error: bool,
     pub micros: u64,
+    /// The step of the tool's sequence this call was, counted from 0.
+    pub step: Option<usize>,
+    /// How long the call waited before it was answered, as the overrides file asked.
+    pub delay_ms: u64,
 }
 
 impl CallOutput {
@@ -52,6 +63,38 @@ impl CallOutput {
             text: UnknownTool(tool.to_string()).to_string(),
             is_error: true,
             micros: 0,
+            step: None,
+            delay_ms: 0,
+        }
+    }
+
+    /// A call that `fault` answered, after the plan's delay, with no scenario.
+    pub fn faulted(
+        tool: &str,
+        arguments: Option<Map<String, Value>>,
+        plan: &Plan,
+        fault: Fault,
+    ) -> Self {
+        let received = arguments::normalise(arguments);
+        Self {
+            tool: tool.to_string(),
+            arguments: received.clone(),
+            received,
+            decision: Decision::Fault(fault),
+            value: None,
+            text: fault.name().to_string(),
+            is_error: true,
+            micros: 0,
+            step: plan.step,
+            delay_ms: u64::try_from(plan.delay.as_millis()).unwrap_or(u64::MAX),
+        }
+    }
+
+    /// The fault that answered the call, if one did.
+    pub fn fault(&self) -> Option<Fault> {
+        match self.decision {
+            Decision::Fault(fault) => Some(fault),
+            _ => None,
         }
     }
 
@@ -73,6 +116,8 @@ impl CallOutput {
 pub struct UnknownTool(pub String);
 
 impl Engine {
+    /// Answers a call as the in-process session would: the overrides file's scenario (or step
+    /// of a sequence) applies; its delays and faults are the server's to act on.
     pub fn call(
         &self,
         name: &str,
@@ -87,6 +132,24 @@ impl Engine {
         name: &str,
         arguments: Option<Map<String, Value>>,
         force: Option<&str>,
+    ) -> Result<CallOutput, UnknownTool> {
+        if !self.tools.contains_key(name) {
+            return Err(UnknownTool(name.to_string()));
+        }
+        let plan = match force {
+            Some(scenario) => Plan::forced(scenario),
+            None => self.plan(name, None),
+        };
+        self.call_planned(name, arguments, &plan)
+    }
+
+    /// Answers a call with the scenario `plan` forces (normal selection without one), and
+    /// records its step and delay. The plan's fault, if any, is not the engine's to fire.
+    pub fn call_planned(
+        &self,
+        name: &str,
+        arguments: Option<Map<String, Value>>,
+        plan: &Plan,
     ) -> Result<CallOutput, UnknownTool> {
         let started = Instant::now();
         let tool = self
@@ -105,6 +168,8 @@ impl Engine {
             text: INTERNAL_ERROR.to_string(),
             is_error: true,
             micros: 0,
+            step: plan.step,
+            delay_ms: u64::try_from(plan.delay.as_millis()).unwrap_or(u64::MAX),
         };
         if let Err(message) =
             arguments::validate(&tool.input_schema, &tool.input_validator, &output.arguments)
@@ -112,7 +177,7 @@ impl Engine {
             output.decision = Decision::InvalidArguments;
             output.text = message;
         } else {
-            self.answer(&tool.path, force, &mut output);
+            self.answer(&tool.path, plan.scenario.as_deref(), &mut output);
         }
         output.micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
         log(&output);
@@ -136,11 +201,7 @@ impl Engine {
             }
             return;
         }
-        let forced = force
-            .map(str::to_string)
-            .or_else(|| self.overrides.forced(&output.tool));
-        let Some(selection) = select(&parsed.file.scenarios, &output.arguments, forced.as_deref())
-        else {
+        let Some(selection) = select(&parsed.file.scenarios, &output.arguments, force) else {
             tracing::error!(tool = %output.tool, "the file has no default scenario");
             return;
         };
@@ -164,8 +225,8 @@ impl Engine {
 }
 
 /// SPEC §5: one line per call with the tool, the scenario (marked when forced) and the
-/// compact arguments.
-fn log(output: &CallOutput) {
+/// compact arguments; the step, delay and fault when the overrides file set them.
+pub(super) fn log(output: &CallOutput) {
     let scenario = match &output.decision {
         Decision::Scenario { name, forced: true } => format!("{name} (forced)"),
         Decision::Scenario {
@@ -175,6 +236,14 @@ fn log(output: &CallOutput) {
         Decision::InvalidArguments => "<invalid arguments>".to_string(),
         Decision::InternalError => "<internal error>".to_string(),
         Decision::UnknownTool => "<unknown tool>".to_string(),
+        Decision::Fault(fault) => format!("<fault {fault}>"),
     };
-    tracing::info!(target: "careem_mcp::call", "{} scenario={scenario} args={}", output.tool, output.arguments);
+    let mut controls = String::new();
+    if let Some(step) = output.step {
+        controls.push_str(&format!(" step={}", step + 1));
+    }
+    if output.delay_ms > 0 {
+        controls.push_str(&format!(" delay={}ms", output.delay_ms));
+    }
+    tracing::info!(target: "careem_mcp::call", "{} scenario={scenario}{controls} args={}", output.tool, output.arguments);
 }

@@ -26,6 +26,15 @@ pub struct Entry {
     pub arguments: Value,
     pub is_error: bool,
     pub micros: u64,
+    /// The step of the tool's sequence, counted from 1, when the overrides file set one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<usize>,
+    /// The delay the overrides file applied before the answer, when there was one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay_ms: Option<u64>,
+    /// The fault that answered instead of a scenario.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fault: Option<String>,
     pub result: Value,
 }
 
@@ -46,6 +55,9 @@ impl Entry {
             arguments: output.arguments.clone(),
             is_error: output.is_error,
             micros: output.micros,
+            step: output.step.map(|step| step + 1),
+            delay_ms: (output.delay_ms > 0).then_some(output.delay_ms),
+            fault: output.fault().map(|fault| fault.name().to_string()),
             result: output
                 .value
                 .clone()
@@ -70,6 +82,12 @@ struct Head<'a> {
     arguments: &'a Value,
     is_error: bool,
     micros: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    step: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    delay_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fault: Option<&'static str>,
 }
 
 /// The journal line of a call, as `serde_json::to_vec(&Entry::new(…))` would write it at
@@ -91,10 +109,13 @@ fn call_line(time: String, transport: &str, session: Option<&str>, output: &Call
         arguments: &output.arguments,
         is_error: output.is_error,
         micros: output.micros,
+        step: output.step.map(|step| step + 1),
+        delay_ms: (output.delay_ms > 0).then_some(output.delay_ms),
+        fault: output.fault().map(super::controls::Fault::name),
     };
     let mut line = Vec::with_capacity(output.text.len() + 512);
     serde_json::to_writer(&mut line, &head).expect("a journal entry serialises");
-    // `{…,"micros":N}` becomes `{…,"micros":N,"result":…}`.
+    // `{…,"micros":N}` (or `…,"fault":"…"}`) becomes `{…,"result":…}`.
     line.pop();
     line.extend_from_slice(b",\"result\":");
     if output.value.is_some() {
@@ -194,6 +215,8 @@ mod tests {
             value: Some(value),
             is_error: false,
             micros: 17,
+            step: None,
+            delay_ms: 0,
         };
         let unknown = CallOutput::unknown_tool("nope", None);
         let invalid = CallOutput {
@@ -203,7 +226,21 @@ mod tests {
             is_error: true,
             ..answered.clone()
         };
-        for output in [&answered, &unknown, &invalid] {
+        let stepped = CallOutput {
+            step: Some(2),
+            delay_ms: 1500,
+            ..answered.clone()
+        };
+        let faulted = CallOutput::faulted(
+            "t",
+            None,
+            &crate::engine::plan::Plan {
+                step: Some(0),
+                ..Default::default()
+            },
+            crate::engine::controls::Fault::Http503,
+        );
+        for output in [&answered, &unknown, &invalid, &stepped, &faulted] {
             for session in [None, Some("s-1")] {
                 let time = "2026-10-05T12:00:00.000Z".to_string();
                 let mut entry = Entry::new("http", session.map(str::to_string), output);

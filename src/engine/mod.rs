@@ -6,6 +6,7 @@ pub mod arguments;
 mod cache;
 pub mod call;
 pub mod catalog;
+pub mod controls;
 pub mod diagnostic;
 mod entropy;
 mod frontmatter;
@@ -18,6 +19,8 @@ pub mod matcher;
 pub mod odd_arguments;
 pub mod overrides;
 pub mod placeholder;
+pub mod plan;
+pub mod positions;
 pub mod safe_read;
 pub mod sample;
 pub mod select;
@@ -39,6 +42,8 @@ use cache::ParseCache;
 use entropy::Entropy;
 use journal::Journal;
 use overrides::OverridesReader;
+use plan::{Dice, Plan};
+use positions::Positions;
 use template::{RenderContext, RenderError};
 use toolfile::Scenario;
 
@@ -60,6 +65,8 @@ pub struct Engine {
     cache: ParseCache,
     overrides: OverridesReader,
     entropy: Entropy,
+    positions: Positions,
+    dice: Dice,
     journal: Option<Journal>,
 }
 
@@ -76,12 +83,15 @@ impl Engine {
     /// An engine over whatever loaded, for `lint`, which reports problems instead of refusing.
     pub fn from_tools(config: EngineConfig, tools: BTreeMap<String, Tool>) -> Self {
         let entropy = config.seed.map(Entropy::seeded).unwrap_or_default();
+        let dice = Dice::new(config.seed);
         Self {
             overrides: OverridesReader::new(config.overrides.clone()),
             config,
             tools,
             cache: ParseCache::default(),
             entropy,
+            positions: Positions::default(),
+            dice,
             journal: None,
         }
     }
@@ -114,6 +124,39 @@ impl Engine {
         {
             tracing::warn!(path = %journal.path().display(), "cannot write the call journal: {error}");
         }
+    }
+
+    /// The plan for the next call of `tool` in `session` (`None`: the one stdio or
+    /// in-process session), from the overrides file as it is now. Each plan is one call: it
+    /// moves the session along the tool's sequence.
+    pub fn plan(&self, tool: &str, session: Option<&str>) -> Plan {
+        plan::plan(
+            &self.overrides.controls(),
+            tool,
+            session,
+            &self.positions,
+            &self.dice,
+        )
+    }
+
+    /// Where each session stands in each tool's controls.
+    pub fn positions(&self) -> &Positions {
+        &self.positions
+    }
+
+    /// Journals a call that a fault answered instead of a scenario.
+    pub fn record_fault(
+        &self,
+        transport: &str,
+        session: Option<&str>,
+        tool: &str,
+        arguments: Option<serde_json::Map<String, Value>>,
+        plan: &Plan,
+        fault: controls::Fault,
+    ) {
+        let output = CallOutput::faulted(tool, arguments, plan, fault);
+        call::log(&output);
+        self.record(transport, session, &output);
     }
 
     pub fn config(&self) -> &EngineConfig {

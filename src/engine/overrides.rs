@@ -1,26 +1,32 @@
-//! The out-of-band overrides file (SPEC §6): `{ "<tool>": "<scenario>" }`, read on every call,
-//! written atomically by the CLI so that a server never reads half a file.
+//! The out-of-band overrides file (SPEC §6): `{ "<tool>": <entry> }`, read on every call,
+//! written atomically by the CLI so that a server never reads half a file. What each entry
+//! means is [`super::controls`]'s business; this module reads and writes the file.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
+use serde_json::Value;
+
+use super::controls::{Control, Controls};
 use super::safe_read;
 
-pub type Overrides = BTreeMap<String, String>;
+/// The file as written: each tool's entry as JSON, kept whole even when it cannot be used, so
+/// that an edit by the CLI never drops what a person wrote.
+pub type Overrides = BTreeMap<String, Value>;
 
 #[derive(Debug, thiserror::Error)]
 pub enum OverridesError {
     #[error("cannot read {}: {source}", path.display())]
     Read { path: PathBuf, source: io::Error },
-    #[error("{} is not a JSON object of tool names to scenario names; fix it or run `careem-mcp reset`", path.display())]
+    #[error("{} is not a JSON object of tool names to entries; fix it or run `careem-mcp reset`", path.display())]
     Invalid { path: PathBuf },
     #[error("cannot write {}: {source}", path.display())]
     Write { path: PathBuf, source: io::Error },
 }
 
-/// Parses the file's bytes; anything but an object of strings is invalid.
+/// Parses the file's bytes; anything but a JSON object is invalid.
 pub fn parse(bytes: &[u8]) -> Option<Overrides> {
     serde_json::from_slice::<Overrides>(bytes).ok()
 }
@@ -106,7 +112,8 @@ pub fn write(path: &Path, overrides: &Overrides) -> Result<(), OverridesError> {
     let dir = parent(path);
     std::fs::create_dir_all(dir).map_err(fail)?;
     let temp = dir.join(format!(".{}.{}.tmp", file_name(path), std::process::id()));
-    let mut text = serde_json::to_string_pretty(overrides).expect("a map of strings serialises");
+    let mut text =
+        serde_json::to_string_pretty(overrides).expect("a map of JSON values serialises");
     text.push('\n');
     let written = std::fs::File::create(&temp).and_then(|mut file| {
         file.write_all(text.as_bytes())?;
@@ -131,18 +138,47 @@ fn sync_dir(_dir: &Path) -> io::Result<()> {
     Ok(())
 }
 
-/// Re-reads the file on every call but re-parses only when its bytes changed.
+/// Reads the file strictly, lets `change` edit it, and writes it back, holding the edit lock
+/// throughout: the one way the CLI (and anything else that edits the file) changes it.
+pub fn edit<R>(path: &Path, change: impl FnOnce(&mut Overrides) -> R) -> Result<R, OverridesError> {
+    let _editing = lock_for_edit(path)?;
+    let mut overrides = read_strict(path)?;
+    let result = change(&mut overrides);
+    write(path, &overrides)?;
+    Ok(result)
+}
+
+/// Sets `tool`'s entry (`"*"` for every tool), or clears it with `None`.
+pub fn set_entry(path: &Path, tool: &str, control: Option<&Control>) -> Result<(), OverridesError> {
+    edit(path, |overrides| match control {
+        Some(control) => {
+            overrides.insert(tool.to_string(), control.to_value());
+        }
+        None => {
+            overrides.remove(tool);
+        }
+    })
+}
+
+/// Clears every entry.
+pub fn clear(path: &Path) -> Result<(), OverridesError> {
+    let _editing = lock_for_edit(path)?;
+    write(path, &Overrides::new())
+}
+
+/// Re-reads the file on every call but re-parses only when its bytes changed; each change's
+/// problems are logged once.
 #[derive(Debug)]
 pub struct OverridesReader {
     path: PathBuf,
-    last: Mutex<(Vec<u8>, Overrides)>,
+    last: Mutex<(Vec<u8>, Arc<Controls>)>,
 }
 
 impl OverridesReader {
     pub fn new(path: PathBuf) -> Self {
         Self {
             path,
-            last: Mutex::new((Vec::new(), Overrides::new())),
+            last: Mutex::new((Vec::new(), Arc::default())),
         }
     }
 
@@ -150,8 +186,8 @@ impl OverridesReader {
         &self.path
     }
 
-    /// The scenario forced for `tool`, if any.
-    pub fn forced(&self, tool: &str) -> Option<String> {
+    /// What the file asks for now.
+    pub fn controls(&self) -> Arc<Controls> {
         let bytes = read_bytes(&self.path).unwrap_or_else(|error| {
             if error.kind() != io::ErrorKind::NotFound {
                 tracing::warn!(path = %self.path.display(), "cannot read the overrides file, ignoring it: {error}");
@@ -163,15 +199,21 @@ impl OverridesReader {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         if last.0 != bytes {
-            let parsed = parse(&bytes).unwrap_or_else(|| {
-                if !bytes.is_empty() {
-                    tracing::warn!(path = %self.path.display(), "overrides file is not a JSON object of strings: ignoring it");
+            let controls = match parse(&bytes) {
+                Some(overrides) => Controls::from_overrides(&overrides),
+                None => {
+                    if !bytes.iter().all(u8::is_ascii_whitespace) {
+                        tracing::warn!(path = %self.path.display(), "overrides file is not a JSON object: ignoring it");
+                    }
+                    Controls::default()
                 }
-                Overrides::new()
-            });
-            *last = (bytes, parsed);
+            };
+            for problem in &controls.problems {
+                tracing::warn!(path = %self.path.display(), "{problem}");
+            }
+            *last = (bytes, Arc::new(controls));
         }
-        last.1.get(tool).cloned()
+        Arc::clone(&last.1)
     }
 }
 
@@ -180,11 +222,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_objects_of_strings_are_valid() {
+    fn only_objects_are_valid() {
         let cases: [(&str, bool); 7] = [
             (r#"{"a": "b"}"#, true),
             ("{}", true),
-            (r#"{"a": 1}"#, false),
+            (r#"{"a": 1}"#, true),
             (r#"["a"]"#, false),
             (r#"{"a": "b""#, false),
             ("", false),
@@ -200,29 +242,31 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("nested/overrides.json");
         let reader = OverridesReader::new(path.clone());
-        assert_eq!(reader.forced("t"), None);
-        write(
-            &path,
-            &Overrides::from([("t".to_string(), "one".to_string())]),
-        )
-        .unwrap();
-        assert_eq!(reader.forced("t").as_deref(), Some("one"));
-        write(
-            &path,
-            &Overrides::from([("t".to_string(), "two".to_string())]),
-        )
-        .unwrap();
-        assert_eq!(reader.forced("t").as_deref(), Some("two"));
+        let forced = |reader: &OverridesReader| {
+            reader
+                .controls()
+                .tool("t")
+                .and_then(|entry| entry.control.each.scenario.clone())
+        };
+        assert_eq!(forced(&reader), None);
+        set_entry(&path, "t", Some(&Control::scenario("one"))).unwrap();
+        assert_eq!(forced(&reader).as_deref(), Some("one"));
+        assert_eq!(read_strict(&path).unwrap()["t"], "one", "SPEC §6's form");
+        set_entry(&path, "t", Some(&Control::scenario("two"))).unwrap();
+        assert_eq!(forced(&reader).as_deref(), Some("two"));
+        set_entry(&path, "t", None).unwrap();
+        assert_eq!(forced(&reader), None);
         std::fs::write(&path, "not json").unwrap();
-        assert_eq!(reader.forced("t"), None);
+        assert_eq!(forced(&reader), None);
         assert!(matches!(
             read_strict(&path),
             Err(OverridesError::Invalid { .. })
         ));
-        assert_eq!(
-            std::fs::read_dir(path.parent().unwrap()).unwrap().count(),
-            1,
-            "no temp file left"
-        );
+        let left: Vec<String> = std::fs::read_dir(path.parent().unwrap())
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| name.ends_with(".tmp"))
+            .collect();
+        assert!(left.is_empty(), "no temp file left: {left:?}");
     }
 }

@@ -142,7 +142,7 @@ fn walk<'a>(mut value: &'a Value, path: &[String]) -> Option<&'a Value> {
 }
 
 /// A Go-style duration without sign: `1h30m`, `15m`, `500ms`, `1.5h`.
-fn parse_duration(text: &str) -> Option<i64> {
+pub(crate) fn parse_duration(text: &str) -> Option<i64> {
     let mut total = 0f64;
     let mut consumed = 0;
     for caps in DURATION_PART.captures_iter(text) {

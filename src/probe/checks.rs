@@ -494,7 +494,7 @@ fn difference(file: &Value, wire: &Value, pointer: &str) -> Option<String> {
 async fn forcing(session: &mut Session<'_>, path: &Path) -> Result<String, String> {
     write_overrides(
         path,
-        &Overrides::from([(MENU.to_string(), "upstream-unavailable".to_string())]),
+        &Overrides::from([(MENU.to_string(), "upstream-unavailable".into())]),
     )?;
     let forced = session
         .steps(&[Step {
@@ -551,7 +551,7 @@ async fn honest(session: &mut Session<'_>, engine: &Engine, path: &Path) -> Resu
             let at = format!("{}, scenario {:?}", tool.path.display(), scenario.name);
             write_overrides(
                 path,
-                &Overrides::from([(tool.name.clone(), scenario.name.clone())]),
+                &Overrides::from([(tool.name.clone(), scenario.name.clone().into())]),
             )?;
             let arguments = honesty::sample_arguments(engine, tool, scenario);
             let result = match session

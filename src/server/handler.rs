@@ -17,8 +17,11 @@ use tokio::sync::watch;
 use tokio::task::JoinError;
 
 use super::call_result::call_result;
+use super::faults::{self, Planned};
 use super::widget::Widget;
 use super::{ServerError, ServerOptions};
+use crate::engine::controls::Fault;
+use crate::engine::plan::Plan;
 use crate::engine::{self, CallOutput, Engine, INTERNAL_ERROR, UnknownTool};
 
 /// Cheap to clone: every session (HTTP, SSE, stdio) gets its own copy of the same state,
@@ -65,7 +68,7 @@ impl InFlight {
     }
 }
 
-struct InFlightGuard(InFlight);
+pub(crate) struct InFlightGuard(InFlight);
 
 impl Drop for InFlightGuard {
     fn drop(&mut self) {
@@ -120,7 +123,72 @@ impl Handler {
     pub(crate) fn in_flight(&self) -> InFlight {
         self.inner.in_flight.clone()
     }
+
+    pub(crate) fn engine(&self) -> Arc<Engine> {
+        Arc::clone(&self.inner.engine)
+    }
+
+    /// The call's plan: made where the request arrived (HTTP, SSE), else here (stdio).
+    async fn plan_of(
+        &self,
+        tool: &str,
+        session: Option<&str>,
+        context: &RequestContext<RoleServer>,
+    ) -> Plan {
+        let carried = context.extensions.get::<Planned>().or_else(|| {
+            context
+                .extensions
+                .get::<axum::http::request::Parts>()
+                .and_then(|parts| parts.extensions.get::<Planned>())
+        });
+        match carried {
+            Some(Planned(plan)) => plan.clone(),
+            None => faults::plan(&self.inner.engine, tool, session)
+                .await
+                .unwrap_or_default(),
+        }
+    }
+
+    /// Fires a fault that the MCP layer answers: after the journal line, the client gets
+    /// `-32603`, nothing at all (`hang`), or, over stdio, a process that ends.
+    async fn fire(
+        &self,
+        fault: Fault,
+        request: CallToolRequestParams,
+        session: Option<&str>,
+        plan: &Plan,
+        context: &RequestContext<RoleServer>,
+        in_flight: InFlightGuard,
+    ) -> McpError {
+        let call = faults::ToolCall {
+            name: request.name.into_owned(),
+            arguments: request.arguments,
+        };
+        let engine = &self.inner.engine;
+        faults::record(engine, self.transport, session, call, plan, fault).await;
+        let stdio = self.transport == "stdio";
+        match fault {
+            Fault::Hang => {
+                // A call that never ends must not hold up a shutdown.
+                drop(in_flight);
+                context.ct.cancelled().await;
+            }
+            Fault::Drop if stdio => {
+                tracing::error!("the overrides file's drop fault: exiting as a crashed server");
+                std::process::exit(CRASH_STATUS);
+            }
+            Fault::SessionExpired if stdio => {
+                tracing::warn!("the overrides file's session-expired fault: ending the session");
+                std::process::exit(0);
+            }
+            _ => {}
+        }
+        faults::internal_error()
+    }
 }
+
+/// A Go server's exit status after a panic, which production's stack would show over stdio.
+const CRASH_STATUS: i32 = 2;
 
 /// Production's `initialize` answer: its name and version and nothing else (no title, icons,
 /// website or instructions). rmcp would otherwise report its own crate name.
@@ -269,15 +337,33 @@ impl ServerHandler for Handler {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let engine = Arc::clone(&self.inner.engine);
-        let name = request.name.into_owned();
-        let tool = name.clone();
+        let name = request.name.to_string();
         let (transport, session) = (self.transport, self.session_of(&context));
-        let _in_flight = self.inner.in_flight.enter();
+        let in_flight = self.inner.in_flight.enter();
+        let plan = self.plan_of(&name, session.as_deref(), &context).await;
+        // The delay runs in this call's own task: other calls and sessions go on meanwhile.
+        if !faults::wait(plan.delay, &context.ct).await {
+            return Err(faults::internal_error());
+        }
+        if let Some(fault) = plan.fault {
+            let error = self
+                .fire(
+                    fault,
+                    request,
+                    session.as_deref(),
+                    &plan,
+                    &context,
+                    in_flight,
+                )
+                .await;
+            return Err(error);
+        }
+        let tool = name.clone();
         // The engine reads files; keep it off the async workers. The journal line is written
         // there too, so a slow disk never holds up the runtime.
         let answered = tokio::task::spawn_blocking(move || {
             let arguments = request.arguments;
-            let answer = engine.call(&tool, arguments.clone());
+            let answer = engine.call_planned(&tool, arguments.clone(), &plan);
             match &answer {
                 Ok(output) => engine.record(transport, session.as_deref(), output),
                 Err(_) => engine.record_unknown(transport, session.as_deref(), &tool, arguments),
@@ -285,6 +371,7 @@ impl ServerHandler for Handler {
             answer
         })
         .await;
+        drop(in_flight);
         respond(&name, answered)
     }
 

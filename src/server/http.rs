@@ -17,6 +17,7 @@ use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
+use super::faults::HttpFaults;
 use super::handler::Handler;
 use super::sse::SseSessions;
 use super::{ServerError, ServerOptions};
@@ -67,10 +68,20 @@ pub fn app(state: AppState) -> Router {
         .disable_allowed_hosts()
         .with_max_request_body_bytes(MAX_BODY_BYTES)
         .with_cancellation_token(state.shutdown.child_token());
+    let sessions = Arc::new(sessions);
     let handler = state.handler.clone();
-    let mcp = StreamableHttpService::new(move || Ok(handler.clone()), Arc::new(sessions), config);
+    let faults = HttpFaults {
+        engine: state.handler.engine(),
+        sessions: Arc::clone(&sessions),
+        shutdown: state.shutdown.clone(),
+    };
+    let mcp = StreamableHttpService::new(move || Ok(handler.clone()), sessions, config);
     let mcp = Router::new()
         .route_service("/mcp", mcp)
+        .layer(middleware::from_fn_with_state(
+            faults,
+            super::faults::streamable_http,
+        ))
         .layer(middleware::from_fn(delete_answers_no_content))
         .layer(middleware::from_fn(answer_unreadable_messages));
 

@@ -2,6 +2,7 @@
 //! stdio. The only layer that knows the protocol; it never prints (logs go through `tracing`).
 
 mod call_result;
+mod faults;
 mod handler;
 mod http;
 mod memory;

@@ -15,13 +15,16 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use futures::{Stream, StreamExt};
 use rmcp::ServiceExt;
-use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::model::{ClientJsonRpcMessage, ClientRequest, GetExtensions, ServerJsonRpcMessage};
 use serde::Deserialize;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tokio_util::sync::{CancellationToken, PollSender};
 
+use super::faults::{self, Planned};
 use super::handler::Handler;
+use crate::engine::controls::Fault;
+use crate::engine::plan::Plan;
 
 /// Where clients POST their messages; the `endpoint` event adds `?sessionId=`.
 const MESSAGE_PATH: &str = "/message";
@@ -32,8 +35,15 @@ const CHANNEL_CAPACITY: usize = 64;
 #[derive(Debug, Clone)]
 pub(crate) struct SseSessions {
     handler: Handler,
-    sessions: Arc<Mutex<HashMap<String, mpsc::Sender<ClientJsonRpcMessage>>>>,
+    sessions: Arc<Mutex<HashMap<String, Session>>>,
     shutdown: CancellationToken,
+}
+
+/// An open connection: the sender that feeds its rmcp service, and the token that ends it.
+#[derive(Debug, Clone)]
+struct Session {
+    sender: mpsc::Sender<ClientJsonRpcMessage>,
+    stop: CancellationToken,
 }
 
 impl SseSessions {
@@ -45,7 +55,7 @@ impl SseSessions {
         }
     }
 
-    fn sender(&self, id: &str) -> Option<mpsc::Sender<ClientJsonRpcMessage>> {
+    fn session(&self, id: &str) -> Option<Session> {
         self.sessions
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -77,6 +87,11 @@ impl Drop for SessionGuard {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .remove(&self.id);
+        self.sessions
+            .handler
+            .engine()
+            .positions()
+            .forget_session(&self.id);
         tracing::debug!(session = %self.id, "SSE session closed");
     }
 }
@@ -92,7 +107,13 @@ async fn open(
         .sessions
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
-        .insert(id.clone(), to_service);
+        .insert(
+            id.clone(),
+            Session {
+                sender: to_service,
+                stop: stop.clone(),
+            },
+        );
 
     let transport = (PollSender::new(to_client), ReceiverStream::new(from_client));
     tokio::spawn(run(
@@ -169,10 +190,10 @@ async fn message(
     let Some(id) = query.session_id else {
         return (StatusCode::BAD_REQUEST, "Bad Request: missing sessionId").into_response();
     };
-    let Some(sender) = sessions.sender(&id) else {
+    let Some(session) = sessions.session(&id) else {
         return (StatusCode::NOT_FOUND, "Not Found: unknown session").into_response();
     };
-    let message = match serde_json::from_slice::<ClientJsonRpcMessage>(&body) {
+    let mut message = match serde_json::from_slice::<ClientJsonRpcMessage>(&body) {
         Ok(message) => message,
         Err(error) => {
             tracing::debug!(session = %id, "malformed message: {error}");
@@ -183,8 +204,45 @@ async fn message(
                 .into_response();
         }
     };
-    if sender.send(message).await.is_err() {
+    if let ClientJsonRpcMessage::Request(request) = &mut message
+        && let ClientRequest::CallToolRequest(call) = &mut request.request
+    {
+        let engine = sessions.handler.engine();
+        if let Some(plan) = faults::plan(&engine, &call.params.name, Some(&id)).await {
+            if let Some(fault) = plan.fault.filter(|fault| faults::answered_by_http(*fault)) {
+                let call = faults::ToolCall {
+                    name: call.params.name.to_string(),
+                    arguments: call.params.arguments.clone(),
+                };
+                return fire(&sessions, &session, &id, call, &plan, fault).await;
+            }
+            call.extensions_mut().insert(Planned(plan));
+        }
+    }
+    if session.sender.send(message).await.is_err() {
         return (StatusCode::NOT_FOUND, "Not Found: the session has ended").into_response();
     }
     (StatusCode::ACCEPTED, "Accepted").into_response()
+}
+
+/// A fault the message endpoint answers: the ingress's status on the POST, or (`drop`) a POST
+/// accepted while its stream closes, or (`session-expired`) a session that ends and a 404.
+async fn fire(
+    sessions: &SseSessions,
+    session: &Session,
+    id: &str,
+    call: faults::ToolCall,
+    plan: &Plan,
+    fault: Fault,
+) -> Response {
+    if !faults::wait(plan.delay, &session.stop).await {
+        return (StatusCode::NOT_FOUND, "Not Found: the session has ended").into_response();
+    }
+    let engine = sessions.handler.engine();
+    faults::record(&engine, "sse", Some(id), call, plan, fault).await;
+    if matches!(fault, Fault::Drop | Fault::SessionExpired) {
+        session.stop.cancel();
+    }
+    faults::status_answer(fault)
+        .unwrap_or_else(|| (StatusCode::ACCEPTED, "Accepted").into_response())
 }

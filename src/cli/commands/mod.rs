@@ -35,7 +35,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
         command => {
             init_logging("warn");
             match command {
-                Command::Scenario { tool, name } => scenario::set(&paths, &tool, name.as_deref()),
+                Command::Scenario(args) => scenario::set(&paths, &args),
                 Command::Scenarios { tool } => scenarios::run(&paths, tool.as_deref()),
                 Command::Reset => scenario::reset(&paths),
                 Command::Lint {

@@ -1,63 +1,181 @@
-//! `careem-mcp scenario <tool> [<name>]` and `careem-mcp reset`: edit the overrides file,
-//! checking names against the tool files so that a typo never silently forces nothing.
+//! `careem-mcp scenario <tool> [STEP…] [--delay] [--fault] [--rate]` and `careem-mcp reset`:
+//! edit the overrides file, checking names against the tool files so that a typo never
+//! silently forces nothing.
 
 use anyhow::{Context, bail};
 
+use crate::cli::args::ScenarioArgs;
 use crate::cli::project::Paths;
 use crate::cli::{Status, printer};
 use crate::engine::catalog;
+use crate::engine::controls::{Control, DEFAULT_ENTRY, Step};
 use crate::engine::overrides;
+use crate::engine::toolfile::ToolFile;
 
-pub fn set(paths: &Paths, tool: &str, name: Option<&str>) -> anyhow::Result<Status> {
-    let loaded = catalog::load(paths.tools()?);
-    let files: Vec<_> = loaded.tool_files().collect();
-    let Some(file) = files.iter().find(|f| f.tool == tool) else {
-        let names: Vec<&str> = files.iter().map(|f| f.tool.as_str()).collect();
-        bail!(
-            "unknown tool {tool:?}{}\nknown tools: {}",
-            suggestion(tool, &names),
-            names.join(", ")
-        );
+/// The prefix of a step that fails instead of answering: `fault:http-503`.
+const FAULT_STEP: &str = "fault:";
+
+pub fn set(paths: &Paths, args: &ScenarioArgs) -> anyhow::Result<Status> {
+    let tool = args.tool.as_str();
+    let control = if tool == DEFAULT_ENTRY {
+        if !args.steps.is_empty() {
+            bail!(
+                "the '*' entry takes --delay, --fault and --rate only: scenario names belong to \
+                 one tool"
+            );
+        }
+        default_control(args)
+    } else {
+        let loaded = catalog::load(paths.tools()?);
+        let files: Vec<_> = loaded.tool_files().collect();
+        let Some(file) = files.iter().find(|f| f.tool == tool) else {
+            let names: Vec<&str> = files.iter().map(|f| f.tool.as_str()).collect();
+            bail!(
+                "unknown tool {tool:?}{}\nknown tools: {}",
+                suggestion(tool, &names),
+                names.join(", ")
+            );
+        };
+        tool_control(file, args)?
     };
     let path = &paths.overrides;
-    let _editing = overrides::lock_for_edit(path)?;
-    let mut current = overrides::read_strict(path)?;
-    match name {
-        Some(name) => {
-            let Some(scenario) = file
-                .scenarios
-                .iter()
-                .find(|s| s.name.eq_ignore_ascii_case(name))
-            else {
-                let names: Vec<&str> = file.scenarios.iter().map(|s| s.name.as_str()).collect();
-                bail!(
-                    "{tool} has no scenario {name:?}{}\nits scenarios: {}",
-                    suggestion(name, &names),
-                    names.join(", ")
-                );
-            };
-            current.insert(tool.to_string(), scenario.name.clone());
-            overrides::write(path, &current).context("cannot save the override")?;
-            printer::out(&format!("{tool} → {} (forced)", scenario.name))?;
+    match control {
+        Some(control) => {
+            overrides::set_entry(path, tool, Some(&control)).context("cannot save the override")?;
+            printer::out(&format!("{tool} → {}", describe(&control)))?;
         }
         None => {
-            current.remove(tool);
-            overrides::write(path, &current).context("cannot save the overrides")?;
-            printer::out(&format!("{tool} → normal selection"))?;
+            overrides::set_entry(path, tool, None).context("cannot save the overrides")?;
+            let line = if tool == DEFAULT_ENTRY {
+                "every tool → no default delay or fault".to_string()
+            } else {
+                format!("{tool} → normal selection")
+            };
+            printer::out(&line)?;
         }
     }
     Ok(Status::Success)
 }
 
+/// The options as an entry, or `None` when there is nothing to set (which clears).
+fn options(args: &ScenarioArgs) -> Step {
+    Step {
+        scenario: None,
+        delay: args.delay,
+        fault: args.fault,
+        rate: args.rate,
+    }
+}
+
+fn default_control(args: &ScenarioArgs) -> Option<Control> {
+    let each = options(args);
+    (each != Step::default()).then_some(Control {
+        each,
+        sequence: Vec::new(),
+    })
+}
+
+/// The tool's entry from the steps and options, with every scenario name checked.
+fn tool_control(file: &ToolFile, args: &ScenarioArgs) -> anyhow::Result<Option<Control>> {
+    let mut steps = args
+        .steps
+        .iter()
+        .map(|step| parse_step(file, step))
+        .collect::<anyhow::Result<Vec<Step>>>()?;
+    let mut each = options(args);
+    if steps.len() == 1 && steps[0].scenario.is_some() {
+        each.scenario = steps.remove(0).scenario;
+    }
+    let control = Control {
+        each,
+        sequence: steps,
+    };
+    Ok((control != Control::default()).then_some(control))
+}
+
+fn parse_step(file: &ToolFile, step: &str) -> anyhow::Result<Step> {
+    if let Some(kind) = step.strip_prefix(FAULT_STEP) {
+        let fault = kind.parse().map_err(anyhow::Error::msg)?;
+        return Ok(Step::fault(fault));
+    }
+    let Some(scenario) = file
+        .scenarios
+        .iter()
+        .find(|s| s.name.eq_ignore_ascii_case(step))
+    else {
+        let names: Vec<&str> = file.scenarios.iter().map(|s| s.name.as_str()).collect();
+        bail!(
+            "{} has no scenario {step:?}{}\nits scenarios: {}\n(a step `fault:KIND` fails \
+             instead, e.g. fault:http-503)",
+            file.tool,
+            suggestion(step, &names),
+            names.join(", ")
+        );
+    };
+    Ok(Step::scenario(scenario.name.clone()))
+}
+
+/// An entry in words: `searching, then driver-assigned, then completed (repeats); delay 2s`.
+pub fn describe(control: &Control) -> String {
+    let mut parts = Vec::new();
+    if let Some(scenario) = &control.each.scenario {
+        parts.push(format!("{scenario} (forced)"));
+    }
+    if !control.sequence.is_empty() {
+        let steps: Vec<String> = control.sequence.iter().map(describe_step).collect();
+        let repeats = if steps.len() > 1 {
+            " (the last repeats)"
+        } else {
+            ""
+        };
+        parts.push(format!("{}{repeats}", steps.join(", then ")));
+    }
+    let each = describe_options(&control.each);
+    if !each.is_empty() {
+        parts.push(each);
+    }
+    parts.join("; ")
+}
+
+fn describe_step(step: &Step) -> String {
+    let mut text = step.scenario.clone().unwrap_or_else(|| {
+        if step.fault.is_some() {
+            String::new()
+        } else {
+            "normal selection".into()
+        }
+    });
+    let options = describe_options(step);
+    if !options.is_empty() {
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        text.push_str(&format!("[{options}]"));
+    }
+    text
+}
+
+fn describe_options(step: &Step) -> String {
+    let mut parts = Vec::new();
+    if let Some(delay) = step.delay {
+        parts.push(format!("delay {delay}"));
+    }
+    if let Some(fault) = step.fault {
+        match step.rate {
+            Some(rate) => parts.push(format!("fault {fault} at rate {rate}")),
+            None => parts.push(format!("fault {fault}")),
+        }
+    }
+    parts.join(", ")
+}
+
 pub fn reset(paths: &Paths) -> anyhow::Result<Status> {
-    let _editing = overrides::lock_for_edit(&paths.overrides)?;
-    overrides::write(&paths.overrides, &overrides::Overrides::new())
-        .context("cannot reset the overrides")?;
+    overrides::clear(&paths.overrides).context("cannot reset the overrides")?;
     printer::out("every tool → normal selection")?;
     Ok(Status::Success)
 }
 
-fn suggestion(typed: &str, names: &[&str]) -> String {
+pub fn suggestion(typed: &str, names: &[&str]) -> String {
     printer::closest(typed, names.iter().copied())
         .map(|c| format!("; did you mean {c:?}?"))
         .unwrap_or_default()
