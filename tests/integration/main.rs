@@ -1,6 +1,7 @@
 //! One integration-test binary (faster to build than one per file).
 
 mod cli;
+mod controls;
 mod engine;
 mod fixtures;
 mod gen_food;

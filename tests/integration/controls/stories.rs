@@ -1,0 +1,263 @@
+//! One test per testing story of docs/CONTROLS.md, each over every transport.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use super::{Rig, TRANSPORTS, Transport, call, call_within};
+
+fn ride() -> Value {
+    json!({"rideId": "6213021"})
+}
+
+/// A ride polled through its whole life: each session sees every step from the first, the
+/// last repeats, and the journal names the step.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_five_step_ride_polled_by_a_real_client() {
+    let rig = Rig::start(&json!({
+        "ride_get_status": ["searching", "driver-assigned", "arriving", "on-trip", "completed"]
+    }))
+    .await;
+    let want = [
+        "SEARCHING",
+        "CAPTAIN_ON_THE_WAY",
+        "CAPTAIN_ARRIVED",
+        "ON_TRIP",
+        "COMPLETED",
+        "COMPLETED",
+    ];
+    for transport in TRANSPORTS {
+        let client = rig.connect(transport).await;
+        let mut seen = Vec::new();
+        for _ in want {
+            let result = call(&client, "ride_get_status", ride()).await;
+            seen.push(result.result()["structuredContent"]["ride"]["status"].clone());
+        }
+        assert_eq!(seen, want.map(Value::from), "{transport:?}");
+        let _ = client.cancel().await;
+    }
+    let steps: Vec<Option<usize>> = rig.journal().iter().map(|e| e.step).collect();
+    let one_run = [1, 2, 3, 4, 5, 5].map(Some);
+    assert_eq!(steps, [one_run, one_run, one_run].concat());
+}
+
+/// A delayed call waits at least its delay, in its own task: another session's call (over
+/// stdio, another call of the same session) is answered while it waits.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_delay_slows_its_own_call_only() {
+    let rig = Rig::start(&json!({"get_user_profile": {"delay": "2500ms"}})).await;
+    for transport in TRANSPORTS {
+        let slow_client = rig.connect(transport).await;
+        let other = if transport == Transport::Stdio {
+            None
+        } else {
+            Some(rig.connect(transport).await)
+        };
+        let before = rig.journal().len();
+        let started = std::time::Instant::now();
+        let slow = call(&slow_client, "get_user_profile", json!({}));
+        let quick = call(
+            other.as_ref().unwrap_or(&slow_client),
+            "get_saved_locations",
+            json!({}),
+        );
+        let (slow, quick) = tokio::join!(slow, quick);
+        assert!(
+            started.elapsed() >= Duration::from_millis(2500),
+            "{transport:?}"
+        );
+        slow.result();
+        quick.result();
+        let entries = rig.journal_with(before + 2).await;
+        let order: Vec<&str> = entries[before..].iter().map(|e| e.tool.as_str()).collect();
+        assert_eq!(
+            order,
+            ["get_saved_locations", "get_user_profile"],
+            "{transport:?}"
+        );
+        assert_eq!(entries[before + 1].delay_ms, Some(2500));
+        assert_eq!(entries[before].delay_ms, None);
+    }
+}
+
+/// The first booking fails as the ingress would fail it, the retry books.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fail_once_then_succeed() {
+    let rig = Rig::start(&json!({"ride_book": [{"fault": "http-503"}, "searching"]})).await;
+    let booking = json!({"productId": 1102, "pickupLatitude": 25.0866, "pickupLongitude": 55.1474,
+        "dropoffLatitude": 25.2528, "dropoffLongitude": 55.3644});
+    for transport in TRANSPORTS {
+        let client = rig.connect(transport).await;
+        let first = call(&client, "ride_book", booking.clone()).await;
+        let error = first.error().to_string();
+        let want = match transport {
+            Transport::Stdio => "internal error",
+            _ => "503",
+        };
+        assert!(error.contains(want), "{transport:?}: {error}");
+        let second = call(&client, "ride_book", booking.clone()).await;
+        assert_eq!(
+            second.result()["structuredContent"]["ride"]["status"],
+            "SEARCHING",
+            "{transport:?}"
+        );
+    }
+    let faults: Vec<Option<String>> = rig.journal().into_iter().map(|e| e.fault).collect();
+    let once = [Some("http-503".to_string()), None];
+    assert_eq!(faults, [once.clone(), once.clone(), once].concat());
+}
+
+/// Each fault as the rmcp client sees it on each transport.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_fault_as_the_client_sees_it() {
+    let rig = Rig::start(&json!({})).await;
+    let cases: [(&str, Transport, &str); 12] = [
+        ("http-502", Transport::Http, "502"),
+        ("http-504", Transport::Http, "504"),
+        ("http-502", Transport::Sse, "upstream connect error"),
+        ("http-504", Transport::Sse, "upstream request timeout"),
+        ("http-502", Transport::Stdio, "internal error"),
+        ("internal-error", Transport::Http, "internal error"),
+        ("internal-error", Transport::Sse, "internal error"),
+        ("internal-error", Transport::Stdio, "internal error"),
+        ("hang", Transport::Http, "timeout"),
+        ("hang", Transport::Sse, "timeout"),
+        ("hang", Transport::Stdio, "timeout"),
+        ("session-expired", Transport::Sse, "session not found"),
+    ];
+    for (fault, transport, want) in cases {
+        rig.force(&json!({"get_saved_locations": [{"fault": fault}, {}]}));
+        let client = rig.connect(transport).await;
+        let seen = call_within(
+            &client,
+            "get_saved_locations",
+            json!({}),
+            Duration::from_secs(3),
+        )
+        .await;
+        let error = seen.error().to_string();
+        assert!(error.contains(want), "{fault} over {transport:?}: {error}");
+        if fault == "internal-error" || fault == "hang" {
+            // The session goes on: a cancelled hang holds nothing up.
+            call(&client, "get_saved_locations", json!({}))
+                .await
+                .result();
+        }
+        let _ = client.cancel().await;
+    }
+    let faults = rig.journal().iter().filter(|e| e.fault.is_some()).count();
+    assert_eq!(faults, cases.len(), "every fault journalled");
+}
+
+/// A dropped connection and an expired session end what they end: the client's call fails,
+/// a Streamable HTTP session is gone (a new one works), a stdio server exits.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn drop_and_session_expired_end_the_connection_or_session() {
+    let rig = Rig::start(&json!({})).await;
+    for (fault, transport) in [
+        ("drop", Transport::Http),
+        ("drop", Transport::Sse),
+        ("drop", Transport::Stdio),
+        ("session-expired", Transport::Http),
+        ("session-expired", Transport::Stdio),
+    ] {
+        rig.force(&json!({"get_saved_locations": [{"fault": fault}, {}]}));
+        let client = rig.connect(transport).await;
+        let seen = call_within(
+            &client,
+            "get_saved_locations",
+            json!({}),
+            Duration::from_secs(5),
+        )
+        .await;
+        seen.error();
+        let after = call_within(
+            &client,
+            "get_saved_locations",
+            json!({}),
+            Duration::from_secs(5),
+        )
+        .await;
+        // A dropped Streamable HTTP connection leaves its session; anything else is gone.
+        let session_lives = fault == "drop" && transport == Transport::Http;
+        assert_eq!(
+            matches!(after, super::Seen::Result(_)),
+            session_lives,
+            "{fault} over {transport:?}: {after:?}"
+        );
+        // A new session starts the sequence again: lift the fault to see it answered.
+        rig.force(&json!({}));
+        let fresh = rig.connect(transport).await;
+        let again = call(&fresh, "get_saved_locations", json!({})).await;
+        assert!(
+            matches!(again, super::Seen::Result(_)),
+            "{fault} over {transport:?}: a new session works: {again:?}"
+        );
+    }
+    let status = crate::support::command_in(rig.project.path())
+        .args(["serve", "--stdio"])
+        .env("CAREEM_MCP_OVERRIDES", rig.project.path().join(".run/overrides.json"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            rig.force(&json!({"get_saved_locations": {"fault": "drop"}}));
+            let mut stdin = child.stdin.take().expect("stdin");
+            writeln!(stdin, r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"2025-06-18","capabilities":{{}},"clientInfo":{{"name":"t","version":"1"}}}}}}"#)?;
+            writeln!(stdin, r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#)?;
+            writeln!(stdin, r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"get_saved_locations","arguments":{{}}}}}}"#)?;
+            child.wait()
+        })
+        .expect("the server runs");
+    assert_eq!(status.code(), Some(2), "a crashed server's status");
+}
+
+/// A fault at a rate fires on a seed-stable share of calls: the same pattern in every session
+/// on every transport, near the rate.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_probability_fault_at_a_seed_stable_rate() {
+    let rig = Rig::start(&json!({"*": {"fault": "internal-error", "rate": 0.3}})).await;
+    let mut patterns = Vec::new();
+    for transport in TRANSPORTS {
+        let client = rig.connect(transport).await;
+        let mut pattern = Vec::new();
+        for _ in 0..30 {
+            let seen = call(&client, "get_saved_locations", json!({})).await;
+            pattern.push(matches!(seen, super::Seen::Failed(_)));
+        }
+        patterns.push(pattern);
+    }
+    assert_eq!(patterns[0], patterns[1]);
+    assert_eq!(patterns[0], patterns[2]);
+    let fired = patterns[0].iter().filter(|f| **f).count();
+    assert!((3..=18).contains(&fired), "{fired} of 30 at rate 0.3");
+}
+
+/// A broken entry is skipped and reported; the entries beside it still apply.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_broken_entry_beside_good_ones() {
+    let rig = Rig::start(&json!({
+        "ride_get_status": "completed",
+        "get_user_profile": {"fault": "http-500"},
+        "*": 5,
+    }))
+    .await;
+    for transport in TRANSPORTS {
+        let client = rig.connect(transport).await;
+        let status = call(&client, "ride_get_status", ride()).await;
+        assert_eq!(
+            status.result()["structuredContent"]["ride"]["status"],
+            "COMPLETED"
+        );
+        call(&client, "get_user_profile", json!({})).await.result();
+    }
+    let listed = rig.project.run(&["scenarios", "get_user_profile"]);
+    assert!(
+        listed.stdout.contains("unknown fault \"http-500\""),
+        "{}",
+        listed.stdout
+    );
+    assert!(listed.stdout.contains("* → ignored"), "{}", listed.stdout);
+}
