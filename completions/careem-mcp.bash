@@ -83,7 +83,7 @@ _careem__mcp() {
 
     case "${cmd}" in
         careem__mcp)
-            opts="-h -V --project --tools --overrides --journal --clock --seed --help --version serve scenario scenarios reset lint call verify calls completions help"
+            opts="-h -V --project --tools --overrides --journal --journal-max-size --clock --seed --help --version serve scenario scenarios reset lint call verify calls completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -105,6 +105,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --journal-max-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --clock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -121,7 +125,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__call)
-            opts="-h --scenario --compact --no-journal --project --tools --overrides --journal --clock --seed --help"
+            opts="-h --scenario --compact --no-journal --project --tools --overrides --journal --journal-max-size --clock --seed --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -147,6 +151,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --journal-max-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --clock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -163,7 +171,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__calls)
-            opts="-h --tool --session --last --json --follow --clear --project --tools --overrides --journal --clock --seed --help"
+            opts="-h --tool --session --last --json --follow --clear --project --tools --overrides --journal --journal-max-size --clock --seed --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -197,6 +205,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --journal-max-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --clock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -213,7 +225,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__completions)
-            opts="-h --project --tools --overrides --journal --clock --seed --help bash elvish fish powershell zsh"
+            opts="-h --project --tools --overrides --journal --journal-max-size --clock --seed --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -232,6 +244,10 @@ _careem__mcp() {
                     return 0
                     ;;
                 --journal)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --journal-max-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -405,7 +421,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__lint)
-            opts="-h --write-source --format --project --tools --overrides --journal --clock --seed --help"
+            opts="-h --write-source --format --project --tools --overrides --journal --journal-max-size --clock --seed --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -431,6 +447,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --journal-max-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --clock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -447,7 +467,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__reset)
-            opts="-h --project --tools --overrides --journal --clock --seed --help"
+            opts="-h --project --tools --overrides --journal --journal-max-size --clock --seed --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -469,6 +489,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --journal-max-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --clock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -485,7 +509,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__scenario)
-            opts="-h --delay --fault --rate --project --tools --overrides --journal --clock --seed --help"
+            opts="-h --delay --fault --rate --project --tools --overrides --journal --journal-max-size --clock --seed --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -519,6 +543,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --journal-max-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --clock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -535,7 +563,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__scenarios)
-            opts="-h --project --tools --overrides --journal --clock --seed --help"
+            opts="-h --project --tools --overrides --journal --journal-max-size --clock --seed --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -557,6 +585,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --journal-max-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --clock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -573,7 +605,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__serve)
-            opts="-h --stdio --host --port --server-name --server-version --widget-domain --allowed-host --no-output-schema --no-meta --session-idle --no-journal --project --tools --overrides --journal --clock --seed --help"
+            opts="-h --stdio --host --port --server-name --server-version --widget-domain --allowed-host --no-output-schema --no-meta --session-idle --no-journal --project --tools --overrides --journal --journal-max-size --clock --seed --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -623,6 +655,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --journal-max-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --clock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -639,7 +675,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__verify)
-            opts="-h --transport --url --json --project --tools --overrides --journal --clock --seed --help"
+            opts="-h --transport --url --json --project --tools --overrides --journal --journal-max-size --clock --seed --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -666,6 +702,10 @@ _careem__mcp() {
                     return 0
                     ;;
                 --journal)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --journal-max-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_careem_mcp_global_optspecs
-    string join \n project= tools= overrides= journal= clock= seed= h/help V/version
+    string join \n project= tools= overrides= journal= journal-max-size= clock= seed= h/help V/version
 end
 
 function __fish_careem_mcp_needs_command
@@ -28,6 +28,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l project -d 'The p
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l overrides -d 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l journal -d 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -53,6 +54,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l project 
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l overrides -d 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l journal -d 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l stdio -d 'Speak MCP on stdin/stdout instead of HTTP (logs go to stderr)'
@@ -73,6 +75,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l proje
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l overrides -d 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l journal -d 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -80,6 +83,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l proj
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l overrides -d 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l journal -d 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -s h -l help -d 'Print help'
@@ -87,6 +91,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l project 
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l overrides -d 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l journal -d 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -s h -l help -d 'Print help'
@@ -97,6 +102,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l project -
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l overrides -d 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l journal -d 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l write-source -d 'Rewrite the table in docs/SOURCE.md from the tool files'
@@ -106,6 +112,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l project -
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l overrides -d 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l journal -d 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l compact -d 'Print compact JSON even on a terminal'
@@ -120,6 +127,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l project
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l overrides -d 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l journal -d 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l json -d 'Print the results as JSON'
@@ -131,6 +139,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l project 
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l overrides -d 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l journal -d 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l json -d 'Print the entries as JSON (an array)'
@@ -141,6 +150,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l pr
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l overrides -d 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l journal -d 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -s h -l help -d 'Print help'

@@ -41,12 +41,37 @@ pub struct GlobalArgs {
     /// The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl].
     #[arg(long, global = true, value_name = "PATH", env = "CAREEM_MCP_JOURNAL")]
     pub journal: Option<PathBuf>,
+    /// Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping
+    /// one rotated file beside it (`calls.jsonl.1`).
+    #[arg(long, global = true, value_name = "SIZE", env = "CAREEM_MCP_JOURNAL_MAX_SIZE", default_value = "32MiB", value_parser = parse_size)]
+    pub journal_max_size: u64,
     /// Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses.
     #[arg(long, global = true, value_name = "RFC3339", env = "CAREEM_MCP_CLOCK", value_parser = parse_clock)]
     pub clock: Option<DateTime<Utc>>,
     /// Make `uuid` and `rand:` placeholders deterministic with this seed.
     #[arg(long, global = true, value_name = "N", env = "CAREEM_MCP_SEED")]
     pub seed: Option<u64>,
+}
+
+fn parse_size(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let digits = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(digits);
+    let scale: u64 = match unit.trim() {
+        "" | "B" => 1,
+        "KiB" => 1 << 10,
+        "MiB" => 1 << 20,
+        "GiB" => 1 << 30,
+        _ => return Err("expected a size such as 32MiB, 512KiB or 1048576".to_string()),
+    };
+    number
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(scale))
+        .filter(|n| *n > 0)
+        .ok_or_else(|| "expected a size such as 32MiB, 512KiB or 1048576".to_string())
 }
 
 fn parse_clock(text: &str) -> Result<DateTime<Utc>, String> {

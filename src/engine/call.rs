@@ -225,7 +225,7 @@ impl Engine {
 }
 
 /// SPEC §5: one line per call with the tool, the scenario (marked when forced) and the
-/// compact arguments; the step, delay and fault when the overrides file set them.
+/// compact arguments (clipped to about 1 KB); the step, delay and fault when the overrides file set them.
 pub(super) fn log(output: &CallOutput) {
     let scenario = match &output.decision {
         Decision::Scenario { name, forced: true } => format!("{name} (forced)"),
@@ -245,5 +245,7 @@ pub(super) fn log(output: &CallOutput) {
     if output.delay_ms > 0 {
         controls.push_str(&format!(" delay={}ms", output.delay_ms));
     }
-    tracing::info!(target: "careem_mcp::call", "{} scenario={scenario}{controls} args={}", output.tool, output.arguments);
+    let arguments = output.arguments.to_string();
+    let arguments = super::clip::clip(&arguments, super::clip::LOG_LIMIT);
+    tracing::info!(target: "careem_mcp::call", "{} scenario={scenario}{controls} args={arguments}", output.tool);
 }

@@ -1,16 +1,16 @@
 //! The call journal: one JSON line per tool call, so that an agent's test suite can assert on
 //! what the agent actually did. Written whole-line under a lock, never read by the server.
 
-use std::fs::{File, OpenOptions};
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::borrow::Cow;
+use std::path::Path;
 
 use chrono::{SecondsFormat, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::call::{CallOutput, Decision};
+use super::clip::{JOURNAL_LIMIT, clip};
+use super::journal_file::{DEFAULT_MAX_SIZE, JournalFile};
 
 /// One journal line.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -78,8 +78,8 @@ struct Head<'a> {
     tool: &'a str,
     scenario: Option<&'a str>,
     forced: bool,
-    received: &'a Value,
-    arguments: &'a Value,
+    received: Cow<'a, Value>,
+    arguments: Cow<'a, Value>,
     is_error: bool,
     micros: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -88,6 +88,16 @@ struct Head<'a> {
     delay_ms: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     fault: Option<&'static str>,
+}
+
+/// The value, or when its JSON is longer than [`JOURNAL_LIMIT`], a string of its first bytes
+/// and its length: a 4 MiB argument used to cost 12 MB of journal per call.
+fn bounded(value: &Value) -> Cow<'_, Value> {
+    let text = value.to_string();
+    if text.len() <= JOURNAL_LIMIT {
+        return Cow::Borrowed(value);
+    }
+    Cow::Owned(Value::String(clip(&text, JOURNAL_LIMIT).into_owned()))
 }
 
 /// The journal line of a call, as `serde_json::to_vec(&Entry::new(…))` would write it at
@@ -105,8 +115,8 @@ fn call_line(time: String, transport: &str, session: Option<&str>, output: &Call
         tool: &output.tool,
         scenario,
         forced,
-        received: &output.received,
-        arguments: &output.arguments,
+        received: bounded(&output.received),
+        arguments: bounded(&output.arguments),
         is_error: output.is_error,
         micros: output.micros,
         step: output.step.map(|step| step + 1),
@@ -118,10 +128,11 @@ fn call_line(time: String, transport: &str, session: Option<&str>, output: &Call
     // `{…,"micros":N}` (or `…,"fault":"…"}`) becomes `{…,"result":…}`.
     line.pop();
     line.extend_from_slice(b",\"result\":");
-    if output.value.is_some() {
+    let result = clip(&output.text, JOURNAL_LIMIT);
+    if output.value.is_some() && matches!(result, Cow::Borrowed(_)) {
         line.extend_from_slice(output.text.as_bytes());
     } else {
-        serde_json::to_writer(&mut line, &output.text).expect("a string serialises");
+        serde_json::to_writer(&mut line, &result).expect("a string serialises");
     }
     line.push(b'}');
     line
@@ -133,24 +144,24 @@ fn now() -> String {
 
 #[derive(Debug)]
 pub struct Journal {
-    path: PathBuf,
-    file: Mutex<File>,
+    file: JournalFile,
 }
 
 impl Journal {
+    /// Opens the journal with the default bound on its size.
     pub fn open(path: &Path) -> std::io::Result<Self> {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)?;
-        }
-        let file = OpenOptions::new().create(true).append(true).open(path)?;
+        Self::open_with_max_size(path, DEFAULT_MAX_SIZE)
+    }
+
+    /// Opens the journal, rotating it once it would pass `max_size` bytes.
+    pub fn open_with_max_size(path: &Path, max_size: u64) -> std::io::Result<Self> {
         Ok(Self {
-            path: path.to_path_buf(),
-            file: Mutex::new(file),
+            file: JournalFile::open(path, max_size)?,
         })
     }
 
     pub fn path(&self) -> &Path {
-        &self.path
+        self.file.path()
     }
 
     /// Appends a call as one line in one write: the line [`Journal::append`] would write for
@@ -174,11 +185,7 @@ impl Journal {
     }
 
     fn write_line(&self, line: &[u8]) -> std::io::Result<()> {
-        let mut file = self
-            .file
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        file.write_all(line)
+        self.file.write_line(line)
     }
 }
 

@@ -83,7 +83,7 @@ pub fn load_journalled_engine(
     if no_journal {
         return Ok(engine);
     }
-    match Journal::open(&paths.journal) {
+    match Journal::open_with_max_size(&paths.journal, global.journal_max_size) {
         Ok(opened) => Ok(engine.with_journal(opened)),
         Err(error) => {
             tracing::warn!(path = %paths.journal.display(), "cannot open the call journal, keeping none: {error}");

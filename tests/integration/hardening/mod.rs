@@ -8,6 +8,7 @@ mod edits;
 mod files;
 #[cfg(unix)]
 mod journal;
+mod output;
 
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -1,0 +1,150 @@
+//! The journal's file on disk, as a long run needs it: bounded in size (rotated to one
+//! predecessor, `calls.jsonl.1`), reopened when it was deleted or rotated away by someone else,
+//! and written one whole line at a time even after a failed write (a full disk), so that an
+//! entry is never glued to a cut-off one. The reader is `journal_read.rs`.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
+
+use super::journal_read::rotated_path;
+
+/// The default bound on the journal's size: ample for a day of agent runs, small next to a disk.
+pub const DEFAULT_MAX_SIZE: u64 = 32 * 1024 * 1024;
+
+#[derive(Debug)]
+pub struct JournalFile {
+    path: PathBuf,
+    max_size: u64,
+    state: Mutex<State>,
+}
+
+#[derive(Debug)]
+struct State {
+    file: File,
+    /// The file's size as last known: where the next line lands.
+    size: u64,
+    /// The last write failed part-way: the file may end in half a line.
+    cut: bool,
+}
+
+impl JournalFile {
+    /// Opens (creating) the file at `path` for appending; past `max_size` bytes it is rotated.
+    pub fn open(path: &Path, max_size: u64) -> io::Result<Self> {
+        Ok(Self {
+            path: path.to_path_buf(),
+            max_size,
+            state: Mutex::new(open(path)?),
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends `line` (ending in `\n`) in one write.
+    pub fn write_line(&self, line: &[u8]) -> io::Result<()> {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        if self.moved(&state.file) {
+            *state = open(&self.path)?;
+        }
+        if state.size > 0 && state.size + line.len() as u64 > self.max_size {
+            // Another writer (a `call` beside a server) may have rotated already; renaming
+            // whatever is at the path now is still right.
+            std::fs::rename(&self.path, rotated_path(&self.path))?;
+            *state = open(&self.path)?;
+        }
+        let mut whole = Vec::with_capacity(line.len() + 1);
+        if state.cut {
+            // Ends the cut-off line, which readers then skip, instead of gluing to it.
+            whole.push(b'\n');
+        }
+        whole.extend_from_slice(line);
+        match state.file.write_all(&whole) {
+            Ok(()) => {
+                state.cut = false;
+                state.size += whole.len() as u64;
+                Ok(())
+            }
+            Err(error) => {
+                state.cut = true;
+                state.size = state.file.metadata().map_or(state.size, |m| m.len());
+                Err(error)
+            }
+        }
+    }
+
+    /// Whether the path no longer names the open file: deleted, or renamed away.
+    #[cfg(unix)]
+    fn moved(&self, file: &File) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        match (std::fs::metadata(&self.path), file.metadata()) {
+            (Ok(now), Ok(ours)) => (now.dev(), now.ino()) != (ours.dev(), ours.ino()),
+            (Err(_), _) => true,
+            (_, Err(_)) => false,
+        }
+    }
+
+    #[cfg(not(unix))]
+    fn moved(&self, _file: &File) -> bool {
+        !self.path.exists()
+    }
+}
+
+fn open(path: &Path) -> io::Result<State> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    let file = OpenOptions::new().create(true).append(true).open(path)?;
+    let size = file.metadata()?.len();
+    // A file left ending in half a line (a crash mid-write) gets its line ended first.
+    let cut = size > 0 && last_byte(path, size).is_some_and(|b| b != b'\n');
+    Ok(State { file, size, cut })
+}
+
+fn last_byte(path: &Path, size: u64) -> Option<u8> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = File::open(path).ok()?;
+    file.seek(SeekFrom::Start(size - 1)).ok()?;
+    let mut byte = [0u8];
+    file.read_exact(&mut byte).ok()?;
+    Some(byte[0])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(path: &Path) -> String {
+        std::fs::read_to_string(path).unwrap_or_default()
+    }
+
+    #[test]
+    fn rotates_past_its_size_and_keeps_one_predecessor() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("calls.jsonl");
+        let journal = JournalFile::open(&path, 10).unwrap();
+        for line in ["aaaa\n", "bbbb\n", "cccc\n", "dddd\n", "eeee\n"] {
+            journal.write_line(line.as_bytes()).unwrap();
+        }
+        assert_eq!(read(&path), "eeee\n");
+        assert_eq!(read(&rotated_path(&path)), "cccc\ndddd\n");
+    }
+
+    #[test]
+    fn reopens_when_deleted_or_rotated_away_and_ends_a_cut_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("calls.jsonl");
+        let journal = JournalFile::open(&path, DEFAULT_MAX_SIZE).unwrap();
+        journal.write_line(b"one\n").unwrap();
+        std::fs::remove_file(&path).unwrap();
+        journal.write_line(b"two\n").unwrap();
+        assert_eq!(read(&path), "two\n");
+        std::fs::rename(&path, dir.path().join("elsewhere")).unwrap();
+        // Left ending in half a line, as a crash or a full disk would.
+        std::fs::write(&path, "{\"cut").unwrap();
+        journal.write_line(b"three\n").unwrap();
+        assert_eq!(read(&path), "{\"cut\nthree\n");
+    }
+}
