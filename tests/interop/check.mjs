@@ -9,7 +9,7 @@
 // as a child process), with a private overrides file, and checks what a client sees: server
 // identity, the tool list against the `json tool` blocks in tools/, the widget resource, and
 // tools/call results of every kind (SPEC §7 tests 3-10, a `json error` scenario, unknown
-// tool, invalid arguments). The SDK validates each result's structuredContent against the
+// tool, invalid arguments), and injected faults as the SDK reports them. The SDK validates each result's structuredContent against the
 // tool's outputSchema, so a dishonest response fails its call. Any error the SDK reports
 // through `onerror` or prints as a warning fails the transport's last check.
 //
@@ -436,6 +436,35 @@ async function runTransport(label, makeTransport, { streamableHttp = false } = {
 }
 
 /**
+ * Injected faults (docs/CONTROLS.md), each on a client of its own: the first call of a session
+ * fails as production's stack would fail it, and the SDK reports it as it would report
+ * production's failure; the next call of the same session is answered.
+ */
+async function runFaults(label, makeTransport, expected) {
+  for (const [fault, want] of expected) {
+    await check(`${label} fault ${fault} → ${want}`, async () => {
+      writeOverrides({ get_saved_locations: [{ fault }, {}] });
+      const client = new Client({ name: 'careem-mcp-interop', version: '1.0.0' });
+      client.onerror = () => {};
+      try {
+        await withTimeout(client.connect(makeTransport()), STARTUP_TIMEOUT_MS, 'connect');
+        let seen;
+        try {
+          await client.callTool({ name: 'get_saved_locations', arguments: {} }, undefined, { timeout: 2_000 });
+          seen = 'an answer';
+        } catch (e) {
+          seen = `${e?.code ?? ''} ${e?.message ?? e}`;
+        }
+        assert(seen.includes(want), `saw ${seen}`);
+      } finally {
+        writeOverrides({});
+        await client.close().catch(() => {});
+      }
+    });
+  }
+}
+
+/**
  * A fetch for the HTTP transports that notes the status of each DELETE and how each standalone
  * GET event stream ends (by the server, or by the client's abort), passing everything through.
  */
@@ -496,6 +525,18 @@ async function main() {
       streamableHttp: true,
     });
     await runTransport('sse', () => new SSEClientTransport(new URL(`${server.base}/sse`)));
+    await runFaults('streamable-http', () => new StreamableHTTPClientTransport(new URL(`${server.base}/mcp`)), [
+      ['http-502', 'upstream connect error'],
+      ['http-503', 'no healthy upstream'],
+      ['http-504', 'upstream request timeout'],
+      ['internal-error', '-32603 MCP error -32603: internal error'],
+      ['hang', '-32001'],
+    ]);
+    await runFaults('sse', () => new SSEClientTransport(new URL(`${server.base}/sse`)), [
+      ['http-503', 'no healthy upstream'],
+      ['internal-error', '-32603'],
+      ['hang', '-32001'],
+    ]);
   } else {
     report(false, 'streamable-http and sse checks skipped', 'no server');
   }
