@@ -1,6 +1,7 @@
 //! Sequences, delays and faults forced through the overrides file, as real MCP clients see
 //! them over Streamable HTTP, legacy SSE and stdio (docs/CONTROLS.md).
 
+mod cli;
 mod stories;
 
 use std::sync::Arc;
