@@ -6,6 +6,7 @@ mod faults;
 mod handler;
 mod http;
 mod memory;
+mod null_ids;
 mod sse;
 mod stdio;
 mod widget;

@@ -25,8 +25,9 @@ pub async fn serve_stdio(
     let in_flight = handler.in_flight();
     // Pipes, as MCP clients launch servers, are driven by the IO reactor; anything else falls
     // back to tokio's blocking stdio.
+    let (reader, writer) = rmcp::transport::stdio_pipes();
     let service = handler
-        .serve(rmcp::transport::stdio_pipes())
+        .serve((reader, super::null_ids::NullIds::new(writer)))
         .await
         .map_err(|error| ServerError::StdioStart(Box::new(error)))?;
     let cancel = service.cancellation_token();

@@ -1063,7 +1063,7 @@ fn bad_lines_on_stdio_are_skipped_or_refused_and_the_session_carries_on() {
 
     // (line, the answer it gets: None = skipped, as every MCP SDK skips unparsable input)
     let deep = call_text("reverse_geocode", &nested(10_000));
-    let cases: [StdioRow; 7] = [
+    let cases: [StdioRow; 8] = [
         (b"{not json", None),
         (b"\xff\xfe not UTF-8", None),
         (&deep, None),
@@ -1071,6 +1071,7 @@ fn bad_lines_on_stdio_are_skipped_or_refused_and_the_session_carries_on() {
             br#"[{"jsonrpc":"2.0","id":2,"method":"ping"}]"#,
             Some((Value::Null, -32600)),
         ),
+        (br#"{"foo":1}"#, Some((Value::Null, -32600))),
         (
             br#"{"jsonrpc":"2.0","id":3,"method":"tools/delete","params":{}}"#,
             Some((json!(3), -32601)),
@@ -1102,7 +1103,12 @@ fn bad_lines_on_stdio_are_skipped_or_refused_and_the_session_carries_on() {
         }
         while !expected.is_empty() {
             let message = next();
-            let got = (message["id"].clone(), message["error"]["code"].clone());
+            // A missing `id` member is not `"id": null`: JSON-RPC wants the member.
+            let id = message
+                .get("id")
+                .cloned()
+                .unwrap_or(json!("<no id member>"));
+            let got = (id, message["error"]["code"].clone());
             let Some(at) = expected.iter().position(|want| *want == got) else {
                 panic!("{shown}: unexpected {message}, waiting for {expected:?}");
             };
