@@ -95,6 +95,47 @@ fn forcing_transcripts() {
 }
 
 #[test]
+fn controls_transcripts() {
+    let project = Project::copy_of_repo();
+    let steps: [(&str, &[&str]); 5] = [
+        (
+            "scenario-sequence",
+            &[
+                "scenario",
+                "ride_get_status",
+                "searching",
+                "driver-assigned",
+                "fault:http-503",
+                "completed",
+            ],
+        ),
+        (
+            "scenario-default-delay",
+            &["scenario", "*", "--delay", "200ms..1500ms"],
+        ),
+        (
+            "scenario-fault-rate",
+            &[
+                "scenario",
+                "ride_book",
+                "--fault",
+                "http-503",
+                "--rate",
+                "0.2",
+            ],
+        ),
+        (
+            "scenario-bad-delay",
+            &["scenario", "ride_book", "--delay", "soon"],
+        ),
+        ("scenarios-controls", &["scenarios", "ride_get_status"]),
+    ];
+    for (name, args) in steps {
+        assert_transcript(&project, name, args);
+    }
+}
+
+#[test]
 fn calls_transcripts() {
     let project = Project::copy_of_repo();
     assert_transcript(&project, "calls-empty", &["calls"]);
