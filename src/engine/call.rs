@@ -126,6 +126,20 @@ impl Engine {
         self.call_with(name, arguments, None)
     }
 
+    /// A call made from outside MCP (`careem-mcp call`, the dashboard's "try a call"): answered
+    /// as [`Engine::call_with`] answers it, then journalled under `transport`.
+    pub fn call_recorded(
+        &self,
+        transport: &str,
+        name: &str,
+        arguments: Option<Map<String, Value>>,
+        force: Option<&str>,
+    ) -> Result<CallOutput, UnknownTool> {
+        let output = self.call_with(name, arguments, force)?;
+        self.record(transport, None, &output);
+        Ok(output)
+    }
+
     /// As [`Engine::call`], with a scenario forced for this call alone (the CLI's `--scenario`).
     pub fn call_with(
         &self,
