@@ -3,6 +3,7 @@
 
 mod call_result;
 mod faults;
+pub(crate) mod guard;
 mod handler;
 mod http;
 mod memory;
@@ -198,7 +199,7 @@ pub async fn start_http(
     })
 }
 
-async fn bind(host: &str, port: u16) -> Result<TcpListener, ServerError> {
+pub(crate) async fn bind(host: &str, port: u16) -> Result<TcpListener, ServerError> {
     let addr = if host.contains(':') && !host.starts_with('[') {
         format!("[{host}]:{port}")
     } else {

@@ -1,0 +1,254 @@
+//! DNS-rebinding and cross-site protection shared by every HTTP face of careem-mcp: `serve`'s
+//! routes and the dashboard check `Host` and `Origin` with the same rules.
+
+use std::net::IpAddr;
+use std::sync::Arc;
+
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, StatusCode, Uri, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+/// Middleware for `axum::middleware::from_fn_with_state`: refuses what [`HostGuard::check`]
+/// refuses.
+pub(crate) async fn guard_hosts(
+    State(guard): State<Arc<HostGuard>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    match guard.check(request.uri(), request.headers()) {
+        Ok(()) => next.run(request).await,
+        Err(refusal) => refusal.into_response(),
+    }
+}
+
+/// DNS-rebinding protection: a page on a foreign site must not reach this local server by
+/// pointing its own name at 127.0.0.1, so `Host` and `Origin` must name loopback or an
+/// explicitly allowed host (e.g. the tunnel ChatGPT connects through).
+#[derive(Debug)]
+pub(crate) struct HostGuard {
+    allowed: Vec<Authority>,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+struct Authority {
+    host: String,
+    port: Option<u16>,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Refusal {
+    BadHost,
+    ForeignHost(String),
+    ForeignOrigin(String),
+}
+
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        match self {
+            Self::BadHost => (
+                StatusCode::BAD_REQUEST,
+                "Bad Request: missing or invalid Host header",
+            )
+                .into_response(),
+            Self::ForeignHost(host) => {
+                tracing::warn!(%host, "refused a request for a foreign Host (DNS rebinding?)");
+                (
+                    StatusCode::FORBIDDEN,
+                    "Forbidden: Host header is not allowed",
+                )
+                    .into_response()
+            }
+            Self::ForeignOrigin(origin) => {
+                tracing::warn!(%origin, "refused a request from a foreign Origin");
+                (StatusCode::FORBIDDEN, "Forbidden: Origin is not allowed").into_response()
+            }
+        }
+    }
+}
+
+impl HostGuard {
+    pub(crate) fn new(allowed_hosts: &[String]) -> Self {
+        let allowed = allowed_hosts
+            .iter()
+            .filter_map(|entry| {
+                let parsed = Authority::parse_lenient(entry);
+                if parsed.is_none() {
+                    tracing::warn!(host = %entry, "ignoring an allowed host that is not a host name");
+                }
+                parsed
+            })
+            .collect();
+        Self { allowed }
+    }
+
+    pub(crate) fn check(&self, uri: &Uri, headers: &HeaderMap) -> Result<(), Refusal> {
+        let host = match headers.get(header::HOST) {
+            Some(value) => value
+                .to_str()
+                .ok()
+                .and_then(Authority::parse)
+                .ok_or(Refusal::BadHost)?,
+            None => uri
+                .authority()
+                .and_then(|a| Authority::parse(a.as_str()))
+                .ok_or(Refusal::BadHost)?,
+        };
+        if !self.admits(&host) {
+            return Err(Refusal::ForeignHost(host.to_string()));
+        }
+        if let Some(origin) = headers.get(header::ORIGIN) {
+            let text = origin.to_str().unwrap_or_default();
+            let admitted = origin_authority(text).is_some_and(|authority| self.admits(&authority));
+            if !admitted {
+                return Err(Refusal::ForeignOrigin(text.to_string()));
+            }
+        }
+        Ok(())
+    }
+
+    fn admits(&self, authority: &Authority) -> bool {
+        authority.is_loopback()
+            || self.allowed.iter().any(|allowed| {
+                allowed.host == authority.host
+                    && allowed.port.is_none_or(|port| authority.port == Some(port))
+            })
+    }
+}
+
+/// The `scheme://host[:port]` of an `Origin`, with the scheme's default port filled in
+/// (`"null"` and anything unparsable have none, so they are refused).
+fn origin_authority(origin: &str) -> Option<Authority> {
+    let uri: Uri = origin.trim().parse().ok()?;
+    let mut authority = Authority::parse(uri.authority()?.as_str())?;
+    if authority.port.is_none() {
+        authority.port = match uri.scheme_str() {
+            Some("https") => Some(443),
+            Some("http") => Some(80),
+            _ => None,
+        };
+    }
+    Some(authority)
+}
+
+impl Authority {
+    /// `host[:port]` as in a `Host` header; IPv6 in brackets; no user info.
+    fn parse(text: &str) -> Option<Self> {
+        let authority: axum::http::uri::Authority = text.trim().parse().ok()?;
+        if authority.as_str().contains('@') {
+            return None;
+        }
+        let host = authority
+            .host()
+            .trim_start_matches('[')
+            .trim_end_matches(']');
+        let host = host.trim_end_matches('.').to_ascii_lowercase();
+        (!host.is_empty()).then(|| Self {
+            host,
+            port: authority.port_u16(),
+        })
+    }
+
+    /// An `--allowed-host` entry: a host, `host:port`, or a URL someone pasted.
+    fn parse_lenient(text: &str) -> Option<Self> {
+        let text = text.trim();
+        match text.split_once("://") {
+            Some(_) => {
+                let uri: Uri = text.parse().ok()?;
+                Self::parse(uri.authority()?.as_str())
+            }
+            None => Self::parse(text.trim_end_matches('/')),
+        }
+    }
+
+    fn is_loopback(&self) -> bool {
+        self.host == "localhost" || self.host.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+    }
+}
+
+impl std::fmt::Display for Authority {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.port {
+            Some(port) => write!(f, "{}:{port}", self.host),
+            None => f.write_str(&self.host),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(allowed: &[&str], host: Option<&str>, origin: Option<&str>) -> Result<(), Refusal> {
+        let guard = HostGuard::new(&allowed.iter().map(ToString::to_string).collect::<Vec<_>>());
+        let mut headers = HeaderMap::new();
+        if let Some(host) = host {
+            headers.insert(header::HOST, host.parse().unwrap());
+        }
+        if let Some(origin) = origin {
+            headers.insert(header::ORIGIN, origin.parse().unwrap());
+        }
+        guard.check(&Uri::from_static("/mcp"), &headers)
+    }
+
+    #[test]
+    fn hosts() {
+        let tunnel = ["abc.trycloudflare.com"];
+        let cases: &[(&[&str], &str, bool)] = &[
+            (&[], "127.0.0.1:8787", true),
+            (&[], "localhost:8787", true),
+            (&[], "LOCALHOST", true),
+            (&[], "[::1]:8787", true),
+            (&[], "127.0.0.2:80", true),
+            (&[], "evil.test:8787", false),
+            (&[], "localhost.evil.test", false),
+            (&[], "0.0.0.0:8787", false),
+            (&tunnel, "abc.trycloudflare.com", true),
+            (&tunnel, "ABC.trycloudflare.com:443", true),
+            (&tunnel, "xyz.trycloudflare.com", false),
+            (
+                &["https://abc.trycloudflare.com/"],
+                "abc.trycloudflare.com",
+                true,
+            ),
+            (&["tunnel.test:9000"], "tunnel.test:9000", true),
+            (&["tunnel.test:9000"], "tunnel.test:9001", false),
+            (&["tunnel.test:9000"], "tunnel.test", false),
+        ];
+        for (allowed, host, admitted) in cases {
+            assert_eq!(
+                check(allowed, Some(host), None).is_ok(),
+                *admitted,
+                "allowed {allowed:?}, Host {host}"
+            );
+        }
+    }
+
+    #[test]
+    fn origins() {
+        let cases: &[(&str, bool)] = &[
+            ("http://localhost:6274", true),
+            ("http://127.0.0.1:8787", true),
+            ("http://[::1]:8787", true),
+            ("https://evil.test", false),
+            ("http://localhost.evil.test", false),
+            ("null", false),
+            ("not a url", false),
+            ("https://abc.trycloudflare.com", true),
+        ];
+        for (origin, admitted) in cases {
+            let result = check(
+                &["abc.trycloudflare.com"],
+                Some("127.0.0.1:8787"),
+                Some(origin),
+            );
+            assert_eq!(result.is_ok(), *admitted, "Origin {origin}");
+        }
+    }
+
+    #[test]
+    fn a_missing_or_broken_host_is_a_bad_request() {
+        assert_eq!(check(&[], None, None), Err(Refusal::BadHost));
+        assert_eq!(check(&[], Some("a b"), None), Err(Refusal::BadHost));
+    }
+}
