@@ -6,6 +6,7 @@
 //! `probe` know MCP.
 
 pub mod cli;
+pub mod dashboard;
 pub mod engine;
 pub mod probe;
 pub mod server;

@@ -114,6 +114,8 @@ pub enum Command {
     Verify(VerifyArgs),
     /// Show the call journal: what the agent actually called.
     Calls(CallsArgs),
+    /// A browser page beside any running `serve`: live calls, scenarios, try a call, tools.
+    Dashboard(DashboardArgs),
     /// Print a shell completion script.
     Completions { shell: clap_complete::Shell },
 }
@@ -278,6 +280,22 @@ pub struct VerifyArgs {
     /// Print the results as JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct DashboardArgs {
+    /// The address to listen on. Anything but loopback lets others steer your scenarios.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// The port to listen on; 0 picks a free one.
+    #[arg(long, default_value_t = 8788)]
+    pub port: u16,
+    /// Open the dashboard in the default browser.
+    #[arg(long)]
+    pub open: bool,
+    /// Also accept this Host, as `serve --allowed-host`; loopback names are always accepted.
+    #[arg(long = "allowed-host", value_name = "HOST", value_delimiter = ',')]
+    pub allowed_hosts: Vec<String>,
 }
 
 #[derive(Debug, Clone, Args)]

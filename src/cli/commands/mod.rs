@@ -3,6 +3,7 @@
 mod call;
 mod calls;
 mod completions;
+mod dashboard;
 mod lint;
 mod scenario;
 mod scenarios;
@@ -26,6 +27,10 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
             init_logging("info,rmcp=warn");
             serve::run(&global, &paths, &args)
         }
+        Command::Dashboard(args) => {
+            init_logging("info");
+            dashboard::run(&global, &paths, &args)
+        }
         Command::Verify(args) => {
             // rmcp's client logs every JSON-RPC error answer (test 10 asks for one) and every
             // failed connection; the report carries both, so its logs would only repeat them.
@@ -44,7 +49,10 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
                 } => lint::run(&global, &paths, write_source, format),
                 Command::Call(args) => call::run(&global, &paths, &args),
                 Command::Calls(args) => calls::run(&paths, &args),
-                Command::Completions { .. } | Command::Serve(_) | Command::Verify(_) => {
+                Command::Completions { .. }
+                | Command::Serve(_)
+                | Command::Verify(_)
+                | Command::Dashboard(_) => {
                     unreachable!("handled above")
                 }
             }

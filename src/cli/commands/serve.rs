@@ -58,7 +58,7 @@ pub fn run(global: &GlobalArgs, paths: &Paths, args: &ServeArgs) -> anyhow::Resu
     })
 }
 
-fn is_loopback(host: &str) -> bool {
+pub(super) fn is_loopback(host: &str) -> bool {
     host == "localhost"
         || host
             .trim_matches(['[', ']'])
@@ -66,7 +66,7 @@ fn is_loopback(host: &str) -> bool {
             .is_ok_and(|ip| ip.is_loopback())
 }
 
-async fn shutdown_signal() {
+pub(super) async fn shutdown_signal() {
     let interrupt = tokio::signal::ctrl_c();
     #[cfg(unix)]
     {

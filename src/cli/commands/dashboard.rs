@@ -1,0 +1,66 @@
+//! `careem-mcp dashboard`: starts the dashboard beside whatever `serve` is running, over the
+//! same tools folder, overrides file and journal, until SIGINT or SIGTERM.
+
+use std::sync::Arc;
+
+use anyhow::Context;
+
+use super::engine_config;
+use super::serve::{is_loopback, shutdown_signal};
+use crate::cli::Status;
+use crate::cli::args::{DashboardArgs, GlobalArgs};
+use crate::cli::project::Paths;
+use crate::dashboard::{self, DashboardOptions};
+use crate::engine::journal::Journal;
+use crate::engine::{Engine, catalog};
+
+pub fn run(global: &GlobalArgs, paths: &Paths, args: &DashboardArgs) -> anyhow::Result<Status> {
+    // Unlike `serve`, broken tool files do not stop the dashboard: its Tools view lists them.
+    let config = engine_config(global, paths)?;
+    let loaded = catalog::load(&config.tools_dir);
+    if !loaded.diagnostics.is_empty() {
+        tracing::warn!(
+            "the tool files in {} have {} problem(s); the Tools view lists them",
+            config.tools_dir.display(),
+            loaded.diagnostics.len()
+        );
+    }
+    let mut engine = Engine::from_tools(config, loaded.tools);
+    let journal = &paths.journal;
+    // Opening the journal creates it, so the live view can follow it before `serve` starts.
+    match Journal::open(journal) {
+        Ok(opened) => engine = engine.with_journal(opened),
+        Err(error) => {
+            tracing::warn!(path = %journal.display(), "cannot open the call journal: {error}");
+        }
+    }
+    let options = DashboardOptions {
+        host: args.host.clone(),
+        port: args.port,
+        allowed_hosts: args.allowed_hosts.clone(),
+        journal: journal.clone(),
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(async move {
+        if !is_loopback(&args.host) {
+            tracing::warn!(
+                "listening on {}: anyone who can reach this address can steer your scenarios",
+                args.host
+            );
+        }
+        let running = dashboard::start(Arc::new(engine), options).await?;
+        let url = running.url();
+        eprintln!("careem-mcp: dashboard at {url}");
+        if args.open
+            && let Err(error) = open::that_detached(&url)
+        {
+            tracing::warn!("cannot open a browser ({error}); open {url} yourself");
+        }
+        shutdown_signal().await;
+        running.shutdown().await;
+        Ok(Status::Success)
+    })
+}

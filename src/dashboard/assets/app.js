@@ -1,0 +1,50 @@
+// The page's frame: four views behind tabs (the URL's #fragment names the open one, so the
+// browser's back button and bookmarks work), keys 1-4 to switch and / to search.
+
+import * as calls from './calls.js';
+import * as scenarios from './scenarios.js';
+import * as tryCall from './try.js';
+import * as tools from './tools.js';
+
+const views = { calls, scenarios, try: tryCall, tools };
+const started = new Set();
+
+function show(name) {
+  if (!views[name]) name = 'calls';
+  for (const section of document.querySelectorAll('main > section')) {
+    section.hidden = section.dataset.view !== name;
+  }
+  for (const tab of document.querySelectorAll('.tabs a')) {
+    if (tab.dataset.view === name) tab.setAttribute('aria-current', 'page');
+    else tab.removeAttribute('aria-current');
+  }
+  const root = document.getElementById(`view-${name}`);
+  if (!started.has(name)) {
+    started.add(name);
+    views[name].start(root);
+  } else {
+    views[name].shown?.(root);
+  }
+}
+
+window.addEventListener('hashchange', () => show(location.hash.slice(1)));
+
+document.addEventListener('keydown', (event) => {
+  const typing = event.target.closest?.('input, textarea, select, [contenteditable]');
+  if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
+  const order = ['calls', 'scenarios', 'try', 'tools'];
+  if (event.key >= '1' && event.key <= '4') {
+    location.hash = order[Number(event.key) - 1];
+    event.preventDefault();
+  } else if (event.key === '/') {
+    const search = document.querySelector('main > section:not([hidden]) input[type=search]');
+    if (search) {
+      search.focus();
+      event.preventDefault();
+    }
+  }
+});
+
+// The live stream runs whatever view is open, so the header always says whether it is live.
+calls.connect(document.getElementById('live'));
+show(location.hash.slice(1));
