@@ -2,6 +2,7 @@
 
 mod cli;
 mod controls;
+mod dashboard;
 mod engine;
 mod fixtures;
 mod gen_food;

@@ -1,0 +1,479 @@
+//! `careem-mcp dashboard` over real HTTP, as a separate process beside `serve --stdio` in the
+//! same project folder: calls appear in its live stream, forcing from it changes the next MCP
+//! answer, "try a call" answers as `careem-mcp call` does, and cross-site writes are refused.
+
+use std::io::{BufRead, BufReader};
+use std::pin::Pin;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use futures::{Stream, StreamExt};
+use rmcp::ServiceExt;
+use rmcp::model::CallToolRequestParams;
+use rmcp::service::RunningService;
+use rmcp::transport::TokioChildProcess;
+use serde_json::{Value, json};
+
+use crate::support::{BIN, Project, SseReader};
+
+const CLOCK: &str = "2026-10-05T12:00:00Z";
+
+/// The dashboard's live stream.
+type Events = SseReader<Pin<Box<dyn Stream<Item = reqwest::Result<Vec<u8>>> + Send>>>;
+
+/// `careem-mcp dashboard --port 0` in `project`, stopped when dropped.
+struct Dashboard {
+    child: Child,
+    url: String,
+}
+
+impl Dashboard {
+    fn start(project: &Project) -> Self {
+        let mut child = Command::new(BIN)
+            .current_dir(project.path())
+            .env("NO_COLOR", "1")
+            .args(["--clock", CLOCK, "dashboard", "--port", "0"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
+        let stderr = child.stderr.take().expect("stderr");
+        let (found, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if let Some(url) = line.strip_prefix("careem-mcp: dashboard at ") {
+                    let _ = found.send(url.to_string());
+                }
+            }
+        });
+        let url = lines
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the dashboard names its URL on stderr");
+        Self { child, url }
+    }
+
+    fn api(&self, path: &str) -> String {
+        format!("{}api{path}", self.url)
+    }
+
+    async fn get(&self, path: &str) -> Value {
+        let response = reqwest::get(self.api(path)).await.expect("GET");
+        assert!(
+            response.status().is_success(),
+            "GET {path}: {}",
+            response.status()
+        );
+        response.json().await.expect("JSON")
+    }
+
+    async fn send(&self, method: reqwest::Method, path: &str, body: &Value) -> (u16, Value) {
+        let response = reqwest::Client::new()
+            .request(method, self.api(path))
+            .json(body)
+            .send()
+            .await
+            .expect("request");
+        let status = response.status().as_u16();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+
+    async fn stream(&self) -> Events {
+        let response = reqwest::get(self.api("/calls/stream"))
+            .await
+            .expect("stream");
+        assert_eq!(
+            response.headers()["content-type"],
+            "text/event-stream",
+            "an event stream"
+        );
+        SseReader {
+            body: Box::pin(
+                response
+                    .bytes_stream()
+                    .map(|chunk| chunk.map(|b| b.to_vec())),
+            ),
+            buffer: String::new(),
+        }
+    }
+}
+
+impl Drop for Dashboard {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A real MCP client over `serve --stdio` in `project`: the journal and overrides file are the
+/// dashboard's, found by their default paths.
+async fn agent(project: &Project) -> RunningService<rmcp::RoleClient, ()> {
+    let mut command = tokio::process::Command::new(BIN);
+    command
+        .current_dir(project.path())
+        .args(["--clock", CLOCK, "serve", "--stdio"]);
+    let (transport, _stderr) = TokioChildProcess::builder(command)
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary starts");
+    ().serve(transport).await.expect("the client initializes")
+}
+
+async fn call(client: &RunningService<rmcp::RoleClient, ()>, tool: &str, args: Value) -> Value {
+    let Value::Object(args) = args else {
+        panic!("arguments are an object")
+    };
+    let result = client
+        .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(args))
+        .await
+        .expect("the call answers");
+    serde_json::to_value(result).expect("a result serialises")
+}
+
+/// The next stream event named `name`, skipping others.
+async fn next_named(stream: &mut Events, name: &str) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while Instant::now() < deadline {
+        let (event, data) = stream.next_event().await;
+        if event == name {
+            return serde_json::from_str(&data).expect("event data is JSON");
+        }
+    }
+    panic!("no {name:?} event in time");
+}
+
+#[tokio::test]
+async fn calls_made_by_an_mcp_client_appear_live_and_clearing_empties_the_journal() {
+    let project = Project::copy_of_repo();
+    let dashboard = Dashboard::start(&project);
+    let mut stream = dashboard.stream().await;
+    assert_eq!(next_named(&mut stream, "snapshot").await, json!([]));
+
+    let client = agent(&project).await;
+    for ride in ["5001001", "5001003"] {
+        call(&client, "ride_get_status", json!({"rideId": ride})).await;
+        let entry = next_named(&mut stream, "call").await;
+        assert_eq!(
+            (&entry["transport"], &entry["tool"], &entry["received"]),
+            (
+                &json!("stdio"),
+                &json!("ride_get_status"),
+                &json!({"rideId": ride})
+            ),
+        );
+        assert!(entry["session"].is_string() || entry["session"].is_null());
+        assert!(
+            entry["scenario"].as_str().is_some_and(|s| s.contains(ride)),
+            "{entry}"
+        );
+    }
+    client.cancel().await.expect("close");
+
+    let listed = dashboard.get("/calls").await;
+    let received: Vec<&Value> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| &e["received"]["rideId"])
+        .collect();
+    assert_eq!(
+        received,
+        [&json!("5001003"), &json!("5001001")],
+        "newest first"
+    );
+
+    let (status, _) = dashboard
+        .send(reqwest::Method::DELETE, "/calls", &json!({}))
+        .await;
+    assert_eq!(status, 200);
+    next_named(&mut stream, "cleared").await;
+    assert_eq!(dashboard.get("/calls").await, json!([]));
+    assert_eq!(project.read(".run/calls.jsonl"), "");
+}
+
+#[tokio::test]
+async fn forcing_and_clearing_from_the_dashboard_changes_the_next_mcp_answer() {
+    let project = Project::copy_of_repo();
+    let dashboard = Dashboard::start(&project);
+    let client = agent(&project).await;
+    let tool = "get_payment_methods";
+    let usual = call(&client, tool, json!({})).await;
+    assert_eq!(usual["isError"], json!(false));
+
+    let (status, answer) = dashboard
+        .send(
+            reqwest::Method::PUT,
+            &format!("/scenarios/{tool}"),
+            &json!({"scenario": "SESSION-expired"}),
+        )
+        .await;
+    assert_eq!(
+        (status, &answer["forced"]),
+        (200, &json!("session-expired")),
+        "{answer}"
+    );
+    let listed = dashboard.get("/scenarios").await;
+    let card = listed["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["tool"] == tool)
+        .unwrap();
+    assert_eq!(card["forced"], json!("session-expired"));
+    let kinds: Vec<(&Value, &Value)> = card["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (&s["name"], &s["kind"]))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (&json!("cards-and-credit"), &json!("default")),
+            (&json!("cash-only"), &json!("forced-only")),
+            (&json!("session-expired"), &json!("error-forced-only")),
+        ]
+    );
+    let forced = call(&client, tool, json!({})).await;
+    assert_eq!(forced["isError"], json!(true), "{forced}");
+
+    let (status, _) = dashboard
+        .send(
+            reqwest::Method::PUT,
+            &format!("/scenarios/{tool}"),
+            &json!({"scenario": null}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(call(&client, tool, json!({})).await, usual);
+
+    dashboard
+        .send(
+            reqwest::Method::PUT,
+            &format!("/scenarios/{tool}"),
+            &json!({"scenario": "cash-only"}),
+        )
+        .await;
+    let (status, _) = dashboard
+        .send(reqwest::Method::DELETE, "/scenarios", &json!({}))
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        call(&client, tool, json!({})).await,
+        usual,
+        "reset clears every tool"
+    );
+    client.cancel().await.expect("close");
+}
+
+#[tokio::test]
+async fn bad_edits_are_refused_as_the_cli_refuses_them() {
+    let project = Project::copy_of_repo();
+    let dashboard = Dashboard::start(&project);
+    let cases: [(&str, Value, u16, &str); 2] = [
+        (
+            "/scenarios/no_such_tool",
+            json!({"scenario": "x"}),
+            404,
+            "unknown tool",
+        ),
+        (
+            "/scenarios/get_payment_methods",
+            json!({"scenario": "nope"}),
+            404,
+            "has no scenario",
+        ),
+    ];
+    for (path, body, expected, message) in cases {
+        let (status, answer) = dashboard.send(reqwest::Method::PUT, path, &body).await;
+        assert_eq!(status, expected, "{path}: {answer}");
+        assert!(
+            answer["error"].as_str().unwrap().contains(message),
+            "{answer}"
+        );
+        assert!(
+            !answer["known"].as_array().unwrap().is_empty(),
+            "offers the known names"
+        );
+    }
+    // A file someone wrote by hand and broke is reported, never overwritten.
+    project.write(".run/overrides.json", "{ \"get_payment_methods\": ");
+    let (status, answer) = dashboard
+        .send(
+            reqwest::Method::PUT,
+            "/scenarios/get_payment_methods",
+            &json!({"scenario": "cash-only"}),
+        )
+        .await;
+    assert_eq!(status, 409, "{answer}");
+    assert_eq!(
+        project.read(".run/overrides.json"),
+        "{ \"get_payment_methods\": "
+    );
+    assert!(dashboard.get("/scenarios").await["problem"].is_string());
+}
+
+#[tokio::test]
+async fn try_a_call_answers_as_careem_mcp_call_does() {
+    let project = Project::copy_of_repo();
+    let dashboard = Dashboard::start(&project);
+    let cases: [(&str, Value, Option<&str>); 5] = [
+        (
+            "food_get_restaurant_menu",
+            json!({"restaurant_id": 30104, "latitude": 25.0866, "longitude": 55.1474}),
+            None,
+        ),
+        ("get_payment_methods", json!({}), Some("cash-only")),
+        ("get_payment_methods", json!({}), Some("session-expired")),
+        ("ride_get_status", json!({"rideId": "5001002"}), None),
+        (
+            "food_get_restaurant_menu",
+            json!({"restaurant_id": "not a number"}),
+            None,
+        ),
+    ];
+    for (tool, arguments, scenario) in cases {
+        let (status, answer) = dashboard
+            .send(
+                reqwest::Method::POST,
+                "/call",
+                &json!({"tool": tool, "arguments": arguments, "scenario": scenario}),
+            )
+            .await;
+        assert_eq!(status, 200, "{answer}");
+        let mut args = vec!["--clock", CLOCK, "call", tool, "--compact", "--no-journal"];
+        let text = arguments.to_string();
+        args.push(&text);
+        if let Some(scenario) = scenario {
+            args.extend(["--scenario", scenario]);
+        }
+        let cli = project.run(&args);
+        assert_eq!(answer["result"], cli.json(), "{tool} {arguments}");
+        let said = match (answer["scenario"].as_str(), answer["forced"].as_bool()) {
+            (Some(name), Some(true)) => format!("scenario: {name} (forced)"),
+            (Some(name), _) => format!("scenario: {name}"),
+            (None, _) => format!("scenario: none ({})", answer["decision"].as_str().unwrap()),
+        };
+        assert!(cli.stderr.contains(&said), "{said} / {}", cli.stderr);
+    }
+    let journal = dashboard.get("/calls").await;
+    assert_eq!(journal.as_array().unwrap().len(), 5);
+    assert!(
+        journal
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["transport"] == "dashboard")
+    );
+    let (status, answer) = dashboard
+        .send(
+            reqwest::Method::POST,
+            "/call",
+            &json!({"tool": "no_such_tool"}),
+        )
+        .await;
+    assert_eq!(status, 404, "{answer}");
+}
+
+/// A write's `Origin`, `Host` and `Content-Type` (each left out when `None`), and the status
+/// that refuses it.
+type Refused<'a> = (Option<&'a str>, Option<&'a str>, Option<&'a str>, u16);
+
+#[tokio::test]
+async fn cross_site_writes_are_refused() {
+    let project = Project::copy_of_repo();
+    project.write(".run/overrides.json", "{}\n");
+    let dashboard = Dashboard::start(&project);
+    let put = dashboard.api("/scenarios/get_payment_methods");
+    let body = r#"{"scenario": "cash-only"}"#;
+    // (Origin, Host, Content-Type, status): a page on another site, a rebound DNS name, and the
+    // "simple" requests a form or a no-preflight fetch can send.
+    let cases: [Refused; 5] = [
+        (
+            Some("https://evil.test"),
+            None,
+            Some("application/json"),
+            403,
+        ),
+        (None, Some("evil.test"), Some("application/json"), 403),
+        (Some("null"), None, Some("application/json"), 403),
+        (None, None, Some("text/plain"), 415),
+        (None, None, Some("application/x-www-form-urlencoded"), 415),
+    ];
+    let client = reqwest::Client::new();
+    for (origin, host, kind, expected) in cases {
+        let mut request = client.put(&put).body(body);
+        for (name, value) in [("origin", origin), ("host", host), ("content-type", kind)] {
+            if let Some(value) = value {
+                request = request.header(name, value);
+            }
+        }
+        let status = request.send().await.expect("answered").status().as_u16();
+        assert_eq!(status, expected, "{origin:?} {host:?} {kind:?}");
+    }
+    let status = client
+        .delete(dashboard.api("/calls"))
+        .send()
+        .await
+        .unwrap()
+        .status();
+    assert_eq!(
+        status.as_u16(),
+        415,
+        "a DELETE without a JSON body is refused too"
+    );
+    assert_eq!(
+        project.read(".run/overrides.json"),
+        "{}\n",
+        "nothing was written"
+    );
+    // The page itself may: same origin, JSON.
+    let (status, _) = dashboard
+        .send(
+            reqwest::Method::PUT,
+            "/scenarios/get_payment_methods",
+            &serde_json::from_str(body).unwrap(),
+        )
+        .await;
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn the_page_and_its_assets_are_served_from_the_binary() {
+    let project = Project::empty();
+    let dashboard = Dashboard::start(&project);
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let page = reqwest::get(&dashboard.url).await.unwrap();
+        assert!(
+            page.headers()["content-security-policy"]
+                .to_str()
+                .unwrap()
+                .contains("frame-ancestors 'none'")
+        );
+        let html = page.text().await.unwrap();
+        let assets: Vec<&str> = html
+            .split('"')
+            .filter(|part| part.starts_with("/assets/"))
+            .collect();
+        assert!(assets.len() >= 2, "{html}");
+        for asset in assets {
+            let response =
+                reqwest::get(format!("{}{}", dashboard.url.trim_end_matches('/'), asset))
+                    .await
+                    .unwrap();
+            assert_eq!(response.status(), 200, "{asset}");
+        }
+        // Broken tool files do not stop the dashboard; its Tools view lists the problem.
+        let tools: Value = reqwest::get(dashboard.api("/tools"))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        assert!(
+            !tools["otherProblems"].as_array().unwrap().is_empty(),
+            "{tools}"
+        );
+    });
+}
