@@ -66,10 +66,10 @@ function pick() {
     toggle.textContent = asJson ? 'Edit as form' : 'Edit as JSON';
   } }, 'Edit as JSON');
   const scenario = h('select', { id: 'try-scenario', name: '__scenario' },
-    h('option', { value: '' }, 'as usual (match rules, overrides)'),
+    h('option', { value: '' }, 'as usual'),
     (scenarios[tool.name] ?? []).map((s) => h('option', { value: s.name }, `${s.name} — ${s.label}`)));
   form.append(
-    h('p', { class: 'description' }, tool.definition.title ?? '', tool.definition.title ? ' — ' : '', firstLine(tool.definition.description)),
+    h('p', { class: 'description', title: tool.definition.description ?? '' }, tool.definition.title ?? '', tool.definition.title ? ' — ' : '', firstLine(tool.definition.description)),
     fields, jsonBox,
     h('div', { class: 'actions' },
       h('label', {}, 'Scenario ', scenario),
@@ -166,6 +166,21 @@ function show(tool, args, scenario, answer) {
       h('span', {}, 'scenario: ', h('strong', { id: 'try-scenario-used' }, chosen)),
       h('span', { class: 'duration' }, `${(answer.micros / 1000).toFixed(2)} ms`)),
     h('p', { class: 'command' }, h('code', {}, command)),
-    jsonView(answer.result, { open: 3 }),
-    h('details', { class: 'raw' }, h('summary', {}, 'Raw result'), h('pre', { id: 'try-raw' }, JSON.stringify(answer.result))));
+    h('h3', {}, 'Answer'),
+    jsonView(answerValue(answer.result), { open: 3 }),
+    h('details', { class: 'mcp' },
+      h('summary', {}, 'The MCP result as a client receives it'),
+      jsonView(answer.result, { open: 3 }),
+      h('details', { class: 'raw' }, h('summary', {}, 'Raw JSON'), h('pre', { id: 'try-raw' }, JSON.stringify(answer.result)))));
+}
+
+/** What the answer says: structuredContent, else the text item read as JSON, else the text. */
+function answerValue(result) {
+  if (result.structuredContent) return result.structuredContent;
+  const text = result.content.map((c) => c.text ?? '').join('');
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
