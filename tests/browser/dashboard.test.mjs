@@ -1,0 +1,240 @@
+// The dashboard in a real headless Chromium (Debian's /usr/bin/chromium, driven by
+// playwright-core) beside `careem-mcp serve`, with the official MCP TypeScript SDK client as
+// the agent:
+//
+//   - a call the client makes appears in the live view;
+//   - forcing a scenario in the page (by keyboard) changes the client's next answer;
+//   - a call built with the "try a call" form answers as `careem-mcp call` does;
+//   - a page on another site cannot write the overrides file.
+//
+//   cd tests/browser && npm ci && node --test
+//
+// CAREEM_MCP_BIN names the binary (default: target/debug/careem-mcp), CHROMIUM the browser
+// (default: /usr/bin/chromium). With SCREENSHOTS=1 the views are saved to docs/img/ for
+// docs/DASHBOARD.md; otherwise nothing in the repository is written.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { chromium } from 'playwright-core';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const bin = path.resolve(process.env.CAREEM_MCP_BIN ?? path.join(root, 'target/debug/careem-mcp'));
+const browserPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const screenshots = process.env.SCREENSHOTS === '1' ? path.join(root, 'docs/img') : null;
+const CLOCK = '2026-10-05T12:00:00Z';
+const MARINA = { latitude: 25.0866, longitude: 55.1474 };
+const WAIT_MS = 15_000;
+
+let project;
+const children = [];
+let serveUrl;
+let dashboardUrl;
+let browser;
+let page;
+let agent;
+
+/** Starts the binary in the project folder and resolves with the URL its stderr names. */
+function start(args, prefix) {
+  const child = spawn(bin, ['--clock', CLOCK, ...args], { cwd: project, stdio: ['ignore', 'ignore', 'pipe'] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error(`no "${prefix}" line from ${args[0]}: ${seen}`)), 60_000);
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk) => {
+      seen += chunk;
+      const line = seen.split('\n').slice(0, -1).find((l) => l.startsWith(prefix));
+      if (line) {
+        clearTimeout(timer);
+        resolve(line.match(/http:\/\/\S+/)[0]);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`${args[0]} exited with ${code}: ${seen}`)));
+  });
+}
+
+async function connectAgent() {
+  const client = new Client({ name: 'dashboard-browser-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(serveUrl)));
+  return client;
+}
+
+function text(result) {
+  return result.content.map((c) => c.text).join('');
+}
+
+async function shot(name, target = page) {
+  if (!screenshots) return;
+  fs.mkdirSync(screenshots, { recursive: true });
+  await target.screenshot({ path: path.join(screenshots, `dashboard-${name}.png`), animations: 'disabled' });
+}
+
+before(async () => {
+  assert.ok(fs.existsSync(bin), `no binary at ${bin} (cargo build first)`);
+  assert.ok(fs.existsSync(browserPath), `no browser at ${browserPath} (apt-get install chromium)`);
+  project = fs.mkdtempSync(path.join(os.tmpdir(), 'careem-mcp-dashboard-'));
+  fs.cpSync(path.join(root, 'tools'), path.join(project, 'tools'), { recursive: true });
+  [serveUrl, dashboardUrl] = await Promise.all([
+    start(['serve', '--port', '0'], 'careem-mcp: serving '),
+    start(['dashboard', '--port', '0'], 'careem-mcp: dashboard at '),
+  ]);
+  serveUrl = serveUrl.replace(/\/?$/, '');
+  browser = await chromium.launchPersistentContext(fs.mkdtempSync(path.join(os.tmpdir(), 'chromium-profile-')), {
+    executablePath: browserPath,
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      // "Another site" for the cross-site test: evil.test is served from this machine.
+      '--host-resolver-rules=MAP evil.test 127.0.0.1',
+    ],
+  });
+  page = browser.pages()[0] ?? await browser.newPage();
+  page.setDefaultTimeout(WAIT_MS);
+  agent = await connectAgent();
+});
+
+after(async () => {
+  await agent?.close().catch(() => {});
+  await browser?.close().catch(() => {});
+  for (const child of children) child.kill();
+  if (project) fs.rmSync(project, { recursive: true, force: true });
+});
+
+test('a call made by an MCP client appears in the live view', async () => {
+  await page.goto(`${dashboardUrl}#calls`);
+  await page.locator('#live.on').waitFor();
+  await agent.callTool({ name: 'get_user_profile', arguments: {} });
+  await agent.callTool({ name: 'food_merchant_search', arguments: { ...MARINA, query: 'sushi' } });
+  await agent.callTool({ name: 'ride_get_status', arguments: { rideId: '5001002' } });
+  const row = page.locator('#calls-list li.call[data-tool="ride_get_status"]');
+  await row.waitFor();
+  assert.equal(await page.locator('#calls-list li.call').first().getAttribute('data-tool'), 'ride_get_status', 'newest first');
+  await row.locator(':scope > details > summary').click();
+  const body = row.locator('.call-body');
+  await body.waitFor();
+  assert.match(await body.textContent(), /"rideId": ?"5001002"/);
+  assert.match(await row.locator(':scope > details > summary').textContent(), /http/);
+});
+
+test('forcing a scenario in the page changes the next MCP answer', async () => {
+  const usual = await agent.callTool({ name: 'get_payment_methods', arguments: {} });
+  assert.equal(usual.isError ?? false, false);
+
+  await page.keyboard.press('2');
+  await page.waitForURL(/#scenarios$/);
+  const card = page.locator('section.tool-card[data-tool="get_payment_methods"]');
+  const button = card.locator('button[data-scenario="session-expired"]');
+  await button.focus();
+  await page.keyboard.press('Enter');
+  await card.locator('button[data-scenario="session-expired"][aria-pressed="true"]').waitFor();
+
+  const forced = await agent.callTool({ name: 'get_payment_methods', arguments: {} });
+  assert.equal(forced.isError, true);
+  assert.match(text(forced), /session expired/);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shot('scenarios');
+
+  await card.locator('button.normal').click();
+  await card.locator('button[data-scenario="session-expired"][aria-pressed="false"]').waitFor();
+  const back = await agent.callTool({ name: 'get_payment_methods', arguments: {} });
+  assert.deepEqual(back, usual);
+});
+
+test('a form-built call returns the same answer as careem-mcp call', async () => {
+  await page.goto(`${dashboardUrl}#try`);
+  await page.locator('#try-tool').selectOption('food_get_restaurant_menu');
+  await page.locator('#arg-restaurant_id').fill('30104');
+  await page.locator('#arg-latitude').fill(String(MARINA.latitude));
+  await page.locator('#arg-longitude').fill(String(MARINA.longitude));
+  await page.locator('#try-run').click();
+  const raw = page.locator('#try-raw');
+  await raw.waitFor({ state: 'attached' });
+  const fromPage = JSON.parse(await raw.textContent());
+
+  const args = JSON.stringify({ restaurant_id: 30104, ...MARINA });
+  const cli = spawnSync(bin, ['--clock', CLOCK, 'call', 'food_get_restaurant_menu', args, '--compact', '--no-journal'], { cwd: project, encoding: 'utf8' });
+  assert.equal(cli.status, 0, cli.stderr);
+  assert.deepEqual(fromPage, JSON.parse(cli.stdout));
+  const chosen = await page.locator('#try-scenario-used').textContent();
+  assert.ok(cli.stderr.includes(`scenario: ${chosen}`), `${chosen} / ${cli.stderr}`);
+  await shot('try');
+});
+
+test('a cross-origin write is refused', async () => {
+  // A page on another site (evil.test, resolved to this machine) tries what a page can: a JSON
+  // fetch (needs a CORS preflight), a no-preflight text/plain fetch, and a form post.
+  const target = `${dashboardUrl}api/scenarios/get_payment_methods`;
+  const evil = http.createServer((request, response) => {
+    response.setHeader('content-type', 'text/html');
+    response.end(`<!doctype html><title>evil</title>
+<form id="f" method="post" action="${dashboardUrl}api/scenarios" enctype="text/plain" target="sink"><input name='{"a":"' value='"}'></form>
+<iframe name="sink"></iframe>
+<script>
+async function attempt(init) {
+  try { const r = await fetch(${JSON.stringify(target)}, init); return String(r.status); }
+  catch (e) { return 'blocked'; }
+}
+(async () => {
+  const body = JSON.stringify({ scenario: 'session-expired' });
+  const json = await attempt({ method: 'PUT', headers: { 'content-type': 'application/json' }, body });
+  const plain = await attempt({ method: 'PUT', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body });
+  document.getElementById('f').submit();
+  document.title = 'done ' + json + ' ' + plain;
+})();
+</script>`);
+  });
+  await new Promise((resolve) => evil.listen(0, '127.0.0.1', resolve));
+  try {
+    const evilPage = await browser.newPage();
+    await evilPage.goto(`http://evil.test:${evil.address().port}/`);
+    await evilPage.waitForFunction(() => document.title.startsWith('done'));
+    const [, json] = (await evilPage.title()).split(' ');
+    assert.equal(json, 'blocked', 'the JSON write never gets past its preflight');
+    await evilPage.close();
+  } finally {
+    evil.close();
+  }
+  const scenarios = await (await fetch(`${dashboardUrl}api/scenarios`)).json();
+  assert.deepEqual(scenarios.tools.filter((t) => t.forced).map((t) => t.tool), [], 'nothing was forced');
+  const answer = await agent.callTool({ name: 'get_payment_methods', arguments: {} });
+  assert.equal(answer.isError ?? false, false);
+  // And the dashboard's own page still may.
+  const own = await page.evaluate(async (url) => (await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scenario: null }) })).status, target);
+  assert.equal(own, 200);
+});
+
+test('screenshots of every view', { skip: !screenshots && 'screenshots only' }, async () => {
+  await agent.callTool({ name: 'cart_get_basket', arguments: {} });
+  // A fresh load: going to #calls from another view keeps the page and what is open in it.
+  await page.goto(`${dashboardUrl}#calls`);
+  await page.reload();
+  const ride = page.locator('#calls-list li.call[data-tool="ride_get_status"]').first();
+  await ride.locator(':scope > details > summary').click();
+  await ride.locator('.call-body').waitFor();
+  await shot('calls');
+  await page.goto(`${dashboardUrl}#tools`);
+  const def = page.locator('details.tool-def[data-tool="food_get_restaurant_menu"]');
+  // The view lints every file first, which takes a while on a busy machine.
+  await def.locator(':scope > summary').click({ timeout: 60_000 });
+  await def.locator('.def-body').waitFor();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await def.scrollIntoViewIfNeeded();
+  await shot('tools');
+  await page.setViewportSize({ width: 420, height: 860 });
+  await page.goto(`${dashboardUrl}#calls`);
+  await page.reload();
+  await page.locator('#calls-list li.call').first().waitFor();
+  await shot('narrow');
+  await page.setViewportSize({ width: 1280, height: 800 });
+});
