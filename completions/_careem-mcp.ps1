@@ -40,6 +40,7 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run one tool call in process, exactly as the server would, and print the result')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Run the acceptance suite (SPEC §7 and the honesty check) against a real MCP connection')
             [CompletionResult]::new('calls', 'calls', [CompletionResultType]::ParameterValue, 'Show the call journal: what the agent actually called')
+            [CompletionResult]::new('dashboard', 'dashboard', [CompletionResultType]::ParameterValue, 'A browser page beside any running `serve`: live calls, scenarios, try a call, tools')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -168,6 +169,21 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'careem-mcp;dashboard' {
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'The address to listen on. Anything but loopback lets others steer your scenarios')
+            [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'The port to listen on; 0 picks a free one')
+            [CompletionResult]::new('--allowed-host', '--allowed-host', [CompletionResultType]::ParameterName, 'Also accept this Host, as `serve --allowed-host`; loopback names are always accepted')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path')
+            [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder')
+            [CompletionResult]::new('--overrides', '--overrides', [CompletionResultType]::ParameterName, 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]')
+            [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]')
+            [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
+            [CompletionResult]::new('--open', '--open', [CompletionResultType]::ParameterName, 'Open the dashboard in the default browser')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'careem-mcp;completions' {
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path')
             [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder')
@@ -189,6 +205,7 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run one tool call in process, exactly as the server would, and print the result')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Run the acceptance suite (SPEC §7 and the honesty check) against a real MCP connection')
             [CompletionResult]::new('calls', 'calls', [CompletionResultType]::ParameterValue, 'Show the call journal: what the agent actually called')
+            [CompletionResult]::new('dashboard', 'dashboard', [CompletionResultType]::ParameterValue, 'A browser page beside any running `serve`: live calls, scenarios, try a call, tools')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -215,6 +232,9 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             break
         }
         'careem-mcp;help;calls' {
+            break
+        }
+        'careem-mcp;help;dashboard' {
             break
         }
         'careem-mcp;help;completions' {

@@ -37,6 +37,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand call 'Run one tool call in process, exactly as the server would, and print the result'
             cand verify 'Run the acceptance suite (SPEC §7 and the honesty check) against a real MCP connection'
             cand calls 'Show the call journal: what the agent actually called'
+            cand dashboard 'A browser page beside any running `serve`: live calls, scenarios, try a call, tools'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -156,6 +157,20 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'careem-mcp;dashboard'= {
+            cand --host 'The address to listen on. Anything but loopback lets others steer your scenarios'
+            cand --port 'The port to listen on; 0 picks a free one'
+            cand --allowed-host 'Also accept this Host, as `serve --allowed-host`; loopback names are always accepted'
+            cand --project 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path'
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder'
+            cand --overrides 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]'
+            cand --journal 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]'
+            cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
+            cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
+            cand --open 'Open the dashboard in the default browser'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'careem-mcp;completions'= {
             cand --project 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path'
             cand --tools 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder'
@@ -176,6 +191,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand call 'Run one tool call in process, exactly as the server would, and print the result'
             cand verify 'Run the acceptance suite (SPEC §7 and the honesty check) against a real MCP connection'
             cand calls 'Show the call journal: what the agent actually called'
+            cand dashboard 'A browser page beside any running `serve`: live calls, scenarios, try a call, tools'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -194,6 +210,8 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
         &'careem-mcp;help;verify'= {
         }
         &'careem-mcp;help;calls'= {
+        }
+        &'careem-mcp;help;dashboard'= {
         }
         &'careem-mcp;help;completions'= {
         }
