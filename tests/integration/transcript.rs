@@ -178,6 +178,7 @@ fn help_transcripts() {
         "lint",
         "verify",
         "calls",
+        "dashboard",
         "completions",
     ];
     for command in commands {
