@@ -122,6 +122,19 @@ impl Tail {
     }
 }
 
+/// Empties the journal (`calls --clear`, the dashboard): truncated in place, which keeps a
+/// running server's append handle valid, and its rotated predecessor removed.
+pub fn clear(path: &Path) -> io::Result<()> {
+    if path.exists() {
+        std::fs::write(path, b"")?;
+    }
+    let rotated = rotated_path(path);
+    if rotated.exists() {
+        std::fs::remove_file(&rotated)?;
+    }
+    Ok(())
+}
+
 /// Follows the journal at a path from a given offset: each [`Follower::poll`] returns the
 /// complete lines appended since the last one.
 #[derive(Debug)]

@@ -14,16 +14,7 @@ use crate::engine::journal_read;
 pub fn run(paths: &Paths, args: &CallsArgs) -> anyhow::Result<Status> {
     let path = &paths.journal;
     if args.clear {
-        // Truncating in place keeps a running server's append handle valid.
-        if path.exists() {
-            std::fs::write(path, b"")
-                .with_context(|| format!("cannot clear {}", path.display()))?;
-        }
-        let rotated = journal_read::rotated_path(path);
-        if rotated.exists() {
-            std::fs::remove_file(&rotated)
-                .with_context(|| format!("cannot clear {}", rotated.display()))?;
-        }
+        journal_read::clear(path).with_context(|| format!("cannot clear {}", path.display()))?;
         eprintln!("cleared {}", path.display());
         return Ok(Status::Success);
     }

@@ -4,6 +4,8 @@
 //! [`crate::engine::journal::Entry`], so a field the journal gains shows up in the page as is.
 
 use std::convert::Infallible;
+use std::fs::File;
+use std::path::Path;
 use std::time::Duration;
 
 use axum::Json;
@@ -17,7 +19,7 @@ use tokio_stream::wrappers::ReceiverStream;
 
 use super::{ApiError, blocking};
 use crate::dashboard::Dashboard;
-use crate::engine::journal::{self, Tail};
+use crate::engine::journal_read::{self, Follower};
 
 /// How many of the latest calls the page starts with.
 const SNAPSHOT: usize = 500;
@@ -35,21 +37,33 @@ pub(super) async fn list(
 ) -> Result<Json<Vec<Value>>, ApiError> {
     let limit = query.limit.unwrap_or(SNAPSHOT);
     blocking(move || {
-        let mut tail = Tail::from_start(&dashboard.journal);
-        let lines = tail
-            .read_new()
-            .map_err(|e| {
-                ApiError::internal(format!("cannot read {}: {e}", dashboard.journal.display()))
-            })?
-            .lines;
-        Ok(Json(newest_first(&lines, limit)))
+        let (lines, _) = latest(&dashboard.journal, limit).map_err(|e| {
+            ApiError::internal(format!("cannot read {}: {e}", dashboard.journal.display()))
+        })?;
+        Ok(Json(lines))
     })
     .await
 }
 
+/// The last `limit` entries, newest first, and a follower from just past them: harden's reader
+/// of `calls --last` and `calls --follow`.
+fn latest(path: &Path, limit: usize) -> std::io::Result<(Vec<Value>, Option<Follower>)> {
+    let mut file = match File::open(path) {
+        Ok(file) => file,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            return Ok((Vec::new(), None));
+        }
+        Err(error) => return Err(error),
+    };
+    let end = journal_read::complete_end(&mut file)?;
+    let lines = journal_read::last_lines(&mut file.try_clone()?, end, Some(limit), |_| true)?;
+    let entries = lines.iter().rev().filter_map(|l| parse(l)).collect();
+    Ok((entries, Some(Follower::new(path, file, end))))
+}
+
 pub(super) async fn clear(State(dashboard): State<Dashboard>) -> Result<Json<Value>, ApiError> {
     blocking(move || {
-        journal::clear(&dashboard.journal).map_err(|e| {
+        journal_read::clear(&dashboard.journal).map_err(|e| {
             ApiError::internal(format!("cannot clear {}: {e}", dashboard.journal.display()))
         })?;
         Ok(Json(json!({"cleared": true})))
@@ -69,8 +83,27 @@ pub(super) async fn stream(
 
 /// Feeds one page's stream until the page leaves or the dashboard stops.
 async fn follow(dashboard: Dashboard, sender: mpsc::Sender<Result<Event, Infallible>>) {
-    let mut tail = Tail::from_start(&dashboard.journal);
-    let mut first = true;
+    let path = dashboard.journal.clone();
+    let first = tokio::task::spawn_blocking(move || latest(&path, SNAPSHOT)).await;
+    let (snapshot, mut follower) = match first {
+        Ok(Ok(found)) => found,
+        Ok(Err(error)) => {
+            tracing::warn!(path = %dashboard.journal.display(), "dashboard: cannot read the journal: {error}");
+            (Vec::new(), None)
+        }
+        Err(error) => {
+            tracing::warn!("dashboard: the journal reader failed: {error}");
+            return;
+        }
+    };
+    if sender
+        .send(Ok(event("snapshot", &Value::Array(snapshot))))
+        .await
+        .is_err()
+    {
+        return;
+    }
+    let mut size = journal_size(&dashboard.journal);
     let mut ticks = tokio::time::interval(POLL);
     loop {
         tokio::select! {
@@ -78,39 +111,35 @@ async fn follow(dashboard: Dashboard, sender: mpsc::Sender<Result<Event, Infalli
             () = sender.closed() => return,
             _ = ticks.tick() => {}
         }
-        let (read, back) = match tokio::task::spawn_blocking(move || (tail.read_new(), tail)).await
-        {
-            Ok(done) => done,
-            Err(error) => {
-                tracing::warn!("dashboard: the journal reader failed: {error}");
-                return;
-            }
+        // A journal that did not exist yet is followed from its start once it does.
+        if follower.is_none() {
+            follower = File::open(&dashboard.journal)
+                .ok()
+                .map(|file| Follower::new(&dashboard.journal, file, 0));
+        }
+        let Some(mut current) = follower.take() else {
+            continue;
         };
-        tail = back;
-        let new = match read {
-            Ok(new) => new,
-            Err(error) => {
-                tracing::warn!(path = %dashboard.journal.display(), "dashboard: cannot read the journal: {error}");
-                continue;
-            }
-        };
+        let polled = tokio::task::spawn_blocking(move || (current.poll(), current)).await;
+        let Ok((lines, back)) = polled else { return };
+        follower = Some(back);
         let mut events = Vec::new();
-        if first {
-            events.push(event(
-                "snapshot",
-                &Value::Array(newest_first(&new.lines, SNAPSHOT)),
-            ));
-            first = false;
-        } else {
-            if new.restarted {
-                events.push(event("cleared", &json!({})));
-            }
-            events.extend(
-                new.lines
+        // The follower starts over by itself; the page is told so it drops what it shows.
+        let now = journal_size(&dashboard.journal);
+        if now < size {
+            events.push(event("cleared", &json!({})));
+        }
+        size = now;
+        match lines {
+            Ok(lines) => events.extend(
+                lines
                     .iter()
                     .filter_map(|l| parse(l))
                     .map(|e| event("call", &e)),
-            );
+            ),
+            Err(error) => {
+                tracing::warn!(path = %dashboard.journal.display(), "dashboard: cannot read the journal: {error}")
+            }
         }
         for event in events {
             if sender.send(Ok(event)).await.is_err() {
@@ -120,22 +149,17 @@ async fn follow(dashboard: Dashboard, sender: mpsc::Sender<Result<Event, Infalli
     }
 }
 
+fn journal_size(path: &Path) -> u64 {
+    std::fs::metadata(path).map_or(0, |m| m.len())
+}
+
 fn event(name: &str, data: &Value) -> Event {
     Event::default().event(name).data(data.to_string())
 }
 
 /// A journal line as JSON; lines that are not a JSON object are skipped, as `calls` skips them.
-fn parse(line: &str) -> Option<Value> {
-    serde_json::from_str::<Value>(line)
+fn parse(line: &[u8]) -> Option<Value> {
+    serde_json::from_slice::<Value>(line)
         .ok()
         .filter(Value::is_object)
-}
-
-fn newest_first(lines: &[String], limit: usize) -> Vec<Value> {
-    lines
-        .iter()
-        .rev()
-        .filter_map(|l| parse(l))
-        .take(limit)
-        .collect()
 }
