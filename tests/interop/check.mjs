@@ -531,11 +531,16 @@ async function main() {
       ['http-504', 'upstream request timeout'],
       ['internal-error', '-32603 MCP error -32603: internal error'],
       ['hang', '-32001'],
+      ['session-expired', '404 Streamable HTTP error: Error POSTing to endpoint: session not found'],
+      ['drop', 'fetch failed'],
     ]);
     await runFaults('sse', () => new SSEClientTransport(new URL(`${server.base}/sse`)), [
       ['http-503', 'no healthy upstream'],
       ['internal-error', '-32603'],
       ['hang', '-32001'],
+      ['session-expired', '(HTTP 404): session not found'],
+      // The stream closes without an answer; the SDK notices only when its request times out.
+      ['drop', '-32001'],
     ]);
   } else {
     report(false, 'streamable-http and sse checks skipped', 'no server');
@@ -555,6 +560,20 @@ async function main() {
     });
     return transport;
   });
+
+  // Over stdio a 5xx has no HTTP to travel in (production's stdio build answers -32603), and a
+  // drop is a crashed server process: the SDK sees its connection close.
+  await runFaults('stdio', () => new StdioClientTransport({
+    command: bin,
+    args: [...serverArgs, '--stdio', '--no-journal'],
+    env: { ...getDefaultEnvironment() },
+    stderr: 'ignore',
+  }), [
+    ['http-503', '-32603'],
+    ['internal-error', '-32603'],
+    ['hang', '-32001'],
+    ['drop', '-32000 MCP error -32000: Connection closed'],
+  ]);
 
   if (server && httpServer.exitCode === null) {
     await check('http server shuts down on SIGTERM', async () => {
