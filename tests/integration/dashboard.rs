@@ -2,7 +2,6 @@
 //! same project folder: calls appear in its live stream, forcing from it changes the next MCP
 //! answer, "try a call" answers as `careem-mcp call` does, and cross-site writes are refused.
 
-use std::io::{BufRead, BufReader};
 use std::pin::Pin;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -39,17 +38,15 @@ impl Dashboard {
             .spawn()
             .expect("the binary starts");
         let stderr = child.stderr.take().expect("stderr");
-        let (found, lines) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if let Some(url) = line.strip_prefix("careem-mcp: dashboard at ") {
-                    let _ = found.send(url.to_string());
-                }
+        let lines = crate::support::lines_of(stderr);
+        let url = loop {
+            let line = lines
+                .recv_timeout(Duration::from_secs(30))
+                .expect("the dashboard names its URL on stderr");
+            if let Some(url) = line.strip_prefix("careem-mcp: dashboard at ") {
+                break url.to_string();
             }
-        });
-        let url = lines
-            .recv_timeout(Duration::from_secs(30))
-            .expect("the dashboard names its URL on stderr");
+        };
         Self { child, url }
     }
 

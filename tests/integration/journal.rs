@@ -225,8 +225,6 @@ async fn stdio_calls_are_journalled_and_the_cli_reads_them_back() {
 
 #[test]
 fn calls_follow_prints_new_calls_as_they_are_journalled() {
-    use std::io::BufRead;
-
     let project = Project::copy_of_repo();
     let mut follower = project
         .command()
@@ -235,17 +233,7 @@ fn calls_follow_prints_new_calls_as_they_are_journalled() {
         .spawn()
         .expect("calls --follow starts");
     let stdout = follower.stdout.take().expect("piped stdout");
-    let (lines, received) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in std::io::BufReader::new(stdout)
-            .lines()
-            .map_while(Result::ok)
-        {
-            if lines.send(line).is_err() {
-                break;
-            }
-        }
-    });
+    let received = crate::support::lines_of(stdout);
     // The table of what is there already (nothing) comes first; then each new call. A call
     // journalled before the follower reached the end of the file is not followed, so calls go
     // on until one is (a loaded machine can start the follower late).

@@ -361,14 +361,8 @@ pub(crate) fn serve_binary(project: &Project, args: &[&str]) -> (Process, String
         .spawn()
         .expect("the binary starts");
     let stderr = child.stderr.take().expect("stderr");
-    let (lines_tx, lines) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        // Keeps draining even when nobody listens any more, so the server never blocks on a
-        // full pipe (it logs a line per call).
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            let _ = lines_tx.send(line);
-        }
-    });
+    // Drained even when nobody listens any more: the server logs a line per call.
+    let lines = crate::support::lines_of(stderr);
     let process = Process(child);
     let mut seen = Vec::new();
     let deadline = Instant::now() + Duration::from_secs(20);

@@ -1007,7 +1007,7 @@ async fn stdio_serves_the_same_answers() {
 
 #[test]
 fn stdout_of_stdio_carries_protocol_messages_only() {
-    use std::io::{BufRead, BufReader, Write};
+    use std::io::Write;
     use std::process::{Command, Stdio};
 
     let project = Project::copy_of_repo();
@@ -1026,14 +1026,7 @@ fn stdout_of_stdio_carries_protocol_messages_only() {
         .spawn()
         .expect("the binary starts");
     let stdout = child.stdout.take().expect("stdout");
-    let (lines_tx, lines_rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if lines_tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
+    let lines_rx = crate::support::lines_of(stdout);
 
     let messages = [
         json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",

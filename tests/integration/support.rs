@@ -361,3 +361,19 @@ pub fn broken_project() -> Project {
     );
     project
 }
+
+/// Each line of `reader` as it comes, read on a thread of its own. The thread keeps draining
+/// after the receiver is gone, so a process writing to a pipe never blocks on it.
+pub fn lines_of(reader: impl std::io::Read + Send + 'static) -> std::sync::mpsc::Receiver<String> {
+    use std::io::BufRead;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(reader)
+            .lines()
+            .map_while(Result::ok)
+        {
+            let _ = tx.send(line);
+        }
+    });
+    rx
+}

@@ -1,7 +1,7 @@
 //! Priorities 4 and 5 on the journal: `calls --last N` reads from the end, in memory that does
 //! not grow with the journal; `calls --follow` prints every call, whole, across `--clear`.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::os::unix::process::CommandExt;
 use std::process::Stdio;
 use std::sync::mpsc::Receiver;
@@ -98,15 +98,7 @@ fn follow(project: &Project) -> (Process, Receiver<String>) {
         .spawn()
         .expect("calls --follow starts");
     let stdout = child.stdout.take().expect("stdout");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    (Process(child), rx)
+    (Process(child), crate::support::lines_of(stdout))
 }
 
 /// Waits for `n` rows of `reverse_geocode` and returns them.
