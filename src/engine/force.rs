@@ -1,14 +1,18 @@
-//! Forcing and clearing one scenario in the overrides file, with names checked against the
-//! tool files so that a typo never silently forces nothing: the dashboard's one-click forcing.
-//! It writes through [`overrides::set_entry`] and [`overrides::clear`], as `careem-mcp scenario`
-//! and `reset` do: one edit at a time, atomic writes, and a file that is not valid is reported,
-//! never overwritten.
+//! Setting and clearing one entry of the overrides file, with names checked against the tool
+//! files so that a typo never silently forces nothing: the dashboard's one-click forcing and
+//! its controls row (sequences, delays, faults, rates). It writes through
+//! [`overrides::set_entry`] and [`overrides::clear`], as `careem-mcp scenario` and `reset` do:
+//! one edit at a time, atomic writes, and a file that is not valid is reported, never
+//! overwritten.
 
 use std::path::Path;
 
+use serde_json::Value;
+
 use super::catalog;
-use super::controls::Control;
+use super::controls::{Control, DEFAULT_ENTRY};
 use super::overrides::{self, OverridesError};
+use super::toolfile::ToolFile;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ForceError {
@@ -20,8 +24,46 @@ pub enum ForceError {
         name: String,
         known: Vec<String>,
     },
+    /// The entry is not one the overrides file can hold (the engine's own parser says why).
+    #[error("{0}")]
+    Invalid(String),
     #[error(transparent)]
     Overrides(#[from] OverridesError),
+}
+
+/// The tool file of `tool`, or the error that lists the known tools.
+pub fn find_tool<'a>(files: &[&'a ToolFile], tool: &str) -> Result<&'a ToolFile, ForceError> {
+    files
+        .iter()
+        .find(|f| f.tool == tool)
+        .copied()
+        .ok_or_else(|| ForceError::UnknownTool {
+            tool: tool.to_string(),
+            known: files.iter().map(|f| f.tool.clone()).collect(),
+        })
+}
+
+/// The scenario of `file` called `name` (case-insensitively), as its file spells it.
+pub fn find_scenario(file: &ToolFile, name: &str) -> Result<String, ForceError> {
+    file.scenarios
+        .iter()
+        .find(|s| s.name.eq_ignore_ascii_case(name))
+        .map(|s| s.name.clone())
+        .ok_or_else(|| ForceError::UnknownScenario {
+            tool: file.tool.clone(),
+            name: name.to_string(),
+            known: file.scenarios.iter().map(|s| s.name.clone()).collect(),
+        })
+}
+
+/// Checks every scenario `control` names against `file`, spelling each as the file does.
+pub fn check_names(file: &ToolFile, control: &mut Control) -> Result<(), ForceError> {
+    for step in std::iter::once(&mut control.each).chain(&mut control.sequence) {
+        if let Some(name) = &step.scenario {
+            step.scenario = Some(find_scenario(file, name)?);
+        }
+    }
+    Ok(())
 }
 
 /// Forces `tool` into the scenario called `name` (case-insensitively), or back to normal
@@ -34,32 +76,38 @@ pub fn force(
 ) -> Result<Option<String>, ForceError> {
     let loaded = catalog::load(tools_dir);
     let files: Vec<_> = loaded.tool_files().collect();
-    let Some(file) = files.iter().find(|f| f.tool == tool) else {
-        return Err(ForceError::UnknownTool {
-            tool: tool.to_string(),
-            known: files.iter().map(|f| f.tool.clone()).collect(),
-        });
-    };
-    let chosen = match name {
-        Some(name) => {
-            let Some(scenario) = file
-                .scenarios
-                .iter()
-                .find(|s| s.name.eq_ignore_ascii_case(name))
-            else {
-                return Err(ForceError::UnknownScenario {
-                    tool: tool.to_string(),
-                    name: name.to_string(),
-                    known: file.scenarios.iter().map(|s| s.name.clone()).collect(),
-                });
-            };
-            Some(scenario.name.clone())
-        }
-        None => None,
-    };
+    let file = find_tool(&files, tool)?;
+    let chosen = name.map(|name| find_scenario(file, name)).transpose()?;
     let control = chosen.clone().map(Control::scenario);
     overrides::set_entry(overrides_path, tool, control.as_ref())?;
     Ok(chosen)
+}
+
+/// Sets the whole entry of `tool` (or of `"*"`) from its JSON form, as the overrides file holds
+/// it; `None`, or an entry that sets nothing, clears it. Returns the entry as written.
+pub fn set(
+    tools_dir: &Path,
+    overrides_path: &Path,
+    tool: &str,
+    entry: Option<&Value>,
+) -> Result<Option<Control>, ForceError> {
+    let loaded = catalog::load(tools_dir);
+    let files: Vec<_> = loaded.tool_files().collect();
+    let file = (tool != DEFAULT_ENTRY)
+        .then(|| find_tool(&files, tool))
+        .transpose()?;
+    let control = match entry {
+        None | Some(Value::Null) => None,
+        Some(value) => {
+            let mut control = Control::parse(tool, value).map_err(ForceError::Invalid)?;
+            if let Some(file) = file {
+                check_names(file, &mut control)?;
+            }
+            (control != Control::default()).then_some(control)
+        }
+    };
+    overrides::set_entry(overrides_path, tool, control.as_ref())?;
+    Ok(control)
 }
 
 /// Clears every forced scenario.

@@ -310,6 +310,143 @@ async fn bad_edits_are_refused_as_the_cli_refuses_them() {
     assert!(dashboard.get("/scenarios").await["problem"].is_string());
 }
 
+/// `PUT /api/scenarios/{tool}/entry` with `entry`, which must be accepted.
+async fn set_entry(dashboard: &Dashboard, tool: &str, entry: Value) -> Value {
+    let (status, answer) = dashboard
+        .send(
+            reqwest::Method::PUT,
+            &format!("/scenarios/{tool}/entry"),
+            &json!({ "entry": entry }),
+        )
+        .await;
+    assert_eq!(status, 200, "{tool} ← {entry}: {answer}");
+    answer
+}
+
+#[tokio::test]
+async fn sequences_and_faults_set_in_the_dashboard_reach_the_mcp_client() {
+    let project = Project::copy_of_repo();
+    let dashboard = Dashboard::start(&project);
+    let client = agent(&project).await;
+    let tool = "get_payment_methods";
+    let usual = call(&client, tool, json!({})).await;
+
+    let answer = set_entry(&dashboard, tool, json!(["CASH-only", "session-expired"])).await;
+    assert_eq!(
+        answer["entry"],
+        json!(["cash-only", "session-expired"]),
+        "names are spelt as the tool file spells them"
+    );
+    let listed = dashboard.get("/scenarios").await;
+    let card = listed["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["tool"] == tool)
+        .unwrap();
+    assert_eq!(card["forced"], json!(["cash-only", "session-expired"]));
+    let answers = [
+        call(&client, tool, json!({})).await,
+        call(&client, tool, json!({})).await,
+        call(&client, tool, json!({})).await,
+    ];
+    let errors: Vec<&Value> = answers.iter().map(|a| &a["isError"]).collect();
+    assert_eq!(
+        errors,
+        [&json!(false), &json!(true), &json!(true)],
+        "the steps in order, the last repeating"
+    );
+    assert_ne!(answers[0], usual, "the first step is cash-only");
+
+    set_entry(&dashboard, "*", json!({"fault": "internal-error"})).await;
+    assert_eq!(
+        dashboard.get("/scenarios").await["default"]["entry"],
+        json!({"fault": "internal-error"})
+    );
+    let failed = client
+        .call_tool(CallToolRequestParams::new(
+            "get_payment_methods".to_string(),
+        ))
+        .await
+        .expect_err("the fault reaches the client");
+    assert!(failed.to_string().contains("internal error"), "{failed}");
+
+    set_entry(&dashboard, "*", Value::Null).await;
+    set_entry(&dashboard, tool, Value::Null).await;
+    assert_eq!(call(&client, tool, json!({})).await, usual, "cleared");
+    client.cancel().await.expect("close");
+}
+
+#[tokio::test]
+async fn bad_entries_are_refused_with_the_reason_and_the_file_untouched() {
+    let project = Project::copy_of_repo();
+    let dashboard = Dashboard::start(&project);
+    set_entry(&dashboard, "get_payment_methods", json!("cash-only")).await;
+    let before = project.read(".run/overrides.json");
+    let cases: [(&str, Value, u16, &str); 5] = [
+        (
+            "get_payment_methods",
+            json!({"delay": "soon"}),
+            400,
+            "malformed delay \"soon\"",
+        ),
+        (
+            "get_payment_methods",
+            json!({"fault": "http-418"}),
+            400,
+            "http-418",
+        ),
+        ("*", json!("cash-only"), 400, "the \"*\" entry"),
+        (
+            "get_payment_methods",
+            json!(["cash-only", "nope"]),
+            404,
+            "has no scenario \"nope\"",
+        ),
+        ("no_such_tool", json!({"delay": "2s"}), 404, "unknown tool"),
+    ];
+    for (tool, entry, expected, message) in cases {
+        let (status, answer) = dashboard
+            .send(
+                reqwest::Method::PUT,
+                &format!("/scenarios/{tool}/entry"),
+                &json!({ "entry": entry }),
+            )
+            .await;
+        assert_eq!(status, expected, "{tool} ← {entry}: {answer}");
+        assert!(
+            answer["error"].as_str().unwrap().contains(message),
+            "{tool} ← {entry}: {answer}"
+        );
+        assert_eq!(
+            project.read(".run/overrides.json"),
+            before,
+            "{tool} ← {entry}"
+        );
+    }
+    // An entry broken by hand is listed with the reason the engine skips it.
+    project.write(
+        ".run/overrides.json",
+        r#"{"get_payment_methods": {"delay": "soon"}, "*": {"fault": "teapot"}}"#,
+    );
+    let listed = dashboard.get("/scenarios").await;
+    let card = listed["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["tool"] == "get_payment_methods")
+        .unwrap();
+    assert!(
+        card["ignored"]
+            .as_str()
+            .unwrap()
+            .contains("malformed delay"),
+        "{card}"
+    );
+    assert!(listed["default"]["ignored"].is_string(), "{listed}");
+    assert_eq!(listed["ignored"].as_array().unwrap().len(), 2, "{listed}");
+}
+
 #[tokio::test]
 async fn try_a_call_answers_as_careem_mcp_call_does() {
     let project = Project::copy_of_repo();

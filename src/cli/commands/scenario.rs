@@ -9,6 +9,7 @@ use crate::cli::project::Paths;
 use crate::cli::{Status, printer};
 use crate::engine::catalog;
 use crate::engine::controls::{Control, DEFAULT_ENTRY, Step};
+use crate::engine::force::{self, ForceError};
 use crate::engine::overrides;
 use crate::engine::toolfile::ToolFile;
 
@@ -28,13 +29,17 @@ pub fn set(paths: &Paths, args: &ScenarioArgs) -> anyhow::Result<Status> {
     } else {
         let loaded = catalog::load(paths.tools()?);
         let files: Vec<_> = loaded.tool_files().collect();
-        let Some(file) = files.iter().find(|f| f.tool == tool) else {
-            let names: Vec<&str> = files.iter().map(|f| f.tool.as_str()).collect();
-            bail!(
-                "unknown tool {tool:?}{}\nknown tools: {}",
-                suggestion(tool, &names),
-                names.join(", ")
-            );
+        let file = match force::find_tool(&files, tool) {
+            Ok(file) => file,
+            Err(ForceError::UnknownTool { known, .. }) => {
+                let names: Vec<&str> = known.iter().map(String::as_str).collect();
+                bail!(
+                    "unknown tool {tool:?}{}\nknown tools: {}",
+                    suggestion(tool, &names),
+                    names.join(", ")
+                );
+            }
+            Err(error) => return Err(error.into()),
         };
         tool_control(file, args)?
     };
@@ -98,21 +103,20 @@ fn parse_step(file: &ToolFile, step: &str) -> anyhow::Result<Step> {
         let fault = kind.parse().map_err(anyhow::Error::msg)?;
         return Ok(Step::fault(fault));
     }
-    let Some(scenario) = file
-        .scenarios
-        .iter()
-        .find(|s| s.name.eq_ignore_ascii_case(step))
-    else {
-        let names: Vec<&str> = file.scenarios.iter().map(|s| s.name.as_str()).collect();
-        bail!(
-            "{} has no scenario {step:?}{}\nits scenarios: {}\n(a step `fault:KIND` fails \
-             instead, e.g. fault:http-503)",
-            file.tool,
-            suggestion(step, &names),
-            names.join(", ")
-        );
-    };
-    Ok(Step::scenario(scenario.name.clone()))
+    match force::find_scenario(file, step) {
+        Ok(name) => Ok(Step::scenario(name)),
+        Err(ForceError::UnknownScenario { known, .. }) => {
+            let names: Vec<&str> = known.iter().map(String::as_str).collect();
+            bail!(
+                "{} has no scenario {step:?}{}\nits scenarios: {}\n(a step `fault:KIND` fails \
+                 instead, e.g. fault:http-503)",
+                file.tool,
+                suggestion(step, &names),
+                names.join(", ")
+            );
+        }
+        Err(error) => Err(error.into()),
+    }
 }
 
 /// An entry in words: `searching, then driver-assigned, then completed (repeats); delay 2s`.

@@ -21,6 +21,7 @@ pub(super) fn routes(dashboard: Dashboard) -> Router {
         .route("/calls/stream", get(calls::stream))
         .route("/scenarios", get(scenarios::list).delete(scenarios::reset))
         .route("/scenarios/{tool}", put(scenarios::force))
+        .route("/scenarios/{tool}/entry", put(scenarios::set_entry))
         .route("/tools", get(tools::list))
         .route("/call", post(try_call::run))
         .with_state(dashboard)

@@ -1,5 +1,6 @@
 //! `/api/scenarios`: every tool's scenarios with their kind and which one is forced now;
-//! forcing, clearing and resetting through the engine's [`force`], as `careem-mcp scenario`
+//! forcing, setting whole entries (sequences, delays, faults, rates, the `*` default),
+//! clearing and resetting through the engine's [`force`], as `careem-mcp scenario`
 //! and `reset` do.
 
 use axum::Json;
@@ -10,7 +11,7 @@ use serde_json::{Value, json};
 
 use super::{ApiError, blocking};
 use crate::dashboard::Dashboard;
-use crate::engine::controls::Control;
+use crate::engine::controls::{Control, Controls, DEFAULT_ENTRY};
 use crate::engine::force::{self, ForceError};
 use crate::engine::scenario_kind;
 use crate::engine::{catalog, overrides};
@@ -27,6 +28,15 @@ pub(super) async fn list(State(dashboard): State<Dashboard>) -> Result<Json<Valu
                 overrides::read_lenient(&config.overrides),
                 Some(error.to_string()),
             ),
+        };
+        // Entries the engine skips (a bad delay typed by hand, a scenario key on `*`) show with
+        // the reason, as `careem-mcp scenarios` shows them.
+        let problems = Controls::from_overrides(&forced).problems;
+        let reason = |tool: &str| {
+            problems
+                .iter()
+                .find(|p| p.tool == tool)
+                .map(|p| p.message.clone())
         };
         let tools: Vec<Value> = loaded
             .tool_files()
@@ -54,6 +64,7 @@ pub(super) async fn list(State(dashboard): State<Dashboard>) -> Result<Json<Valu
                     "tool": file.tool,
                     "domain": file.domain,
                     "forced": entry,
+                    "ignored": reason(&file.tool),
                     "scenarios": scenarios,
                 })
             })
@@ -61,6 +72,14 @@ pub(super) async fn list(State(dashboard): State<Dashboard>) -> Result<Json<Valu
         Ok(Json(json!({
             "overrides": config.overrides.display().to_string(),
             "problem": problem,
+            "default": {
+                "entry": forced.get(DEFAULT_ENTRY),
+                "ignored": reason(DEFAULT_ENTRY),
+            },
+            "ignored": problems
+                .iter()
+                .map(|p| json!({"tool": p.tool, "reason": p.message}))
+                .collect::<Vec<_>>(),
             "tools": tools,
         })))
     })
@@ -80,33 +99,60 @@ pub(super) async fn force(
 ) -> Result<Json<Value>, ApiError> {
     blocking(move || {
         let config = dashboard.engine.config();
-        match force::force(
+        force::force(
             &config.tools_dir,
             &config.overrides,
             &tool,
             body.scenario.as_deref(),
-        ) {
-            Ok(forced) => Ok(Json(json!({"tool": tool, "forced": forced}))),
-            Err(ForceError::UnknownTool { known, .. }) => Err(ApiError {
-                known,
-                ..ApiError::new(StatusCode::NOT_FOUND, format!("unknown tool {tool:?}"))
-            }),
-            Err(error @ ForceError::UnknownScenario { .. }) => {
-                let message = error.to_string();
-                let ForceError::UnknownScenario { known, .. } = error else {
-                    unreachable!("matched above")
-                };
-                Err(ApiError {
-                    known,
-                    ..ApiError::new(StatusCode::NOT_FOUND, message)
-                })
-            }
-            Err(ForceError::Overrides(error)) => {
-                Err(ApiError::new(StatusCode::CONFLICT, error.to_string()))
-            }
-        }
+        )
+        .map(|forced| Json(json!({"tool": tool, "forced": forced})))
+        .map_err(refusal)
     })
     .await
+}
+
+#[derive(Debug, Deserialize)]
+pub(super) struct EntryBody {
+    /// The whole entry as the overrides file holds it (a name, an array of steps, or an object
+    /// of `scenario`, `sequence`, `delay`, `fault`, `rate`); `null` clears it.
+    entry: Option<Value>,
+}
+
+/// Sets a tool's (or `*`'s) whole entry: sequences, delays, faults and rates, checked by the
+/// engine's parser and against the tool's scenarios before anything is written.
+pub(super) async fn set_entry(
+    State(dashboard): State<Dashboard>,
+    Path(tool): Path<String>,
+    Json(body): Json<EntryBody>,
+) -> Result<Json<Value>, ApiError> {
+    blocking(move || {
+        let config = dashboard.engine.config();
+        force::set(
+            &config.tools_dir,
+            &config.overrides,
+            &tool,
+            body.entry.as_ref(),
+        )
+        .map(|control| Json(json!({"tool": tool, "entry": control.map(|c| c.to_value())})))
+        .map_err(refusal)
+    })
+    .await
+}
+
+/// The answer for an edit the engine refused: unknown names offer the known ones, a bad entry
+/// says what is wrong with it, a broken file is a conflict the person must resolve.
+fn refusal(error: ForceError) -> ApiError {
+    let message = error.to_string();
+    match error {
+        ForceError::UnknownTool { known, .. } | ForceError::UnknownScenario { known, .. } => {
+            ApiError {
+                known,
+                ..ApiError::new(StatusCode::NOT_FOUND, message)
+            }
+        }
+        ForceError::Invalid(_) => ApiError::new(StatusCode::BAD_REQUEST, message),
+        ForceError::Overrides(_) => ApiError::new(StatusCode::CONFLICT, message),
+    }
 }
 
 pub(super) async fn reset(State(dashboard): State<Dashboard>) -> Result<Json<Value>, ApiError> {
