@@ -25,6 +25,9 @@ _careem__mcp() {
             careem__mcp,completions)
                 cmd="careem__mcp__subcmd__completions"
                 ;;
+            careem__mcp,dashboard)
+                cmd="careem__mcp__subcmd__dashboard"
+                ;;
             careem__mcp,help)
                 cmd="careem__mcp__subcmd__help"
                 ;;
@@ -55,6 +58,9 @@ _careem__mcp() {
             careem__mcp__subcmd__help,completions)
                 cmd="careem__mcp__subcmd__help__subcmd__completions"
                 ;;
+            careem__mcp__subcmd__help,dashboard)
+                cmd="careem__mcp__subcmd__help__subcmd__dashboard"
+                ;;
             careem__mcp__subcmd__help,help)
                 cmd="careem__mcp__subcmd__help__subcmd__help"
                 ;;
@@ -83,7 +89,7 @@ _careem__mcp() {
 
     case "${cmd}" in
         careem__mcp)
-            opts="-h -V --project --tools --overrides --journal --journal-max-size --clock --seed --help --version serve scenario scenarios reset lint call verify calls completions help"
+            opts="-h -V --project --tools --overrides --journal --journal-max-size --clock --seed --help --version serve scenario scenarios reset lint call verify calls dashboard completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -266,8 +272,62 @@ _careem__mcp() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        careem__subcmd__mcp__subcmd__dashboard)
+            opts="-h --host --port --open --allowed-host --project --tools --overrides --journal --journal-max-size --clock --seed --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --port)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allowed-host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tools)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --overrides)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --journal)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --journal-max-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --clock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         careem__subcmd__mcp__subcmd__help)
-            opts="serve scenario scenarios reset lint call verify calls completions help"
+            opts="serve scenario scenarios reset lint call verify calls dashboard completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -309,6 +369,20 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__help__subcmd__completions)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        careem__subcmd__mcp__subcmd__help__subcmd__dashboard)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

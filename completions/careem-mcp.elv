@@ -165,6 +165,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --tools 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder'
             cand --overrides 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]'
             cand --journal 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]'
+            cand --journal-max-size 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)'
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
             cand --open 'Open the dashboard in the default browser'

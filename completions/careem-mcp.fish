@@ -154,6 +154,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -l proj
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -l overrides -d 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -l journal -d 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -l open -d 'Open the dashboard in the default browser'
