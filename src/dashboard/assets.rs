@@ -20,6 +20,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ("json.js", JS, include_str!("assets/json.js")),
     ("calls.js", JS, include_str!("assets/calls.js")),
     ("scenarios.js", JS, include_str!("assets/scenarios.js")),
+    ("controls.js", JS, include_str!("assets/controls.js")),
     ("try.js", JS, include_str!("assets/try.js")),
     ("tools.js", JS, include_str!("assets/tools.js")),
 ];

@@ -4,6 +4,7 @@
 //
 //   - a call the client makes appears in the live view;
 //   - forcing a scenario in the page (by keyboard) changes the client's next answer;
+//   - a sequence built in a tool's controls row is followed by the client's next calls;
 //   - a call built with the "try a call" form answers as `careem-mcp call` does;
 //   - a page on another site cannot write the overrides file.
 //
@@ -149,6 +150,30 @@ test('forcing a scenario in the page changes the next MCP answer', async () => {
   await card.locator('button[data-scenario="session-expired"][aria-pressed="false"]').waitFor();
   const back = await agent.callTool({ name: 'get_payment_methods', arguments: {} });
   assert.deepEqual(back, usual);
+});
+
+test('a sequence set in the page is followed by the next MCP calls', async () => {
+  await page.goto(`${dashboardUrl}#scenarios`);
+  const card = page.locator('section.tool-card[data-tool="get_payment_methods"]');
+  const key = (part) => card.locator(`[data-key="get_payment_methods/controls/${part}"]`);
+  for (const step of ['cash-only', 'session-expired']) {
+    await key('pick').selectOption(step);
+    await key('add').focus();
+    await page.keyboard.press('Enter');
+  }
+  await key('apply').focus();
+  await page.keyboard.press('Enter');
+  await card.locator('.entry-now', { hasText: '["cash-only","session-expired"]' }).waitFor();
+
+  const first = await agent.callTool({ name: 'get_payment_methods', arguments: {} });
+  const second = await agent.callTool({ name: 'get_payment_methods', arguments: {} });
+  assert.deepEqual([first.isError ?? false, second.isError ?? false], [false, true], 'the steps in order');
+
+  await key('delay').fill('soon');
+  await key('apply').click();
+  await card.locator('.control-error', { hasText: 'malformed delay "soon"' }).waitFor();
+  await key('clear').click();
+  await card.locator('.entry-now', { hasText: 'no entry' }).waitFor();
 });
 
 test('a form-built call returns the same answer as careem-mcp call', async () => {

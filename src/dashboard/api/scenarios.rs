@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use super::{ApiError, blocking};
 use crate::dashboard::Dashboard;
-use crate::engine::controls::{Control, Controls, DEFAULT_ENTRY};
+use crate::engine::controls::{Control, Controls, DEFAULT_ENTRY, Fault};
 use crate::engine::force::{self, ForceError};
 use crate::engine::scenario_kind;
 use crate::engine::{catalog, overrides};
@@ -72,6 +72,7 @@ pub(super) async fn list(State(dashboard): State<Dashboard>) -> Result<Json<Valu
         Ok(Json(json!({
             "overrides": config.overrides.display().to_string(),
             "problem": problem,
+            "faults": Fault::ALL.iter().map(|f| f.name()).collect::<Vec<_>>(),
             "default": {
                 "entry": forced.get(DEFAULT_ENTRY),
                 "ignored": reason(DEFAULT_ENTRY),

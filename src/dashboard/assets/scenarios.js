@@ -1,12 +1,15 @@
 // Scenarios: every tool with its scenarios and the one forced now. One click forces a
-// scenario (or clears it when it is already forced); the server writes the overrides file
+// scenario (or clears it when it is already forced), and each tool's controls row (and the
+// "*" one at the top) sets sequences, delays, faults and rates; the server writes the overrides file
 // exactly as `careem-mcp scenario` does, and the next call of the tool is answered from it.
 
 import { api } from './api.js';
 import { h, clear, toast } from './dom.js';
+import { controlsRow } from './controls.js';
 
 let root;
 let listEl;
+let defaultEl;
 let noticeEl;
 let data = { tools: [] };
 let search = '';
@@ -21,6 +24,7 @@ export function start(section) {
       h('span', { class: 'count', id: 'scenario-count' }),
       h('button', { type: 'button', class: 'danger', id: 'scenario-reset', onclick: reset }, 'Reset everything')),
     noticeEl,
+    defaultEl = h('section', { class: 'tool-card default-entry', id: 'default-entry' }),
     listEl);
   load();
   // Someone may force a scenario from the CLI meanwhile: look again when the page is back.
@@ -69,6 +73,10 @@ function render() {
     || t.scenarios.some((s) => s.name.toLowerCase().includes(search)));
   // Keep the keyboard where it was across a redraw.
   const focused = document.activeElement?.dataset?.key;
+  const faults = data.faults ?? [];
+  clear(defaultEl).append(
+    h('header', {}, h('h2', {}, '*'), h('span', { class: 'domain' }, 'every tool: default delay, fault and rate')),
+    controlsRow('*', [], faults, data.default?.entry, data.default?.ignored, load));
   clear(listEl).append(...shownTools.map(card));
   if (focused) listEl.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus();
 }
@@ -90,5 +98,6 @@ function card(tool) {
         title: s.forced ? 'Forced now: click to clear' : 'Force this scenario for every call of the tool',
       }, s.name),
       h('span', { class: `kind ${s.kind}` }, s.label),
-      s.rule ? h('code', { class: 'rule', title: 'match rule' }, JSON.stringify(s.rule)) : null))));
+      s.rule ? h('code', { class: 'rule', title: 'match rule' }, JSON.stringify(s.rule)) : null))),
+    controlsRow(tool.tool, tool.scenarios.map((s) => s.name), data.faults ?? [], tool.forced, tool.ignored, load));
 }
