@@ -136,7 +136,13 @@ async fn each_fault_as_the_client_sees_it() {
         )
         .await;
         let error = seen.error().to_string();
-        assert!(error.contains(want), "{fault} over {transport:?}: {error}");
+        // An expired SSE session ends its stream as its POST is refused: the client may see
+        // either first, as it would when production forgets a session.
+        let either = fault == "session-expired" && error.contains("Transport closed");
+        assert!(
+            error.contains(want) || either,
+            "{fault} over {transport:?}: {error}"
+        );
         if fault == "internal-error" || fault == "hang" {
             // The session goes on: a cancelled hang holds nothing up.
             call(&client, "get_saved_locations", json!({}))
