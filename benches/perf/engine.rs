@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
 
-use careem_mcp::engine::{Decision, Engine, EngineConfig, arguments, toolfile};
+use careem_mcp::engine::{
+    Decision, Engine, EngineConfig, apply_defaults, parse_tool_file, validate_arguments,
+};
 
 use crate::stats::{Summary, report};
 
@@ -59,9 +61,9 @@ fn parse_largest(tools: &Path) {
         .expect("a tool file");
     let text = std::fs::read_to_string(&largest).expect("readable");
     let samples = measure(2_000, || {
-        black_box(toolfile::parse(&largest, black_box(&text)));
+        black_box(parse_tool_file(&largest, black_box(&text)));
     });
-    let parsed = toolfile::parse(&largest, &text);
+    let parsed = parse_tool_file(&largest, &text);
     let compiled = parsed
         .file
         .scenarios
@@ -121,9 +123,9 @@ fn pieces(engine: &Engine, menu: &Path) {
 
     let tool = engine.tool(MENU).expect("the menu tool");
     let mut args = Value::Object(menu_arguments());
-    arguments::apply_defaults(&tool.input_schema, &mut args);
+    apply_defaults(&tool.input_schema, &mut args);
     let samples = measure(CALLS, || {
-        black_box(arguments::validate(
+        black_box(validate_arguments(
             &tool.input_schema,
             &tool.input_validator,
             black_box(&args),

@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use clap_complete::engine::ArgValueCandidates;
 
 use super::complete;
-use crate::engine::controls::{Delay, Fault};
+use crate::engine::{Delay, Fault};
 
 /// Production careem-mcp, served from scenario files.
 ///

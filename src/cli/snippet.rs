@@ -4,7 +4,7 @@
 use annotate_snippets::renderer::DecorStyle;
 use annotate_snippets::{AnnotationKind, Level, Origin, Renderer, Snippet};
 
-use crate::engine::diagnostic::Diagnostic;
+use crate::engine::Diagnostic;
 
 /// Lines shown on each side of the offending one.
 const CONTEXT: usize = 2;

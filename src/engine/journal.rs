@@ -8,9 +8,9 @@ use chrono::{SecondsFormat, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::call::{CallOutput, Decision};
 use super::clip::{JOURNAL_LIMIT, clip};
 use super::journal_file::{DEFAULT_MAX_SIZE, JournalFile};
+use super::output::{CallOutput, Decision};
 
 /// One journal line.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -2,55 +2,83 @@
 //! overrides. Plain synchronous Rust: it knows nothing of MCP, async runtimes or terminals,
 //! so the server, `call` and `verify` all stand on the same ground.
 
-pub mod arguments;
+mod arguments;
 mod cache;
-pub mod call;
-pub mod catalog;
-pub mod clip;
-pub mod controls;
-pub mod diagnostic;
+mod catalog;
+mod clip;
+mod controls;
+mod diagnostic;
 mod entropy;
-pub mod force;
+mod force;
 mod frontmatter;
 mod go_fmt;
 mod go_wording;
-pub mod honesty;
-pub mod journal;
-pub mod journal_file;
-pub mod journal_read;
-pub mod lint;
-pub mod matcher;
-pub mod odd_arguments;
-pub mod overrides;
-pub mod placeholder;
-pub mod plan;
-pub mod positions;
-pub mod safe_read;
-pub mod sample;
-pub mod scenario_kind;
-pub mod select;
-pub mod source_listing;
-pub mod template;
-pub mod toolfile;
+mod honesty;
+mod journal;
+mod journal_file;
+mod journal_read;
+mod lint;
+mod matcher;
+mod odd_arguments;
+mod output;
+mod overrides;
+mod placeholder;
+mod plan;
+mod positions;
+mod safe_read;
+mod sample;
+mod scenario_kind;
+mod select;
+mod source_listing;
+mod template;
+mod toolfile;
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
 
 use chrono::{DateTime, Utc};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-pub use call::{CallOutput, Decision, INTERNAL_ERROR, UnknownTool};
-pub use catalog::Tool;
+// The front door: everything the server, the probe, the dashboard and the CLI use. The modules
+// behind it stay private, so a caller depends on these names and not on how the engine is cut.
+pub use arguments::{apply_defaults, validate as validate_arguments};
+pub use catalog::{Loaded, Tool, load as load_catalog, tool_paths};
+pub use controls::{Control, Controls, DEFAULT_ENTRY, Delay, Fault, Step};
 pub use diagnostic::{Diagnostic, Diagnostics};
+pub use force::{
+    ForceError, find_scenario, find_tool, force as force_scenario, reset as reset_overrides,
+    set as set_control,
+};
+pub use honesty::{check as check_honesty, sample_arguments, violations};
+pub use journal::{Entry as JournalEntry, Journal, read as read_journal};
+pub use journal_read::{Follower, clear as clear_journal, complete_end, last_lines, rotated_path};
+pub use lint::{Linted, tool_files as lint_tool_files};
+pub use matcher::matches;
+pub use odd_arguments::combined as odd_arguments;
+pub use output::{CallOutput, Decision, INTERNAL_ERROR, UnknownTool};
+pub use overrides::{
+    Overrides, OverridesError, clear as clear_overrides, read_bytes as read_overrides_bytes,
+    read_lenient as read_overrides, read_strict as read_overrides_strict,
+    set_entry as set_override, write as write_overrides,
+};
+pub use plan::Plan;
+pub use positions::Positions;
+pub use scenario_kind::{ScenarioKind, kinds as scenario_kinds};
+pub use source_listing::{
+    compare as compare_source_listing, rewrite as rewrite_source_listing,
+    rows as source_listing_rows,
+};
+pub use template::{RenderError, Template};
+pub use toolfile::{Outcome, Parsed, Scenario, ToolFile, parse as parse_tool_file};
 
 use cache::ParseCache;
 use entropy::Entropy;
-use journal::Journal;
 use overrides::OverridesReader;
-use plan::{Dice, Plan};
-use positions::Positions;
-use template::{RenderContext, RenderError};
-use toolfile::Scenario;
+use plan::Dice;
+use select::select;
+use template::RenderContext;
 
 /// Where the engine reads from, and the knobs that make its answers reproducible.
 #[derive(Debug, Clone)]
@@ -108,6 +136,127 @@ impl Engine {
         self
     }
 
+    /// Answers a call as the in-process session would: the overrides file's scenario (or step
+    /// of a sequence) applies; its delays and faults are the server's to act on.
+    pub fn call(
+        &self,
+        name: &str,
+        arguments: Option<Map<String, Value>>,
+    ) -> Result<CallOutput, UnknownTool> {
+        self.call_with(name, arguments, None)
+    }
+
+    /// A call made from outside MCP (`careem-mcp call`, the dashboard's "try a call"): answered
+    /// as [`Engine::call_with`] answers it, then journalled under `transport`.
+    pub fn call_recorded(
+        &self,
+        transport: &str,
+        name: &str,
+        arguments: Option<Map<String, Value>>,
+        force: Option<&str>,
+    ) -> Result<CallOutput, UnknownTool> {
+        let output = self.call_with(name, arguments, force)?;
+        self.record(transport, None, &output);
+        Ok(output)
+    }
+
+    /// As [`Engine::call`], with a scenario forced for this call alone (the CLI's `--scenario`).
+    pub fn call_with(
+        &self,
+        name: &str,
+        arguments: Option<Map<String, Value>>,
+        force: Option<&str>,
+    ) -> Result<CallOutput, UnknownTool> {
+        if !self.tools.contains_key(name) {
+            return Err(UnknownTool(name.to_string()));
+        }
+        let plan = match force {
+            Some(scenario) => Plan::forced(scenario),
+            None => self.plan(name, None),
+        };
+        self.call_planned(name, arguments, &plan)
+    }
+
+    /// Answers a call with the scenario `plan` forces (normal selection without one), and
+    /// records its step and delay. The plan's fault, if any, is not the engine's to fire.
+    pub fn call_planned(
+        &self,
+        name: &str,
+        arguments: Option<Map<String, Value>>,
+        plan: &Plan,
+    ) -> Result<CallOutput, UnknownTool> {
+        let started = Instant::now();
+        let tool = self
+            .tools
+            .get(name)
+            .ok_or_else(|| UnknownTool(name.to_string()))?;
+        let received = arguments::normalise(arguments);
+        let mut args = received.clone();
+        arguments::apply_defaults(&tool.input_schema, &mut args);
+        let mut output = CallOutput {
+            tool: name.to_string(),
+            received,
+            arguments: args,
+            decision: Decision::InternalError,
+            value: None,
+            text: INTERNAL_ERROR.to_string(),
+            is_error: true,
+            micros: 0,
+            step: plan.step,
+            delay_ms: u64::try_from(plan.delay.as_millis()).unwrap_or(u64::MAX),
+        };
+        if let Err(message) =
+            arguments::validate(&tool.input_schema, &tool.input_validator, &output.arguments)
+        {
+            output.decision = Decision::InvalidArguments;
+            output.text = message;
+        } else {
+            self.answer(&tool.path, plan.scenario.as_deref(), &mut output);
+        }
+        output.micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+        output::log(&output);
+        Ok(output)
+    }
+
+    fn answer(&self, path: &Path, force: Option<&str>, output: &mut CallOutput) {
+        let parsed = match self.cache.get(path) {
+            Ok(parsed) => parsed,
+            Err(error) => {
+                tracing::error!(tool = %output.tool, path = %path.display(), "cannot read the tool file: {error}");
+                return;
+            }
+        };
+        if !parsed.diagnostics.is_empty() || parsed.file.tool != output.tool {
+            for diagnostic in &parsed.diagnostics {
+                tracing::error!(tool = %output.tool, "{diagnostic}");
+            }
+            if parsed.file.tool != output.tool {
+                tracing::error!(tool = %output.tool, path = %path.display(), "the file now names tool {:?}", parsed.file.tool);
+            }
+            return;
+        }
+        let Some(selection) = select(&parsed.file.scenarios, &output.arguments, force) else {
+            tracing::error!(tool = %output.tool, "the file has no default scenario");
+            return;
+        };
+        let scenario = selection.scenario;
+        output.decision = Decision::Scenario {
+            name: scenario.name.clone(),
+            forced: selection.forced,
+        };
+        match self.render_with_text(scenario, &output.arguments) {
+            Ok((value, text)) => {
+                output.text = text;
+                output.is_error = scenario.outcome == Outcome::Error;
+                output.value = Some(value);
+            }
+            Err(error) => {
+                tracing::error!(tool = %output.tool, scenario = %scenario.name, path = %path.display(), "{error}");
+                output.decision = Decision::InternalError;
+            }
+        }
+    }
+
     /// Journals a call of a tool that does not exist, which never reaches [`Engine::call`]'s
     /// answer path but is part of what the agent did.
     pub fn record_unknown(
@@ -157,10 +306,10 @@ impl Engine {
         tool: &str,
         arguments: Option<serde_json::Map<String, Value>>,
         plan: &Plan,
-        fault: controls::Fault,
+        fault: Fault,
     ) {
         let output = CallOutput::faulted(tool, arguments, plan, fault);
-        call::log(&output);
+        output::log(&output);
         self.record(transport, session, &output);
     }
 
@@ -178,7 +327,7 @@ impl Engine {
     }
 
     /// The tool's file as it is on disk now.
-    pub fn current_file(&self, tool: &Tool) -> std::io::Result<std::sync::Arc<toolfile::Parsed>> {
+    pub fn current_file(&self, tool: &Tool) -> std::io::Result<Arc<Parsed>> {
         self.cache.get(&tool.path)
     }
 

@@ -182,10 +182,6 @@ impl OverridesReader {
         }
     }
 
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     /// What the file asks for now.
     pub fn controls(&self) -> Arc<Controls> {
         let bytes = read_bytes(&self.path).unwrap_or_else(|error| {

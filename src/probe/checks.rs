@@ -14,9 +14,10 @@ use serde_json::{Value, json};
 
 use super::finding::{Finding, Verdict};
 use super::transport::Client;
-use crate::engine::overrides::{self, Overrides};
-use crate::engine::toolfile::Outcome;
-use crate::engine::{Engine, catalog, honesty, odd_arguments};
+use crate::engine::{
+    Engine, Outcome, Overrides, odd_arguments, sample_arguments, tool_paths, violations,
+    write_overrides as write,
+};
 
 /// A request without an answer for this long fails its check instead of hanging the run.
 const CALL_TIMEOUT: Duration = Duration::from_secs(15);
@@ -384,7 +385,7 @@ fn initialize(session: &mut Session<'_>) -> Result<String, String> {
 /// Test 2: every tool file listed exactly as written, and the widget resource.
 async fn lists(session: &mut Session<'_>, engine: &Engine) -> Result<String, String> {
     let tools_dir = &engine.config().tools_dir;
-    let files = catalog::tool_paths(tools_dir)
+    let files = tool_paths(tools_dir)
         .map_err(|error| format!("cannot list {}: {error}", tools_dir.display()))?
         .len();
     let listed = answer("tools/list", session.client.list_all_tools()).await?;
@@ -553,7 +554,7 @@ async fn honest(session: &mut Session<'_>, engine: &Engine, path: &Path) -> Resu
                 path,
                 &Overrides::from([(tool.name.clone(), scenario.name.clone().into())]),
             )?;
-            let arguments = honesty::sample_arguments(engine, tool, scenario);
+            let arguments = sample_arguments(engine, tool, scenario);
             let result = match session
                 .request(
                     &tool.name,
@@ -585,13 +586,13 @@ async fn honest(session: &mut Session<'_>, engine: &Engine, path: &Path) -> Resu
                     checked += 1;
                     if let Some(validator) = &tool.output_validator {
                         let value = answered_value(&result);
-                        problems.extend(honesty::violations(validator, &value).map(|(pointer, error)| {
+                        problems.extend(violations(validator, &value).map(|(pointer, error)| {
                             format!(
                                 "{at}: the response at {pointer} breaks the outputSchema: {error}"
                             )
                         }));
                     }
-                    for variant in odd_arguments::combined(tool, scenario, &arguments) {
+                    for variant in odd_arguments(tool, scenario, &arguments) {
                         odd += 1;
                         let note = format!(" (forced {:?}, {})", scenario.name, variant.label);
                         let at = format!("{at} with {}", variant.label);
@@ -607,7 +608,7 @@ async fn honest(session: &mut Session<'_>, engine: &Engine, path: &Path) -> Resu
                                 let value = answered_value(&result);
                                 if let Some(validator) = &tool.output_validator
                                     && let Some((pointer, error)) =
-                                        honesty::violations(validator, &value).next()
+                                        violations(validator, &value).next()
                                 {
                                     problems.push(format!(
                                         "{at}: the response at {pointer} breaks the outputSchema: {error}"
@@ -706,7 +707,7 @@ fn check_words(pointer: &str, text: &str, hit: &mut impl FnMut(&str, &str, &str)
 }
 
 fn write_overrides(path: &Path, forced: &Overrides) -> Result<(), String> {
-    overrides::write(path, forced).map_err(|error| error.to_string())
+    write(path, forced).map_err(|error| error.to_string())
 }
 
 /// A JSON pointer token (RFC 6901).

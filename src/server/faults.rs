@@ -19,9 +19,7 @@ use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use super::http::MAX_BODY_BYTES;
-use crate::engine::Engine;
-use crate::engine::controls::Fault;
-use crate::engine::plan::Plan;
+use crate::engine::{Engine, Fault, Plan};
 
 /// A call's plan, made where the request arrived and carried to the handler in the request's
 /// extensions, so that each call advances its session's sequence exactly once.

@@ -20,9 +20,7 @@ use super::call_result::call_result;
 use super::faults::{self, Planned};
 use super::widget::Widget;
 use super::{ServerError, ServerOptions};
-use crate::engine::controls::Fault;
-use crate::engine::plan::Plan;
-use crate::engine::{self, CallOutput, Engine, INTERNAL_ERROR, UnknownTool};
+use crate::engine::{self, CallOutput, Engine, Fault, INTERNAL_ERROR, Plan, UnknownTool};
 
 /// Cheap to clone: every session (HTTP, SSE, stdio) gets its own copy of the same state,
 /// labelled with where its calls come from, for the call journal.

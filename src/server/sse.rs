@@ -23,8 +23,7 @@ use tokio_util::sync::{CancellationToken, PollSender};
 
 use super::faults::{self, Planned};
 use super::handler::Handler;
-use crate::engine::controls::Fault;
-use crate::engine::plan::Plan;
+use crate::engine::{Fault, Plan};
 
 /// Where clients POST their messages; the `endpoint` event adds `?sessionId=`.
 const MESSAGE_PATH: &str = "/message";

@@ -3,8 +3,9 @@
 
 use std::sync::Arc;
 
-use careem_mcp::engine::journal::{Entry, Journal, read};
-use careem_mcp::engine::{Engine, EngineConfig};
+use careem_mcp::engine::{
+    Engine, EngineConfig, Journal, JournalEntry as Entry, read_journal as read,
+};
 use careem_mcp::server::{ServerOptions, start_http};
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;

@@ -10,9 +10,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use careem_mcp::engine::matcher::matches;
-use careem_mcp::engine::template::Template;
-use careem_mcp::engine::{Engine, EngineConfig, toolfile};
+use careem_mcp::engine::{
+    Engine, EngineConfig, Outcome, Scenario, Template, matches, parse_tool_file,
+};
 use careem_mcp::server::{RunningServer, ServerOptions, start_http};
 use futures::Stream;
 use proptest::prelude::*;
@@ -1352,11 +1352,11 @@ fn bare_engine() -> Engine {
 }
 
 fn render(engine: &Engine, template: &Template, args: &Value) -> Result<Value, String> {
-    let scenario = toolfile::Scenario {
+    let scenario = Scenario {
         name: "s".to_string(),
         line: 1,
         rule: None,
-        outcome: toolfile::Outcome::Response,
+        outcome: Outcome::Response,
         template: template.clone(),
     };
     engine
@@ -1531,7 +1531,7 @@ proptest! {
 
     #[test]
     fn prop_tool_file_parsing_never_panics(text in any::<String>()) {
-        let _ = toolfile::parse(Path::new("tools/t.md"), &text);
+        let _ = parse_tool_file(Path::new("tools/t.md"), &text);
     }
 
     #[test]
@@ -1548,7 +1548,7 @@ proptest! {
         ], 0..40),
     ) {
         let text = pieces.concat();
-        let parsed = toolfile::parse(Path::new("tools/t.md"), &text);
+        let parsed = parse_tool_file(Path::new("tools/t.md"), &text);
         // A file fit to serve renders every scenario with empty arguments (the start-up check).
         if parsed.diagnostics.is_empty() {
             let engine = bare_engine();

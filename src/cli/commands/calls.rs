@@ -8,20 +8,21 @@ use anyhow::Context;
 use crate::cli::args::CallsArgs;
 use crate::cli::project::Paths;
 use crate::cli::{Status, printer};
-use crate::engine::journal::{Entry, Journal};
-use crate::engine::journal_read;
+use crate::engine::{
+    Follower, Journal, JournalEntry as Entry, clear_journal, complete_end, last_lines, rotated_path,
+};
 
 pub fn run(paths: &Paths, args: &CallsArgs) -> anyhow::Result<Status> {
     let path = &paths.journal;
     if args.clear {
-        journal_read::clear(path).with_context(|| format!("cannot clear {}", path.display()))?;
+        clear_journal(path).with_context(|| format!("cannot clear {}", path.display()))?;
         eprintln!("cleared {}", path.display());
         return Ok(Status::Success);
     }
     let context = || format!("cannot read {}", path.display());
     let (current, end) = match std::fs::File::open(path) {
         Ok(mut file) => {
-            let end = journal_read::complete_end(&mut file).with_context(context)?;
+            let end = complete_end(&mut file).with_context(context)?;
             (Some(file), end)
         }
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => (None, 0),
@@ -54,15 +55,15 @@ fn selected(
 ) -> std::io::Result<Vec<Entry>> {
     let wanted = |line: &[u8]| parse(line).is_some_and(|e| keep(args, &e));
     let mut lines = match current {
-        Some(file) => journal_read::last_lines(&mut file.try_clone()?, end, args.last, wanted)?,
+        Some(file) => last_lines(&mut file.try_clone()?, end, args.last, wanted)?,
         None => Vec::new(),
     };
     let more = args.last.map(|n| n.saturating_sub(lines.len()));
     if more != Some(0)
-        && let Ok(mut older) = std::fs::File::open(journal_read::rotated_path(path))
+        && let Ok(mut older) = std::fs::File::open(rotated_path(path))
     {
-        let older_end = journal_read::complete_end(&mut older)?;
-        let mut earlier = journal_read::last_lines(&mut older, older_end, more, wanted)?;
+        let older_end = complete_end(&mut older)?;
+        let mut earlier = last_lines(&mut older, older_end, more, wanted)?;
         earlier.append(&mut lines);
         lines = earlier;
     }
@@ -120,7 +121,7 @@ fn follow(
             std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?
         }
     };
-    let mut follower = journal_read::Follower::new(path, file, end);
+    let mut follower = Follower::new(path, file, end);
     loop {
         let lines = follower
             .poll()

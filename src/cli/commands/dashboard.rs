@@ -11,13 +11,12 @@ use crate::cli::Status;
 use crate::cli::args::{DashboardArgs, GlobalArgs};
 use crate::cli::project::Paths;
 use crate::dashboard::{self, DashboardOptions};
-use crate::engine::journal::Journal;
-use crate::engine::{Engine, catalog};
+use crate::engine::{Engine, Journal, load_catalog};
 
 pub fn run(global: &GlobalArgs, paths: &Paths, args: &DashboardArgs) -> anyhow::Result<Status> {
     // Unlike `serve`, broken tool files do not stop the dashboard: its Tools view lists them.
     let config = engine_config(global, paths)?;
-    let loaded = catalog::load(&config.tools_dir);
+    let loaded = load_catalog(&config.tools_dir);
     if !loaded.diagnostics.is_empty() {
         tracing::warn!(
             "the tool files in {} have {} problem(s); the Tools view lists them",

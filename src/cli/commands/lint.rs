@@ -11,8 +11,10 @@ use super::engine_config;
 use crate::cli::args::{GlobalArgs, LintFormat};
 use crate::cli::project::Paths;
 use crate::cli::{Status, printer, snippet};
-use crate::engine::diagnostic::Diagnostic;
-use crate::engine::{Engine, catalog, honesty, source_listing};
+use crate::engine::{
+    Diagnostic, Engine, check_honesty, compare_source_listing, load_catalog,
+    rewrite_source_listing, source_listing_rows,
+};
 
 pub fn run(
     global: &GlobalArgs,
@@ -21,7 +23,7 @@ pub fn run(
     format: Option<LintFormat>,
 ) -> anyhow::Result<Status> {
     let config = engine_config(global, paths)?;
-    let mut loaded = catalog::load(&config.tools_dir);
+    let mut loaded = load_catalog(&config.tools_dir);
     let mut problems = std::mem::take(&mut loaded.diagnostics);
     let root = config
         .tools_dir
@@ -31,25 +33,25 @@ pub fn run(
     let engine = Engine::from_tools(config, std::mem::take(&mut loaded.tools));
     for parsed in loaded.files.iter().filter(|p| p.diagnostics.is_empty()) {
         if let Some(tool) = engine.tool(&parsed.file.tool) {
-            problems.extend(honesty::check(&engine, tool, &parsed.file));
+            problems.extend(check_honesty(&engine, tool, &parsed.file));
         }
     }
     let files: Vec<_> = loaded.tool_files().collect();
     let source = root.join("docs").join("SOURCE.md");
-    let rows = source_listing::rows(&root, &files);
+    let rows = source_listing_rows(&root, &files);
     if write_source {
         let existing = std::fs::read_to_string(&source).ok();
         if let Some(dir) = source.parent() {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot create {}", dir.display()))?;
         }
-        std::fs::write(&source, source_listing::rewrite(existing.as_deref(), &rows))
+        std::fs::write(&source, rewrite_source_listing(existing.as_deref(), &rows))
             .with_context(|| format!("cannot write {}", source.display()))?;
         eprintln!("wrote {}", source.display());
     } else if let Ok(listing) = std::fs::read_to_string(&source) {
         let hint = " (run `careem-mcp lint --write-source`)";
         problems.extend(
-            source_listing::compare(&listing, &rows)
+            compare_source_listing(&listing, &rows)
                 .into_iter()
                 .map(|message| Diagnostic::new(&source, 1, message + hint)),
         );

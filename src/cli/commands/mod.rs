@@ -15,8 +15,7 @@ use anyhow::Context;
 use super::args::{Cli, Command, GlobalArgs};
 use super::project::{self, Paths};
 use super::{Status, init_logging};
-use crate::engine::journal::Journal;
-use crate::engine::{Engine, EngineConfig};
+use crate::engine::{Engine, EngineConfig, Journal};
 
 pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
     let global = cli.global;

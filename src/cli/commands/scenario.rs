@@ -7,11 +7,10 @@ use anyhow::{Context, bail};
 use crate::cli::args::ScenarioArgs;
 use crate::cli::project::Paths;
 use crate::cli::{Status, printer};
-use crate::engine::catalog;
-use crate::engine::controls::{Control, DEFAULT_ENTRY, Step};
-use crate::engine::force::{self, ForceError};
-use crate::engine::overrides;
-use crate::engine::toolfile::ToolFile;
+use crate::engine::{
+    Control, DEFAULT_ENTRY, ForceError, Step, ToolFile, clear_overrides, find_scenario, find_tool,
+    load_catalog, set_override,
+};
 
 /// The prefix of a step that fails instead of answering: `fault:http-503`.
 const FAULT_STEP: &str = "fault:";
@@ -27,9 +26,9 @@ pub fn set(paths: &Paths, args: &ScenarioArgs) -> anyhow::Result<Status> {
         }
         default_control(args)
     } else {
-        let loaded = catalog::load(paths.tools()?);
+        let loaded = load_catalog(paths.tools()?);
         let files: Vec<_> = loaded.tool_files().collect();
-        let file = match force::find_tool(&files, tool) {
+        let file = match find_tool(&files, tool) {
             Ok(file) => file,
             Err(ForceError::UnknownTool { known, .. }) => {
                 let names: Vec<&str> = known.iter().map(String::as_str).collect();
@@ -46,11 +45,11 @@ pub fn set(paths: &Paths, args: &ScenarioArgs) -> anyhow::Result<Status> {
     let path = &paths.overrides;
     match control {
         Some(control) => {
-            overrides::set_entry(path, tool, Some(&control)).context("cannot save the override")?;
+            set_override(path, tool, Some(&control)).context("cannot save the override")?;
             printer::out(&format!("{tool} → {}", describe(&control)))?;
         }
         None => {
-            overrides::set_entry(path, tool, None).context("cannot save the overrides")?;
+            set_override(path, tool, None).context("cannot save the overrides")?;
             let line = if tool == DEFAULT_ENTRY {
                 "every tool → no default delay or fault".to_string()
             } else {
@@ -103,7 +102,7 @@ fn parse_step(file: &ToolFile, step: &str) -> anyhow::Result<Step> {
         let fault = kind.parse().map_err(anyhow::Error::msg)?;
         return Ok(Step::fault(fault));
     }
-    match force::find_scenario(file, step) {
+    match find_scenario(file, step) {
         Ok(name) => Ok(Step::scenario(name)),
         Err(ForceError::UnknownScenario { known, .. }) => {
             let names: Vec<&str> = known.iter().map(String::as_str).collect();
@@ -174,7 +173,7 @@ fn describe_options(step: &Step) -> String {
 }
 
 pub fn reset(paths: &Paths) -> anyhow::Result<Status> {
-    overrides::clear(&paths.overrides).context("cannot reset the overrides")?;
+    clear_overrides(&paths.overrides).context("cannot reset the overrides")?;
     printer::out("every tool → normal selection")?;
     Ok(Status::Success)
 }

@@ -7,16 +7,15 @@ use comfy_table::Color;
 
 use crate::cli::project::{self, Paths};
 use crate::cli::{Status, printer};
-use crate::engine::catalog;
-use crate::engine::controls::{Control, Controls, DEFAULT_ENTRY};
-use crate::engine::overrides;
-use crate::engine::toolfile::{Outcome, ToolFile};
+use crate::engine::{
+    Control, Controls, DEFAULT_ENTRY, Outcome, ToolFile, load_catalog, read_overrides,
+};
 
 use super::scenario::describe;
 
 pub fn run(paths: &Paths, only: Option<&str>) -> anyhow::Result<Status> {
-    let loaded = catalog::load(paths.tools()?);
-    let controls = Controls::from_overrides(&overrides::read_lenient(&paths.overrides));
+    let loaded = load_catalog(paths.tools()?);
+    let controls = Controls::from_overrides(&read_overrides(&paths.overrides));
     let files: Vec<_> = loaded
         .tool_files()
         .filter(|f| only.is_none_or(|t| f.tool == t))

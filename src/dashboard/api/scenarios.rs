@@ -1,6 +1,6 @@
 //! `/api/scenarios`: every tool's scenarios with their kind and which one is forced now;
 //! forcing, setting whole entries (sequences, delays, faults, rates, the `*` default),
-//! clearing and resetting through the engine's [`force`], as `careem-mcp scenario`
+//! clearing and resetting through the engine's [`force_scenario`], as `careem-mcp scenario`
 //! and `reset` do.
 
 use axum::Json;
@@ -11,23 +11,20 @@ use serde_json::{Value, json};
 
 use super::{ApiError, blocking};
 use crate::dashboard::Dashboard;
-use crate::engine::controls::{Control, Controls, DEFAULT_ENTRY, Fault};
-use crate::engine::force::{self, ForceError};
-use crate::engine::scenario_kind;
-use crate::engine::{catalog, overrides};
+use crate::engine::{
+    Control, Controls, DEFAULT_ENTRY, Fault, ForceError, force_scenario, load_catalog,
+    read_overrides, read_overrides_strict, reset_overrides, scenario_kinds, set_control,
+};
 
 pub(super) async fn list(State(dashboard): State<Dashboard>) -> Result<Json<Value>, ApiError> {
     blocking(move || {
         let config = dashboard.engine.config();
-        let loaded = catalog::load(&config.tools_dir);
+        let loaded = load_catalog(&config.tools_dir);
         // The strict read tells a file someone broke by hand from an empty one; the page says so
         // instead of showing "nothing forced".
-        let (forced, problem) = match overrides::read_strict(&config.overrides) {
+        let (forced, problem) = match read_overrides_strict(&config.overrides) {
             Ok(forced) => (forced, None),
-            Err(error) => (
-                overrides::read_lenient(&config.overrides),
-                Some(error.to_string()),
-            ),
+            Err(error) => (read_overrides(&config.overrides), Some(error.to_string())),
         };
         // Entries the engine skips (a bad delay typed by hand, a scenario key on `*`) show with
         // the reason, as `careem-mcp scenarios` shows them.
@@ -48,7 +45,7 @@ pub(super) async fn list(State(dashboard): State<Dashboard>) -> Result<Json<Valu
                     .and_then(|value| Control::parse(&file.tool, value).ok())
                     .map(|control| control.scenario_names().map(str::to_string).collect())
                     .unwrap_or_default();
-                let scenarios: Vec<Value> = scenario_kind::kinds(&file.scenarios)
+                let scenarios: Vec<Value> = scenario_kinds(&file.scenarios)
                     .into_iter()
                     .map(|(scenario, kind)| {
                         json!({
@@ -100,7 +97,7 @@ pub(super) async fn force(
 ) -> Result<Json<Value>, ApiError> {
     blocking(move || {
         let config = dashboard.engine.config();
-        force::force(
+        force_scenario(
             &config.tools_dir,
             &config.overrides,
             &tool,
@@ -128,7 +125,7 @@ pub(super) async fn set_entry(
 ) -> Result<Json<Value>, ApiError> {
     blocking(move || {
         let config = dashboard.engine.config();
-        force::set(
+        set_control(
             &config.tools_dir,
             &config.overrides,
             &tool,
@@ -158,7 +155,7 @@ fn refusal(error: ForceError) -> ApiError {
 
 pub(super) async fn reset(State(dashboard): State<Dashboard>) -> Result<Json<Value>, ApiError> {
     blocking(move || {
-        force::reset(&dashboard.engine.config().overrides)
+        reset_overrides(&dashboard.engine.config().overrides)
             .map_err(|error| ApiError::new(StatusCode::CONFLICT, error.to_string()))?;
         Ok(Json(json!({"reset": true})))
     })

@@ -8,11 +8,11 @@ use serde_json::{Value, json};
 
 use super::{ApiError, blocking};
 use crate::dashboard::Dashboard;
-use crate::engine::lint;
+use crate::engine::{Diagnostic, lint_tool_files};
 
 pub(super) async fn list(State(dashboard): State<Dashboard>) -> Result<Json<Value>, ApiError> {
     blocking(move || {
-        let linted = lint::tool_files(dashboard.engine.config().clone());
+        let linted = lint_tool_files(dashboard.engine.config().clone());
         let mut problems = linted.problems;
         let tools: Vec<Value> = linted
             .loaded
@@ -37,7 +37,7 @@ pub(super) async fn list(State(dashboard): State<Dashboard>) -> Result<Json<Valu
     .await
 }
 
-fn findings(problems: &[crate::engine::Diagnostic]) -> Vec<Value> {
+fn findings(problems: &[Diagnostic]) -> Vec<Value> {
     problems
         .iter()
         .map(|p| {

@@ -7,8 +7,7 @@ mod stories;
 use std::sync::Arc;
 use std::time::Duration;
 
-use careem_mcp::engine::journal::{self, Entry, Journal};
-use careem_mcp::engine::{Engine, EngineConfig};
+use careem_mcp::engine::{Engine, EngineConfig, Journal, JournalEntry as Entry, read_journal};
 use careem_mcp::server::{RunningServer, ServerOptions, start_http};
 use futures::StreamExt;
 use rmcp::ServiceExt;
@@ -107,7 +106,7 @@ impl Rig {
     }
 
     pub fn journal(&self) -> Vec<Entry> {
-        journal::read(&self.project.path().join(".run/calls.jsonl")).expect("the journal reads")
+        read_journal(&self.project.path().join(".run/calls.jsonl")).expect("the journal reads")
     }
 
     /// The journal once it has at least `count` entries, waiting up to 20 s for them.

@@ -1,0 +1,138 @@
+//! The engine's answer to one call, free of any protocol type: what decided it, the value and
+//! its text, and the one log line per call. The server, `careem-mcp call`, the dashboard and the
+//! journal all read this shape; [`super::Engine::call`] makes it.
+
+use serde_json::{Map, Value};
+
+use super::arguments;
+use super::controls::Fault;
+use super::plan::Plan;
+
+/// The only text a client sees when something inside went wrong; details go to the log.
+pub const INTERNAL_ERROR: &str = "internal server error";
+
+/// What decided the answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    Scenario {
+        name: String,
+        forced: bool,
+    },
+    InvalidArguments,
+    InternalError,
+    UnknownTool,
+    /// A fault of the overrides file answered instead of a scenario.
+    Fault(Fault),
+}
+
+/// The engine's answer to one call, free of any protocol type.
+#[derive(Debug, Clone)]
+pub struct CallOutput {
+    pub tool: String,
+    /// The arguments as the client sent them.
+    pub received: Value,
+    /// The arguments after `inputSchema` defaults.
+    pub arguments: Value,
+    pub decision: Decision,
+    /// The rendered value, when a scenario answered.
+    pub value: Option<Value>,
+    /// The one text content item: the compact JSON of `value`, or an error message.
+    pub text: String,
+    pub is_error: bool,
+    pub micros: u64,
+    /// The step of the tool's sequence this call was, counted from 0.
+    pub step: Option<usize>,
+    /// How long the call waited before it was answered, as the overrides file asked.
+    pub delay_ms: u64,
+}
+
+impl CallOutput {
+    /// What a call of a tool that does not exist amounts to, for the journal.
+    pub fn unknown_tool(tool: &str, arguments: Option<Map<String, Value>>) -> Self {
+        let received = arguments::normalise(arguments);
+        Self {
+            tool: tool.to_string(),
+            arguments: received.clone(),
+            received,
+            decision: Decision::UnknownTool,
+            value: None,
+            text: UnknownTool(tool.to_string()).to_string(),
+            is_error: true,
+            micros: 0,
+            step: None,
+            delay_ms: 0,
+        }
+    }
+
+    /// A call that `fault` answered, after the plan's delay, with no scenario.
+    pub fn faulted(
+        tool: &str,
+        arguments: Option<Map<String, Value>>,
+        plan: &Plan,
+        fault: Fault,
+    ) -> Self {
+        let received = arguments::normalise(arguments);
+        Self {
+            tool: tool.to_string(),
+            arguments: received.clone(),
+            received,
+            decision: Decision::Fault(fault),
+            value: None,
+            text: fault.name().to_string(),
+            is_error: true,
+            micros: 0,
+            step: plan.step,
+            delay_ms: u64::try_from(plan.delay.as_millis()).unwrap_or(u64::MAX),
+        }
+    }
+
+    /// The fault that answered the call, if one did.
+    pub fn fault(&self) -> Option<Fault> {
+        match self.decision {
+            Decision::Fault(fault) => Some(fault),
+            _ => None,
+        }
+    }
+
+    /// `structuredContent`: the value, whenever it is a JSON object.
+    pub fn structured(&self) -> Option<&Map<String, Value>> {
+        self.value.as_ref().and_then(Value::as_object)
+    }
+
+    pub fn scenario(&self) -> Option<(&str, bool)> {
+        match &self.decision {
+            Decision::Scenario { name, forced } => Some((name, *forced)),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown tool {0:?}")]
+pub struct UnknownTool(pub String);
+
+/// SPEC §5: one line per call with the tool, the scenario (marked when forced) and the
+/// compact arguments (clipped to about 1 KB); the step, delay and fault when the overrides file set them.
+pub(super) fn log(output: &CallOutput) {
+    let scenario = match &output.decision {
+        Decision::Scenario { name, forced: true } => format!("{name} (forced)"),
+        Decision::Scenario {
+            name,
+            forced: false,
+        } => name.clone(),
+        Decision::InvalidArguments => "<invalid arguments>".to_string(),
+        Decision::InternalError => "<internal error>".to_string(),
+        Decision::UnknownTool => "<unknown tool>".to_string(),
+        Decision::Fault(fault) => format!("<fault {fault}>"),
+    };
+    let mut controls = String::new();
+    if let Some(step) = output.step {
+        controls.push_str(&format!(" step={}", step + 1));
+    }
+    if output.delay_ms > 0 {
+        controls.push_str(&format!(" delay={}ms", output.delay_ms));
+    }
+    let arguments = output.arguments.to_string();
+    let arguments = super::clip::clip(&arguments, super::clip::LOG_LIMIT);
+    tracing::info!(target: "careem_mcp::call", "{} scenario={scenario}{controls} args={arguments}", output.tool);
+}
