@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Property-based fuzzing for a bounded time: runs the `prop_` tests of
-# tests/integration/reliability.rs (tool-file parser, template renderer, matcher) round after
-# round with a large PROPTEST_CASES, each round with fresh random inputs, until the time is up.
+# tests/integration/reliability/properties.rs (tool-file parser, template renderer, matcher)
+# round after round with a large PROPTEST_CASES, each round with fresh random inputs, until the
+# time is up.
 #
 #   fuzz/run.sh [SECONDS]        default 300
 #   PROPTEST_CASES=N             cases per property per round, default 5000
@@ -15,7 +16,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-300}"
 export PROPTEST_CASES="${PROPTEST_CASES:-5000}"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target}"
-filter="reliability::prop_"
+filter="reliability::properties::prop_"
 
 cargo test --quiet --test integration --no-run
 deadline=$(($(date +%s) + seconds))

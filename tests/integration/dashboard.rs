@@ -2,52 +2,29 @@
 //! same project folder: calls appear in its live stream, forcing from it changes the next MCP
 //! answer, "try a call" answers as `careem-mcp call` does, and cross-site writes are refused.
 
-use std::pin::Pin;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
-
-use futures::{Stream, StreamExt};
-use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
-use rmcp::service::RunningService;
-use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
 
-use crate::support::{BIN, Project, SseReader};
+use crate::support::sse::Events;
+use crate::support::{Client, Process, Project, call, start_announced, stdio_client};
 
 const CLOCK: &str = "2026-10-05T12:00:00Z";
 
-/// The dashboard's live stream.
-type Events = SseReader<Pin<Box<dyn Stream<Item = reqwest::Result<Vec<u8>>> + Send>>>;
-
 /// `careem-mcp dashboard --port 0` in `project`, stopped when dropped.
 struct Dashboard {
-    child: Child,
+    _process: Process,
     url: String,
 }
 
 impl Dashboard {
     fn start(project: &Project) -> Self {
-        let mut child = Command::new(BIN)
-            .current_dir(project.path())
-            .env("NO_COLOR", "1")
-            .args(["--clock", CLOCK, "dashboard", "--port", "0"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the binary starts");
-        let stderr = child.stderr.take().expect("stderr");
-        let lines = crate::support::lines_of(stderr);
-        let url = loop {
-            let line = lines
-                .recv_timeout(Duration::from_secs(30))
-                .expect("the dashboard names its URL on stderr");
-            if let Some(url) = line.strip_prefix("careem-mcp: dashboard at ") {
-                break url.to_string();
-            }
-        };
-        Self { child, url }
+        let mut command = project.command();
+        command.args(["--clock", CLOCK, "dashboard", "--port", "0"]);
+        let (process, url, _stderr) = start_announced(command, "careem-mcp: dashboard at ");
+        Self {
+            _process: process,
+            url,
+        }
     }
 
     fn api(&self, path: &str) -> String {
@@ -84,59 +61,16 @@ impl Dashboard {
             "text/event-stream",
             "an event stream"
         );
-        SseReader {
-            body: Box::pin(
-                response
-                    .bytes_stream()
-                    .map(|chunk| chunk.map(|b| b.to_vec())),
-            ),
-            buffer: String::new(),
-        }
-    }
-}
-
-impl Drop for Dashboard {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        Events::of(response)
     }
 }
 
 /// A real MCP client over `serve --stdio` in `project`: the journal and overrides file are the
 /// dashboard's, found by their default paths.
-async fn agent(project: &Project) -> RunningService<rmcp::RoleClient, ()> {
-    let mut command = tokio::process::Command::new(BIN);
-    command
-        .current_dir(project.path())
-        .args(["--clock", CLOCK, "serve", "--stdio"]);
-    let (transport, _stderr) = TokioChildProcess::builder(command)
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the binary starts");
-    ().serve(transport).await.expect("the client initializes")
-}
-
-async fn call(client: &RunningService<rmcp::RoleClient, ()>, tool: &str, args: Value) -> Value {
-    let Value::Object(args) = args else {
-        panic!("arguments are an object")
-    };
-    let result = client
-        .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(args))
-        .await
-        .expect("the call answers");
-    serde_json::to_value(result).expect("a result serialises")
-}
-
-/// The next stream event named `name`, skipping others.
-async fn next_named(stream: &mut Events, name: &str) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while Instant::now() < deadline {
-        let (event, data) = stream.next_event().await;
-        if event == name {
-            return serde_json::from_str(&data).expect("event data is JSON");
-        }
-    }
-    panic!("no {name:?} event in time");
+async fn agent(project: &Project) -> Client {
+    let mut command = project.command();
+    command.args(["--clock", CLOCK, "serve", "--stdio"]);
+    stdio_client(command).await
 }
 
 #[tokio::test]
@@ -144,12 +78,14 @@ async fn calls_made_by_an_mcp_client_appear_live_and_clearing_empties_the_journa
     let project = Project::copy_of_repo();
     let dashboard = Dashboard::start(&project);
     let mut stream = dashboard.stream().await;
-    assert_eq!(next_named(&mut stream, "snapshot").await, json!([]));
+    assert_eq!(stream.next_named("snapshot").await, json!([]));
 
     let client = agent(&project).await;
     for ride in ["5001001", "5001003"] {
-        call(&client, "ride_get_status", json!({"rideId": ride})).await;
-        let entry = next_named(&mut stream, "call").await;
+        call(&client, "ride_get_status", json!({"rideId": ride}))
+            .await
+            .expect("the call answers");
+        let entry = stream.next_named("call").await;
         assert_eq!(
             (&entry["transport"], &entry["tool"], &entry["received"]),
             (
@@ -183,7 +119,7 @@ async fn calls_made_by_an_mcp_client_appear_live_and_clearing_empties_the_journa
         .send(reqwest::Method::DELETE, "/calls", &json!({}))
         .await;
     assert_eq!(status, 200);
-    next_named(&mut stream, "cleared").await;
+    stream.next_named("cleared").await;
     assert_eq!(dashboard.get("/calls").await, json!([]));
     assert_eq!(project.read(".run/calls.jsonl"), "");
 }
@@ -194,7 +130,9 @@ async fn forcing_and_clearing_from_the_dashboard_changes_the_next_mcp_answer() {
     let dashboard = Dashboard::start(&project);
     let client = agent(&project).await;
     let tool = "get_payment_methods";
-    let usual = call(&client, tool, json!({})).await;
+    let usual = call(&client, tool, json!({}))
+        .await
+        .expect("the call answers");
     assert_eq!(usual["isError"], json!(false));
 
     let (status, answer) = dashboard
@@ -231,7 +169,9 @@ async fn forcing_and_clearing_from_the_dashboard_changes_the_next_mcp_answer() {
             (&json!("session-expired"), &json!("error-forced-only")),
         ]
     );
-    let forced = call(&client, tool, json!({})).await;
+    let forced = call(&client, tool, json!({}))
+        .await
+        .expect("the call answers");
     assert_eq!(forced["isError"], json!(true), "{forced}");
 
     let (status, _) = dashboard
@@ -242,7 +182,12 @@ async fn forcing_and_clearing_from_the_dashboard_changes_the_next_mcp_answer() {
         )
         .await;
     assert_eq!(status, 200);
-    assert_eq!(call(&client, tool, json!({})).await, usual);
+    assert_eq!(
+        call(&client, tool, json!({}))
+            .await
+            .expect("the call answers"),
+        usual
+    );
 
     dashboard
         .send(
@@ -256,7 +201,9 @@ async fn forcing_and_clearing_from_the_dashboard_changes_the_next_mcp_answer() {
         .await;
     assert_eq!(status, 200);
     assert_eq!(
-        call(&client, tool, json!({})).await,
+        call(&client, tool, json!({}))
+            .await
+            .expect("the call answers"),
         usual,
         "reset clears every tool"
     );
@@ -329,7 +276,9 @@ async fn sequences_and_faults_set_in_the_dashboard_reach_the_mcp_client() {
     let dashboard = Dashboard::start(&project);
     let client = agent(&project).await;
     let tool = "get_payment_methods";
-    let usual = call(&client, tool, json!({})).await;
+    let usual = call(&client, tool, json!({}))
+        .await
+        .expect("the call answers");
 
     let answer = set_entry(&dashboard, tool, json!(["CASH-only", "session-expired"])).await;
     assert_eq!(
@@ -346,9 +295,15 @@ async fn sequences_and_faults_set_in_the_dashboard_reach_the_mcp_client() {
         .unwrap();
     assert_eq!(card["forced"], json!(["cash-only", "session-expired"]));
     let answers = [
-        call(&client, tool, json!({})).await,
-        call(&client, tool, json!({})).await,
-        call(&client, tool, json!({})).await,
+        call(&client, tool, json!({}))
+            .await
+            .expect("the call answers"),
+        call(&client, tool, json!({}))
+            .await
+            .expect("the call answers"),
+        call(&client, tool, json!({}))
+            .await
+            .expect("the call answers"),
     ];
     let errors: Vec<&Value> = answers.iter().map(|a| &a["isError"]).collect();
     assert_eq!(
@@ -373,7 +328,13 @@ async fn sequences_and_faults_set_in_the_dashboard_reach_the_mcp_client() {
 
     set_entry(&dashboard, "*", Value::Null).await;
     set_entry(&dashboard, tool, Value::Null).await;
-    assert_eq!(call(&client, tool, json!({})).await, usual, "cleared");
+    assert_eq!(
+        call(&client, tool, json!({}))
+            .await
+            .expect("the call answers"),
+        usual,
+        "cleared"
+    );
     client.cancel().await.expect("close");
 }
 

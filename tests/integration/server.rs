@@ -1,206 +1,39 @@
 //! The server layer as clients see it: rmcp's client over Streamable HTTP and stdio, raw HTTP
-//! for what a client library hides (exact JSON, status codes, headers), and a small hand-made
+//! for what a client library hides (exact JSON, status codes, headers), and the tests' SSE
 //! client for legacy SSE. Servers run in process on port 0 over a copy of the repo's tools.
 
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use careem_mcp::engine::{Engine, EngineConfig};
-use careem_mcp::server::{RunningServer, ServerError, ServerOptions, start_http};
-use futures::Stream;
-use rmcp::model::{CallToolRequestParams, ErrorCode, ReadResourceRequestParams};
-use rmcp::service::{RoleClient, RunningService, ServiceError};
-use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::{ServiceExt, model::CallToolResult};
-use serde_json::{Map, Value, json};
+use careem_mcp::server::{ServerError, ServerOptions, start_http};
+use rmcp::model::{ErrorCode, ReadResourceRequestParams};
+use rmcp::service::ServiceError;
+use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-use crate::support::{BIN, Project, SseReader};
+use crate::support::{
+    ACCEPT, Fixture, Project, Raw, StdioServer, at_marina, call, engine, files_under, http, sse,
+    stdio_client, wait_until_async,
+};
 
-const MARINA: [(&str, f64); 2] = [("latitude", 25.0866), ("longitude", 55.1474)];
 const WIDGET_DOMAIN: &str = "https://careem-mcp-app.pages.dev";
 /// Words that would tell a client it is not talking to production (SPEC §7 test 12).
 const GIVEAWAYS: [&str; 6] = ["mock", "sandbox", "sbx", "fake", "dummy", "example.com"];
 
-type Client = RunningService<RoleClient, ()>;
-
-/// A running server over its own copy of the tools and its own overrides file.
-struct Fixture {
-    project: Project,
-    server: RunningServer,
-}
-
-impl Fixture {
-    async fn start() -> Self {
-        Self::with(ServerOptions::default()).await
-    }
-
-    async fn with(options: ServerOptions) -> Self {
-        let project = Project::copy_of_repo();
-        let config = EngineConfig {
-            tools_dir: project.path().join("tools"),
-            overrides: project.path().join(".run/overrides.json"),
-            clock: None,
-            seed: None,
-        };
-        let engine = Engine::load(config).expect("the repo's tools load");
-        let server = start_http(Arc::new(engine), ServerOptions { port: 0, ..options })
-            .await
-            .expect("the server starts");
-        Self { project, server }
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("http://{}{path}", self.server.addr)
-    }
-
-    async fn client(&self) -> Client {
-        ().serve(StreamableHttpClientTransport::from_uri(self.server.url()))
-            .await
-            .expect("the client initializes")
-    }
-
-    fn force(&self, overrides: &Value) {
-        self.project
-            .write(".run/overrides.json", &overrides.to_string());
-    }
-}
-
-fn http() -> reqwest::Client {
-    reqwest::Client::builder()
-        .no_proxy()
-        .build()
-        .expect("an HTTP client")
-}
-
-fn object(value: Value) -> Map<String, Value> {
-    match value {
-        Value::Object(map) => map,
-        other => panic!("not an object: {other}"),
-    }
-}
-
-fn marina(extra: Value) -> Value {
-    let mut args: Map<String, Value> = MARINA
-        .iter()
-        .map(|(k, v)| (k.to_string(), json!(v)))
-        .collect();
-    args.extend(object(extra));
-    Value::Object(args)
-}
-
-async fn call(client: &Client, tool: &str, args: Value) -> Result<Value, ServiceError> {
-    let params = CallToolRequestParams::new(tool.to_string()).with_arguments(object(args));
-    let result: CallToolResult = client.call_tool(params).await?;
-    Ok(serde_json::to_value(result).expect("a result serialises"))
-}
-
 /// The definition each tool file advertises, read straight from the file (not via the engine).
 fn file_definitions(project: &Project) -> Vec<Value> {
-    let mut definitions = Vec::new();
-    let mut pending = vec![project.path().join("tools")];
-    while let Some(folder) = pending.pop() {
-        for entry in std::fs::read_dir(&folder).expect("tools folder") {
-            let path = entry.expect("entry").path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if path.extension().is_some_and(|e| e == "md") && !path.ends_with("README.md") {
-                let text = std::fs::read_to_string(&path).expect("readable");
-                let start = text.find("```json tool\n").expect("a json tool block")
-                    + "```json tool\n".len();
-                let end = start + text[start..].find("\n```").expect("the block ends");
-                definitions
-                    .push(serde_json::from_str(&text[start..end]).expect("the definition is JSON"));
-            }
-        }
-    }
+    let mut definitions: Vec<Value> = files_under(&project.path().join("tools"))
+        .into_iter()
+        .filter(|path| path.extension().is_some_and(|e| e == "md") && !path.ends_with("README.md"))
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).expect("readable");
+            let start =
+                text.find("```json tool\n").expect("a json tool block") + "```json tool\n".len();
+            let end = start + text[start..].find("\n```").expect("the block ends");
+            serde_json::from_str(&text[start..end]).expect("the definition is JSON")
+        })
+        .collect();
     definitions.sort_by_key(|d: &Value| d["name"].as_str().unwrap_or_default().to_string());
     definitions
-}
-
-// ---------------------------------------------------------------------------------------------
-// Raw Streamable HTTP, for exact JSON and status codes.
-
-const ACCEPT: &str = "application/json, text/event-stream";
-
-/// The JSON-RPC message in a response body, plain JSON or inside SSE `data:` lines.
-fn jsonrpc(body: &str) -> Option<Value> {
-    if let Ok(value) = serde_json::from_str::<Value>(body) {
-        return Some(value);
-    }
-    body.lines()
-        .filter_map(|line| line.strip_prefix("data:"))
-        .filter_map(|data| serde_json::from_str::<Value>(data.trim()).ok())
-        .find(|value| value.get("jsonrpc").is_some())
-}
-
-struct Raw {
-    http: reqwest::Client,
-    url: String,
-    session: Option<String>,
-    version: String,
-}
-
-impl Raw {
-    /// Initializes a session by hand and returns the raw `initialize` response too.
-    async fn initialize(url: String, version: &str) -> (Self, Value) {
-        let mut raw = Self {
-            http: http(),
-            url,
-            session: None,
-            version: version.to_string(),
-        };
-        let params = json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}});
-        let response = raw
-            .send(&json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": params}))
-            .await;
-        assert_eq!(response.status(), 200);
-        raw.session = response
-            .headers()
-            .get("mcp-session-id")
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_string);
-        assert!(
-            raw.session.is_some(),
-            "stateful: an Mcp-Session-Id is issued"
-        );
-        let message = jsonrpc(&response.text().await.expect("a body")).expect("a JSON-RPC answer");
-        let negotiated = message["result"]["protocolVersion"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string();
-        raw.version = negotiated;
-        let initialized = raw
-            .send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-            .await;
-        assert_eq!(initialized.status(), 202);
-        (raw, message)
-    }
-
-    async fn send(&self, message: &Value) -> reqwest::Response {
-        let mut request = self
-            .http
-            .post(&self.url)
-            .header("accept", ACCEPT)
-            .header("content-type", "application/json")
-            .body(message.to_string());
-        if let Some(session) = &self.session {
-            request = request
-                .header("mcp-session-id", session)
-                .header("mcp-protocol-version", &self.version);
-        }
-        request.send().await.expect("the server answers")
-    }
-
-    /// One request; the whole JSON-RPC response and, separately, its bytes.
-    async fn request(&self, id: u64, method: &str, params: Value) -> (Value, String) {
-        let response = self
-            .send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
-            .await;
-        assert_eq!(response.status(), 200, "{method}");
-        let body = response.text().await.expect("a body");
-        (jsonrpc(&body).expect("a JSON-RPC answer"), body)
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -440,42 +273,42 @@ async fn calls_answer_in_production_shape() {
     let cases: Vec<(&str, Value, bool, &str, Value)> = vec![
         (
             "food_get_restaurant_menu",
-            marina(json!({"restaurant_id": 30104})),
+            at_marina(json!({"restaurant_id": 30104})),
             false,
             "/restaurant/name/value",
             json!("Morning Syrniki Café"),
         ),
         (
             "food_get_restaurant_menu",
-            marina(json!({"restaurant_id": 30101})),
+            at_marina(json!({"restaurant_id": 30101})),
             false,
             "/restaurant/name/value",
             json!("Shawarma Station"),
         ),
         (
             "food_get_restaurant_menu",
-            marina(json!({"restaurant_id": 1})),
+            at_marina(json!({"restaurant_id": 1})),
             false,
             "/error",
             json!("failed to get restaurant menu: unexpected response status 404"),
         ),
         (
             "food_merchant_search",
-            marina(json!({"query": "sushi"})),
+            at_marina(json!({"query": "sushi"})),
             false,
             "/restaurants/0/id",
             json!(30102),
         ),
         (
             "food_merchant_search",
-            marina(json!({"query": "NOPE"})),
+            at_marina(json!({"query": "NOPE"})),
             false,
             "/restaurants",
             json!([]),
         ),
         (
             "reverse_geocode",
-            marina(json!({})),
+            at_marina(json!({})),
             false,
             "/location/locationUuid",
             json!("LOC-50001"),
@@ -503,7 +336,7 @@ async fn calls_answer_in_production_shape() {
     }
 
     // Invalid arguments: isError with the Go SDK's prefix, and no structured content.
-    let invalid = [marina(json!({"restaurant_id": "x"})), json!({})];
+    let invalid = [at_marina(json!({"restaurant_id": "x"})), json!({})];
     for args in invalid {
         let result = call(&client, "food_get_restaurant_menu", args.clone())
             .await
@@ -550,7 +383,7 @@ async fn an_unknown_tool_is_a_jsonrpc_error() {
 async fn overrides_force_scenarios_between_two_calls() {
     let fixture = Fixture::start().await;
     let client = fixture.client().await;
-    let menu = marina(json!({"restaurant_id": 30104}));
+    let menu = at_marina(json!({"restaurant_id": 30104}));
 
     fixture.force(&json!({"food_get_restaurant_menu": "upstream-unavailable"}));
     let forced = call(&client, "food_get_restaurant_menu", menu.clone())
@@ -586,7 +419,7 @@ async fn a_tool_file_broken_after_start_answers_internal_server_error() {
         "tools/location/reverse_geocode.md",
         "---\ntool: reverse_geocode\n---\nno sections\n",
     );
-    let result = call(&client, "reverse_geocode", marina(json!({})))
+    let result = call(&client, "reverse_geocode", at_marina(json!({})))
         .await
         .expect("a result");
     assert_eq!(result["isError"], true);
@@ -684,7 +517,7 @@ async fn bodies_over_four_mebibytes_are_refused() {
     }
 
     // A chunked body (no declared length) is cut off while it streams.
-    let (sse, endpoint) = open_sse(fixture.url("/sse")).await;
+    let (sse, endpoint) = sse::open(&fixture.url("/sse")).await;
     let big = format!(
         "{{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"params\":{{\"p\":\"{}\"}}}}",
         "a".repeat(4 * 1024 * 1024)
@@ -696,7 +529,7 @@ async fn bodies_over_four_mebibytes_are_refused() {
             .collect::<Vec<_>>(),
     );
     let response = http()
-        .post(fixture.url(&endpoint))
+        .post(&endpoint)
         .header("content-type", "application/json")
         .body(reqwest::Body::wrap_stream(chunks))
         .send()
@@ -712,12 +545,8 @@ async fn bodies_over_four_mebibytes_are_refused() {
 async fn delete_ends_a_session_with_a_plain_2xx() {
     let fixture = Fixture::start().await;
     let (raw, _) = Raw::initialize(fixture.url("/mcp"), "2025-06-18").await;
-    let session = raw.session.clone().expect("a session");
     let response = raw
-        .http
-        .delete(fixture.url("/mcp"))
-        .header("mcp-session-id", &session)
-        .header("mcp-protocol-version", &raw.version)
+        .on_session(http().delete(fixture.url("/mcp")))
         .send()
         .await
         .expect("an answer");
@@ -740,20 +569,25 @@ async fn idle_sessions_expire() {
     let fixture = Fixture::with(options).await;
     let (raw, _) = Raw::initialize(fixture.url("/mcp"), "2025-06-18").await;
     raw.request(2, "tools/list", json!({})).await;
-    // Stay idle past the idle time, then look. On a loaded machine the expiry timer may fire
-    // late, and a look that finds the session alive starts its idle time again: so stay idle
-    // again until a look finds it gone.
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let status = loop {
-        tokio::time::sleep(Duration::from_millis(600)).await; // idle until the session expires
-        let after = raw
-            .send(&json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {}}))
-            .await;
-        if after.status() == 404 || Instant::now() > deadline {
-            break after.status();
-        }
-    };
-    assert_eq!(status, 404, "the idle session is gone");
+    // The session's own stream (GET) ends when the session does: wait for that, idle, since
+    // any look at the session would start its idle time again.
+    let stream = raw
+        .on_session(http().get(fixture.url("/mcp")))
+        .header("accept", "text/event-stream")
+        .send()
+        .await
+        .expect("the session's stream opens");
+    assert_eq!(stream.status(), 200);
+    assert!(
+        sse::Events::of(stream)
+            .ended_within(Duration::from_secs(20))
+            .await,
+        "the idle session ended"
+    );
+    let after = raw
+        .send(&json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {}}))
+        .await;
+    assert_eq!(after.status(), 404, "the idle session is gone");
 }
 
 #[tokio::test]
@@ -761,15 +595,8 @@ async fn a_port_in_use_is_a_clear_error() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("binds");
     let port = taken.local_addr().expect("an address").port();
     let project = Project::copy_of_repo();
-    let engine = Engine::load(EngineConfig {
-        tools_dir: project.path().join("tools"),
-        overrides: project.path().join(".run/overrides.json"),
-        clock: None,
-        seed: None,
-    })
-    .expect("loads");
     let error = start_http(
-        Arc::new(engine),
+        std::sync::Arc::new(engine(&project)),
         ServerOptions {
             port,
             ..Default::default()
@@ -790,7 +617,7 @@ async fn a_port_in_use_is_a_clear_error() {
 async fn shutdown_ends_open_streams_and_stops_listening() {
     let fixture = Fixture::start().await;
     let client = fixture.client().await;
-    let (_sse, _) = open_sse(fixture.url("/sse")).await;
+    let _sse = sse::open(&fixture.url("/sse")).await;
     let addr = fixture.server.addr;
     let Fixture {
         server,
@@ -809,59 +636,14 @@ async fn shutdown_ends_open_streams_and_stops_listening() {
 // ---------------------------------------------------------------------------------------------
 // Legacy SSE, by hand
 
-/// Opens `GET /sse` at `url` and reads the `endpoint` event.
-async fn open_sse(
-    url: String,
-) -> (
-    SseReader<impl Stream<Item = reqwest::Result<impl AsRef<[u8]>>> + Unpin>,
-    String,
-) {
-    let response = http()
-        .get(url)
-        .header("accept", "text/event-stream")
-        .send()
-        .await
-        .expect("an answer");
-    assert_eq!(response.status(), 200);
-    let content_type = response
-        .headers()
-        .get("content-type")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default();
-    assert!(
-        content_type.starts_with("text/event-stream"),
-        "{content_type}"
-    );
-    let mut reader = SseReader {
-        body: Box::pin(response.bytes_stream()),
-        buffer: String::new(),
-    };
-    let (event, endpoint) = reader.next_event().await;
-    assert_eq!(event, "endpoint");
-    assert!(endpoint.starts_with("/message?sessionId="), "{endpoint}");
-    (reader, endpoint)
-}
-
-async fn post(url: &str, body: impl Into<reqwest::Body>) -> reqwest::StatusCode {
-    http()
-        .post(url)
-        .header("content-type", "application/json")
-        .body(body)
-        .send()
-        .await
-        .expect("an answer")
-        .status()
-}
-
 #[tokio::test]
 async fn legacy_sse_serves_a_session_per_stream() {
     let fixture = Fixture::start().await;
-    let (mut sse, endpoint) = open_sse(fixture.url("/sse")).await;
-    let messages = fixture.url(&endpoint);
+    let (mut sse, messages) = sse::open(&fixture.url("/sse")).await;
 
     let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"protocolVersion": "2024-11-05", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
-    assert_eq!(post(&messages, initialize.to_string()).await, 202);
+    assert_eq!(sse::post(&messages, initialize.to_string()).await, 202);
     let answer = sse.next_message().await;
     assert_eq!(answer["id"], 1);
     assert_eq!(
@@ -871,7 +653,7 @@ async fn legacy_sse_serves_a_session_per_stream() {
     assert_eq!(answer["result"]["protocolVersion"], "2024-11-05");
     assert!(answer["result"].get("instructions").is_none());
     assert_eq!(
-        post(
+        sse::post(
             &messages,
             json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string()
         )
@@ -880,13 +662,13 @@ async fn legacy_sse_serves_a_session_per_stream() {
     );
 
     let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}});
-    assert_eq!(post(&messages, list.to_string()).await, 202);
+    assert_eq!(sse::post(&messages, list.to_string()).await, 202);
     let tools = sse.next_message().await;
     assert_eq!(tools["result"]["tools"].as_array().map(Vec::len), Some(20));
 
     let call = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
-        "params": {"name": "reverse_geocode", "arguments": marina(json!({}))}});
-    assert_eq!(post(&messages, call.to_string()).await, 202);
+        "params": {"name": "reverse_geocode", "arguments": at_marina(json!({}))}});
+    assert_eq!(sse::post(&messages, call.to_string()).await, 202);
     let result = sse.next_message().await;
     assert_eq!(result["id"], 3);
     assert_eq!(result["result"]["isError"], false);
@@ -904,35 +686,30 @@ async fn legacy_sse_serves_a_session_per_stream() {
         (messages.as_str(), json!({"no": "method"}).to_string(), 400),
     ];
     for (url, body, status) in refusals {
-        assert_eq!(post(url, body.clone()).await, status, "{url} {body}");
+        assert_eq!(sse::post(url, body.clone()).await, status, "{url} {body}");
     }
 
     // The client goes away: its session ends and its endpoint is gone.
     drop(sse);
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let ping = json!({"jsonrpc": "2.0", "id": 4, "method": "ping"});
-        if post(&messages, ping.to_string()).await == 404 {
-            break;
-        }
-        assert!(Instant::now() < deadline, "the session outlived its stream");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    let ping = json!({"jsonrpc": "2.0", "id": 4, "method": "ping"}).to_string();
+    let (messages, ping) = (&messages, &ping);
+    wait_until_async(Duration::from_secs(20), move || async move {
+        (sse::post(messages, ping.clone()).await == 404).then_some(())
+    })
+    .await
+    .expect("the session ends with its stream");
 }
 
 #[tokio::test]
 async fn sse_sessions_are_independent() {
     let fixture = Fixture::start().await;
-    let (mut first, first_endpoint) = open_sse(fixture.url("/sse")).await;
-    let (mut second, second_endpoint) = open_sse(fixture.url("/sse")).await;
+    let (mut first, first_endpoint) = sse::open(&fixture.url("/sse")).await;
+    let (mut second, second_endpoint) = sse::open(&fixture.url("/sse")).await;
     assert_ne!(first_endpoint, second_endpoint);
     for (id, endpoint) in [(1, &first_endpoint), (2, &second_endpoint)] {
         let initialize = json!({"jsonrpc": "2.0", "id": id, "method": "initialize",
             "params": {"protocolVersion": "2024-11-05", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
-        assert_eq!(
-            post(&fixture.url(endpoint), initialize.to_string()).await,
-            202
-        );
+        assert_eq!(sse::post(endpoint, initialize.to_string()).await, 202);
     }
     assert_eq!(first.next_message().await["id"], 1);
     assert_eq!(second.next_message().await["id"], 2);
@@ -943,24 +720,15 @@ async fn sse_sessions_are_independent() {
 
 #[tokio::test]
 async fn stdio_serves_the_same_answers() {
-    use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
-
     let project = Project::copy_of_repo();
-    let command = tokio::process::Command::new(BIN).configure(|command| {
-        command
-            .current_dir(project.path())
-            .env("NO_COLOR", "1")
-            .arg("--tools")
-            .arg(project.path().join("tools"))
-            .arg("--overrides")
-            .arg(project.path().join(".run/overrides.json"))
-            .args(["serve", "--stdio"]);
-    });
-    let (transport, _stderr) = TokioChildProcess::builder(command)
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("the binary starts");
-    let client = ().serve(transport).await.expect("the client initializes over stdio");
+    let mut command = project.command();
+    command
+        .arg("--tools")
+        .arg(project.path().join("tools"))
+        .arg("--overrides")
+        .arg(project.path().join(".run/overrides.json"))
+        .args(["serve", "--stdio"]);
+    let client = stdio_client(command).await;
 
     let info =
         serde_json::to_value(client.peer_info().expect("peer info").as_ref()).expect("serialises");
@@ -982,7 +750,7 @@ async fn stdio_serves_the_same_answers() {
     let result = call(
         &client,
         "food_get_restaurant_menu",
-        marina(json!({"restaurant_id": 30104})),
+        at_marina(json!({"restaurant_id": 30104})),
     )
     .await
     .expect("a result");
@@ -996,7 +764,7 @@ async fn stdio_serves_the_same_answers() {
     let forced = call(
         &client,
         "food_get_restaurant_menu",
-        marina(json!({"restaurant_id": 30104})),
+        at_marina(json!({"restaurant_id": 30104})),
     )
     .await
     .expect("a result");
@@ -1007,38 +775,28 @@ async fn stdio_serves_the_same_answers() {
 
 #[test]
 fn stdout_of_stdio_carries_protocol_messages_only() {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-
     let project = Project::copy_of_repo();
     let stderr = std::fs::File::create(project.path().join("stderr.log")).expect("a log file");
-    let mut child = Command::new(BIN)
-        .current_dir(project.path())
-        .env("NO_COLOR", "1")
+    let mut command = project.command();
+    command
         .arg("--tools")
         .arg(project.path().join("tools"))
         .arg("--overrides")
         .arg(project.path().join(".run/overrides.json"))
-        .args(["serve", "--stdio"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(stderr)
-        .spawn()
-        .expect("the binary starts");
-    let stdout = child.stdout.take().expect("stdout");
-    let lines_rx = crate::support::lines_of(stdout);
+        .args(["serve", "--stdio"]);
+    let mut server = StdioServer::start(command, stderr);
 
     let messages = [
         json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
             "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}),
         json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
         json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-            "params": {"name": "reverse_geocode", "arguments": marina(json!({}))}}),
+            "params": {"name": "reverse_geocode", "arguments": at_marina(json!({}))}}),
     ];
-    let mut stdin = child.stdin.take().expect("stdin");
     for message in &messages {
-        writeln!(stdin, "{message}").expect("writes");
+        server.send_json(message);
     }
+    let lines_rx = &server.lines;
     let mut lines = Vec::new();
     while lines.len() < 2 {
         match lines_rx.recv_timeout(Duration::from_secs(10)) {
@@ -1048,19 +806,9 @@ fn stdout_of_stdio_carries_protocol_messages_only() {
         }
     }
     // Closing stdin ends the session, and the process with it.
-    drop(stdin);
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("waits") {
-            break Some(status);
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    lines.extend(lines_rx.try_iter().filter(|l| !l.trim().is_empty()));
+    server.close_stdin();
+    let status = server.process.wait_for_exit(Duration::from_secs(10));
+    lines.extend(server.lines.try_iter().filter(|l| !l.trim().is_empty()));
     let log = project.read("stderr.log");
 
     assert_eq!(lines.len(), 2, "stdout: {lines:?}\nstderr: {log}");

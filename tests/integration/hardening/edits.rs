@@ -6,7 +6,7 @@ use std::process::Stdio;
 use serde_json::{Map, Value};
 
 use super::DEADLINE;
-use crate::reliability::Process;
+use crate::support::Process;
 use crate::support::{Project, tool_file};
 
 const TWO_SCENARIOS: &str = "## Scenario: ok\n\n```json response\n{\"v\": \"a\"}\n```\n\n\

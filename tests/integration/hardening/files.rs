@@ -6,13 +6,13 @@ use std::path::Path;
 use std::time::Instant;
 
 use futures::future::join_all;
-use rmcp::ServiceExt;
-use rmcp::transport::StreamableHttpClientTransport;
 use serde_json::{Value, json};
 
-use super::{DEADLINE, SLACK_KIB, make_fifo, run_bounded};
-use crate::reliability::{Client, assert_marina, call, kill_term, marina, rss_kib, serve_binary};
-use crate::support::Project;
+use super::{DEADLINE, SLACK_KIB, run_bounded};
+use crate::support::{
+    Client, Project, assert_marina, call, http_client, kill_term, make_fifo, marina, rss_kib,
+    serve_binary,
+};
 
 /// How a file is replaced, and the reason the server's stderr must give.
 type Attack = (&'static str, fn(&Path), &'static str);
@@ -42,12 +42,6 @@ fn one_gibibyte(path: &Path) {
     sparse(1 << 30)(path);
 }
 
-async fn client(url: &str) -> Client {
-    ().serve(StreamableHttpClientTransport::from_uri(url.to_string()))
-        .await
-        .expect("the client initializes")
-}
-
 fn menu() -> Value {
     json!({"restaurant_id": 30104, "latitude": 25.0866, "longitude": 55.1474})
 }
@@ -70,7 +64,7 @@ async fn tool_files_that_block_or_are_huge_answer_at_once_in_bounded_memory() {
     let project = Project::copy_of_repo();
     let (server, url, mut stderr) = serve_binary(&project, &["--no-journal"]);
     let pid = server.0.id();
-    let (attacked, bystander) = (client(&url).await, client(&url).await);
+    let (attacked, bystander) = (http_client(&url).await, http_client(&url).await);
     assert_marina(&attacked).await;
     let relative = "tools/location/reverse_geocode.md";
     let path = project.path().join(relative);
@@ -131,7 +125,7 @@ async fn overrides_files_that_block_or_are_huge_mean_no_overrides_in_bounded_mem
     let project = Project::copy_of_repo();
     let (server, url, mut stderr) = serve_binary(&project, &["--no-journal"]);
     let pid = server.0.id();
-    let (attacked, bystander) = (client(&url).await, client(&url).await);
+    let (attacked, bystander) = (http_client(&url).await, http_client(&url).await);
     let path = project.path().join(".run/overrides.json");
     std::fs::create_dir_all(path.parent().expect("a parent")).expect("the folder");
     let forcing = r#"{"food_get_restaurant_menu": "upstream-unavailable"}"#;
@@ -212,7 +206,7 @@ async fn symlink_loops_in_the_tools_folder_are_not_followed() {
     assert_eq!(lint.code, 0, "{}", lint.stderr);
     let (mut server, url, _stderr) = serve_binary(&project, &["--no-journal"]);
     let pid = server.0.id();
-    assert_marina(&client(&url).await).await;
+    assert_marina(&http_client(&url).await).await;
     assert!(rss_kib(pid) < SLACK_KIB * 2, "RSS {} KiB", rss_kib(pid));
     kill_term(&server);
     assert!(server.wait_for_exit(DEADLINE).is_some_and(|s| s.success()));

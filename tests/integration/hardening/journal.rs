@@ -12,8 +12,8 @@ use rmcp::transport::StreamableHttpClientTransport;
 use serde_json::{Value, json};
 
 use super::{DEADLINE, run_bounded};
-use crate::reliability::{Client, Process, assert_marina, serve_binary};
 use crate::support::Project;
+use crate::support::{Client, Process, assert_marina, serve_binary};
 
 /// A journal line of `tool` at second `n`.
 fn entry(tool: &str, n: usize) -> String {

@@ -4,7 +4,7 @@
 //! a normal client still served meanwhile.
 
 mod edits;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod files;
 #[cfg(unix)]
 mod journal;
@@ -14,7 +14,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use crate::reliability::Process;
+use crate::support::Process;
 use crate::support::{BIN, Project, Run};
 
 /// How long any one bounded step may take before the test calls it a hang. Generous: the
@@ -50,15 +50,4 @@ pub fn run_bounded(project: &Project, args: &[&str]) -> Run {
         stdout: read(out.path()),
         stderr,
     }
-}
-
-/// Makes `path` a FIFO, replacing what was there.
-#[cfg(unix)]
-pub fn make_fifo(path: &Path) {
-    let _ = std::fs::remove_file(path);
-    let made = Command::new("mkfifo")
-        .arg(path)
-        .status()
-        .expect("mkfifo runs");
-    assert!(made.success(), "mkfifo {}", path.display());
 }

@@ -2,19 +2,10 @@
 //! large argument are clipped and say the whole length; the journal rotates past
 //! `--journal-max-size`, keeping one rotated file; a journal deleted mid-run is recreated.
 
-use rmcp::ServiceExt;
-use rmcp::transport::StreamableHttpClientTransport;
 use serde_json::{Value, json};
 
 use super::DEADLINE;
-use crate::reliability::{Client, assert_marina, call, serve_binary};
-use crate::support::Project;
-
-async fn client(url: &str) -> Client {
-    ().serve(StreamableHttpClientTransport::from_uri(url.to_string()))
-        .await
-        .expect("the client initializes")
-}
+use crate::support::{Project, assert_marina, call, http_client, serve_binary};
 
 fn journal_lines(project: &Project, name: &str) -> Vec<String> {
     project
@@ -28,7 +19,7 @@ fn journal_lines(project: &Project, name: &str) -> Vec<String> {
 async fn a_large_argument_is_clipped_in_the_log_and_the_journal() {
     let project = Project::copy_of_repo();
     let (_server, url, mut stderr) = serve_binary(&project, &[]);
-    let client = client(&url).await;
+    let client = http_client(&url).await;
     let query = "x".repeat(200_000);
     let args = json!({"query": query, "latitude": 25.0866, "longitude": 55.1474});
     let answer = call(&client, "food_merchant_search", args)
@@ -36,18 +27,9 @@ async fn a_large_argument_is_clipped_in_the_log_and_the_journal() {
         .expect("answers");
     assert_eq!(answer["isError"], false, "{answer}");
     assert_marina(&client).await;
-    let deadline = std::time::Instant::now() + DEADLINE;
-    let line = loop {
-        if let Some(line) = stderr
-            .lines()
-            .into_iter()
-            .find(|l| l.contains("food_merchant_search"))
-        {
-            break line;
-        }
-        assert!(std::time::Instant::now() < deadline, "no log line");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
+    let line = stderr
+        .wait_for(DEADLINE, |line| line.contains("food_merchant_search"))
+        .expect("a log line for the call");
     assert!(
         line.len() < 2048 && line.ends_with(" bytes)"),
         "{}",
@@ -76,7 +58,7 @@ async fn a_large_argument_is_clipped_in_the_log_and_the_journal() {
 async fn the_journal_rotates_past_its_size_and_is_recreated_when_deleted() {
     let project = Project::copy_of_repo();
     let (_server, url, _stderr) = serve_binary(&project, &["--journal-max-size", "16KiB"]);
-    let client = client(&url).await;
+    let client = http_client(&url).await;
     for _ in 0..40 {
         assert_marina(&client).await;
     }

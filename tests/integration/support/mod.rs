@@ -1,0 +1,27 @@
+//! Shared test scaffolding, one file per concern: a throwaway project and the binary run in
+//! it, rmcp's client over each transport, a server in process, raw HTTP, the SSE client, the
+//! binary as a child process, the journeys' agent, and the one polling helper.
+
+mod agent;
+mod client;
+mod fixture;
+mod http;
+mod process;
+mod project;
+pub mod sse;
+mod wait;
+
+pub use agent::Agent;
+pub use client::{Client, assert_marina, at_marina, call, http_client, marina, stdio_client};
+pub use fixture::Fixture;
+pub use http::{ACCEPT, Raw, http, jsonrpc};
+#[cfg(target_os = "linux")]
+pub use process::rss_kib;
+#[cfg(unix)]
+pub use process::{JournalPipe, kill_term, make_fifo};
+pub use process::{Process, StdioServer, large_search, lines_of, serve_binary, start_announced};
+pub use project::{
+    BIN, OK, Project, Run, assert_generated, broken_project, command_in, engine, files_under, repo,
+    tool_file,
+};
+pub use wait::{wait_until, wait_until_async};
