@@ -44,15 +44,7 @@ pub fn scenarios() -> Vec<CompletionCandidate> {
     let args: Vec<String> = std::env::args().collect();
     let named = args.iter().find(|a| loaded.tools.contains_key(a.as_str()));
     loaded
-        .files
-        .iter()
-        .filter(|parsed| named.is_none_or(|tool| &parsed.file.tool == tool))
-        .flat_map(|parsed| {
-            parsed
-                .file
-                .scenarios
-                .iter()
-                .map(|s| CompletionCandidate::new(&s.name))
-        })
+        .scenario_names(named.map(String::as_str))
+        .map(CompletionCandidate::new)
         .collect()
 }

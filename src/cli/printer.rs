@@ -69,18 +69,3 @@ pub fn yellow(text: &str) -> String {
     text.if_supports_color(Stream::Stderr, |t| t.yellow())
         .to_string()
 }
-
-/// "did you mean" for names typed by hand.
-pub fn closest<'a>(typed: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    candidates
-        .into_iter()
-        .map(|c| {
-            (
-                strsim::jaro_winkler(&typed.to_lowercase(), &c.to_lowercase()),
-                c,
-            )
-        })
-        .filter(|(score, _)| *score > 0.75)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, c)| c)
-}

@@ -1,13 +1,14 @@
-//! The project folder and the paths that follow from it. An MCP client starts a stdio server in
-//! a folder of its own choosing, so every subcommand derives `tools/`, the overrides file and
-//! the journal from one project folder, here and only here: `scenario` and `calls` run in the
-//! project then agree with a server started anywhere with `--project`.
+//! The project folder as the command line names it (`--project`, `--tools`, `--overrides`,
+//! `--journal` or their variables) and the engine's [`ProjectLayout`] that follows from it, for
+//! every subcommand: `scenario` and `calls` run in the project then agree with a server
+//! started anywhere with `--project`.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 
 use super::args::GlobalArgs;
+use crate::engine::ProjectLayout;
 
 /// Where a command finds the tool files and the `.run/` files.
 #[derive(Debug, Clone)]
@@ -33,24 +34,21 @@ pub fn resolve(global: &GlobalArgs) -> Paths {
     )
 }
 
-/// `<project>/tools`, `<project>/.run/overrides.json` and `<project>/.run/calls.jsonl`, each
-/// replaced by the path named for it; a relative name is taken from the project folder.
+/// The project's layout ([`ProjectLayout`]), and which parts were named rather than derived.
 pub fn derive(
     project: Option<&Path>,
     tools: Option<&Path>,
     overrides: Option<&Path>,
     journal: Option<&Path>,
 ) -> Paths {
-    let base = project.unwrap_or(Path::new(""));
-    let under =
-        |named: Option<&Path>, default: &str| base.join(named.unwrap_or(Path::new(default)));
+    let layout = ProjectLayout::derive(project, tools, overrides, journal);
     Paths {
-        project: base.to_path_buf(),
+        project: project.unwrap_or(Path::new("")).to_path_buf(),
         project_named: project.is_some(),
         tools_named: tools.is_some(),
-        tools: under(tools, "tools"),
-        overrides: under(overrides, ".run/overrides.json"),
-        journal: under(journal, ".run/calls.jsonl"),
+        tools: layout.tools,
+        overrides: layout.overrides,
+        journal: layout.journal,
         overrides_named: overrides.is_some(),
     }
 }
@@ -100,60 +98,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_path_follows_the_project_unless_named() {
-        let cases: [(Option<&str>, Option<&str>, [&str; 3]); 5] = [
-            (
-                None,
-                None,
-                ["tools", ".run/overrides.json", ".run/calls.jsonl"],
-            ),
-            (
-                Some("/p"),
-                None,
-                ["/p/tools", "/p/.run/overrides.json", "/p/.run/calls.jsonl"],
-            ),
-            (
-                Some("/p"),
-                Some("t"),
-                ["/p/t", "/p/.run/overrides.json", "/p/.run/calls.jsonl"],
-            ),
-            (
-                Some("/p"),
-                Some("/elsewhere/t"),
-                [
-                    "/elsewhere/t",
-                    "/p/.run/overrides.json",
-                    "/p/.run/calls.jsonl",
-                ],
-            ),
-            (
-                None,
-                Some("t"),
-                ["t", ".run/overrides.json", ".run/calls.jsonl"],
-            ),
-        ];
-        for (project, tools, [want_tools, want_overrides, want_journal]) in cases {
-            let paths = derive(project.map(Path::new), tools.map(Path::new), None, None);
-            assert_eq!(
-                [
-                    paths.tools.as_path(),
-                    paths.overrides.as_path(),
-                    paths.journal.as_path()
-                ],
-                [want_tools, want_overrides, want_journal].map(Path::new),
-                "{project:?} {tools:?}"
-            );
-        }
-        let named = derive(
-            Some(Path::new("/p")),
-            None,
-            Some(Path::new("o.json")),
-            Some(Path::new("/j.jsonl")),
-        );
-        assert_eq!(
-            (named.overrides.as_path(), named.journal.as_path()),
-            (Path::new("/p/o.json"), Path::new("/j.jsonl"))
-        );
-        assert!(named.overrides_named);
+    fn only_an_overrides_file_named_counts_as_named() {
+        let named = derive(None, None, Some(Path::new("o.json")), None);
+        let derived = derive(Some(Path::new("/p")), None, None, None);
+        assert!(named.overrides_named && !derived.overrides_named);
     }
 }

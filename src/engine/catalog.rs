@@ -38,6 +38,13 @@ impl Loaded {
             .map(|p| &p.file)
             .filter(|f| !f.tool.is_empty())
     }
+
+    /// The scenario names in `tool`'s file, or in every file when `None`.
+    pub fn scenario_names<'a>(&'a self, tool: Option<&'a str>) -> impl Iterator<Item = &'a str> {
+        self.tool_files()
+            .filter(move |file| tool.is_none_or(|tool| file.tool == tool))
+            .flat_map(|file| file.scenarios.iter().map(|s| s.name.as_str()))
+    }
 }
 
 /// The tool files under `dir`, sorted by path.

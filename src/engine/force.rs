@@ -10,7 +10,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::catalog;
-use super::controls::{Control, DEFAULT_ENTRY};
+use super::controls::{Control, DEFAULT_ENTRY, Step};
 use super::overrides::{self, OverridesError};
 use super::toolfile::ToolFile;
 
@@ -64,6 +64,34 @@ pub fn check_names(file: &ToolFile, control: &mut Control) -> Result<(), ForceEr
         }
     }
     Ok(())
+}
+
+/// The prefix of a step that fails instead of answering: `fault:http-503`.
+const FAULT_STEP: &str = "fault:";
+
+/// `careem-mcp scenario`'s entry for `file`'s tool from the steps typed (scenario names, checked
+/// and spelled as the file does, or `fault:KIND`) and the options that apply to every call. One
+/// scenario alone forces it on every call; several make a sequence. `None`: nothing to set.
+pub fn control_from_steps(
+    file: &ToolFile,
+    steps: &[String],
+    mut each: Step,
+) -> Result<Option<Control>, ForceError> {
+    let mut steps = steps
+        .iter()
+        .map(|step| match step.strip_prefix(FAULT_STEP) {
+            Some(kind) => Ok(Step::fault(kind.parse().map_err(ForceError::Invalid)?)),
+            None => find_scenario(file, step).map(Step::scenario),
+        })
+        .collect::<Result<Vec<Step>, ForceError>>()?;
+    if steps.len() == 1 && steps[0].scenario.is_some() {
+        each.scenario = steps.remove(0).scenario;
+    }
+    let control = Control {
+        each,
+        sequence: steps,
+    };
+    Ok((control != Control::default()).then_some(control))
 }
 
 /// Forces `tool` into the scenario called `name` (case-insensitively), or back to normal

@@ -7,6 +7,8 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
+use super::journal::{Entry, Journal};
+
 /// How much is read at a time, backwards or forwards.
 const CHUNK: usize = 64 * 1024;
 
@@ -119,6 +121,72 @@ impl Tail {
         }
         *self = Self::default();
         (!overlong && !line.is_empty()).then_some(line)
+    }
+}
+
+/// The journal's latest entries, and where to follow it from: `calls --last N` and `calls
+/// --follow`.
+pub struct Recent {
+    pub entries: Vec<Entry>,
+    path: PathBuf,
+    /// The journal as it was read, and the end of its last complete line.
+    current: Option<(File, u64)>,
+}
+
+/// The last `last` entries for which `keep` holds (every one, when `None`), in file order: read
+/// from the end of the journal, then of its rotated predecessor, only as far as needed, so a
+/// large journal costs no more than a small one. No journal yet is no entries.
+pub fn recent(
+    path: &Path,
+    last: Option<usize>,
+    keep: impl Fn(&Entry) -> bool,
+) -> io::Result<Recent> {
+    let current = match File::open(path) {
+        Ok(mut file) => {
+            let end = complete_end(&mut file)?;
+            Some((file, end))
+        }
+        Err(error) if error.kind() == io::ErrorKind::NotFound => None,
+        Err(error) => return Err(error),
+    };
+    let wanted = |line: &[u8]| parse(line).is_some_and(|entry| keep(&entry));
+    let mut lines = match &current {
+        Some((file, end)) => last_lines(&mut file.try_clone()?, *end, last, wanted)?,
+        None => Vec::new(),
+    };
+    let more = last.map(|n| n.saturating_sub(lines.len()));
+    if more != Some(0)
+        && let Ok(mut older) = File::open(rotated_path(path))
+    {
+        let older_end = complete_end(&mut older)?;
+        let mut earlier = last_lines(&mut older, older_end, more, wanted)?;
+        earlier.append(&mut lines);
+        lines = earlier;
+    }
+    Ok(Recent {
+        entries: lines.iter().filter_map(|line| parse(line)).collect(),
+        path: path.to_path_buf(),
+        current,
+    })
+}
+
+/// A journal line as an entry; `None` for a line that is not one.
+pub fn parse(line: &[u8]) -> Option<Entry> {
+    serde_json::from_slice(line).ok()
+}
+
+impl Recent {
+    /// Follows the journal from just past the entries read. A journal that did not exist is
+    /// created, so a follower can start before the server does.
+    pub fn follow(self) -> io::Result<Follower> {
+        let (file, end) = match self.current {
+            Some(current) => current,
+            None => {
+                drop(Journal::open(&self.path)?);
+                (File::open(&self.path)?, 0)
+            }
+        };
+        Ok(Follower::new(&self.path, file, end))
     }
 }
 

@@ -2,8 +2,11 @@
 //! honesty check of every file that parsed. `careem-mcp lint` adds docs/SOURCE.md on top; the
 //! dashboard shows them per file.
 
+use std::path::{Path, PathBuf};
+
 use super::catalog::{self, Loaded};
 use super::diagnostic::Diagnostic;
+use super::source_listing::{self, WriteError};
 use super::{Engine, EngineConfig, honesty};
 
 /// Every file loaded from `config.tools_dir` and every problem in them. `loaded.tools` is
@@ -23,4 +26,35 @@ pub fn tool_files(config: EngineConfig) -> Linted {
         }
     }
     Linted { loaded, problems }
+}
+
+/// What `careem-mcp lint` reports: the tool files' problems and docs/SOURCE.md's, sorted by
+/// place, and the listing's path when it was rewritten instead of checked.
+pub struct ProjectLint {
+    pub linted: Linted,
+    pub source_written: Option<PathBuf>,
+}
+
+pub fn project(config: EngineConfig, write_source: bool) -> Result<ProjectLint, WriteError> {
+    let root = config
+        .tools_dir
+        .parent()
+        .unwrap_or(Path::new(""))
+        .to_path_buf();
+    let mut linted = tool_files(config);
+    let files: Vec<_> = linted.loaded.tool_files().collect();
+    let mut source_written = None;
+    if write_source {
+        source_written = Some(source_listing::write(&root, &files)?);
+    } else {
+        let problems = source_listing::check(&root, &files);
+        linted.problems.extend(problems);
+    }
+    linted
+        .problems
+        .sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
+    Ok(ProjectLint {
+        linted,
+        source_written,
+    })
 }

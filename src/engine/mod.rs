@@ -6,9 +6,11 @@ mod arguments;
 mod cache;
 mod catalog;
 mod clip;
+mod control_words;
 mod controls;
 mod diagnostic;
 mod entropy;
+mod entry_notes;
 mod force;
 mod frontmatter;
 mod go_fmt;
@@ -25,11 +27,13 @@ mod overrides;
 mod placeholder;
 mod plan;
 mod positions;
+mod project;
 mod safe_read;
 mod sample;
 mod scenario_kind;
 mod select;
 mod source_listing;
+mod suggest;
 mod template;
 mod toolfile;
 
@@ -45,16 +49,21 @@ use serde_json::{Map, Value};
 // behind it stay private, so a caller depends on these names and not on how the engine is cut.
 pub use arguments::{apply_defaults, validate as validate_arguments};
 pub use catalog::{Loaded, Tool, load as load_catalog, tool_paths};
+pub use control_words::Forcing;
 pub use controls::{Control, Controls, DEFAULT_ENTRY, Delay, Fault, Step};
 pub use diagnostic::{Diagnostic, Diagnostics};
+pub use entry_notes::entry_notes;
 pub use force::{
-    ForceError, find_scenario, find_tool, force as force_scenario, reset as reset_overrides,
-    set as set_control,
+    ForceError, control_from_steps, find_scenario, find_tool, force as force_scenario,
+    reset as reset_overrides, set as set_control,
 };
 pub use honesty::{check as check_honesty, sample_arguments, violations};
 pub use journal::{Entry as JournalEntry, Journal, read as read_journal};
-pub use journal_read::{Follower, clear as clear_journal, complete_end, last_lines, rotated_path};
-pub use lint::{Linted, tool_files as lint_tool_files};
+pub use journal_read::{
+    Follower, Recent, clear as clear_journal, complete_end, last_lines,
+    parse as parse_journal_line, recent as journal_recent,
+};
+pub use lint::{Linted, ProjectLint, project as lint_project, tool_files as lint_tool_files};
 pub use matcher::matches;
 pub use odd_arguments::combined as odd_arguments;
 pub use output::{CallOutput, Decision, INTERNAL_ERROR, UnknownTool};
@@ -65,11 +74,10 @@ pub use overrides::{
 };
 pub use plan::Plan;
 pub use positions::Positions;
+pub use project::ProjectLayout;
 pub use scenario_kind::{ScenarioKind, kinds as scenario_kinds};
-pub use source_listing::{
-    compare as compare_source_listing, rewrite as rewrite_source_listing,
-    rows as source_listing_rows,
-};
+pub use source_listing::WriteError as SourceListingError;
+pub use suggest::did_you_mean;
 pub use template::{RenderError, Template};
 pub use toolfile::{Outcome, Parsed, Scenario, ToolFile, parse as parse_tool_file};
 

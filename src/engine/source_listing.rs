@@ -1,15 +1,63 @@
 //! `docs/SOURCE.md`: the list of tool files with their domains and scenarios, which SPEC §7's
 //! `N` counts. `lint` compares it with the files; `lint --write-source` rewrites its table.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
+use super::diagnostic::Diagnostic;
 use super::toolfile::ToolFile;
 
 const BEGIN: &str = "<!-- tool files: begin (careem-mcp lint --write-source) -->";
 const END: &str = "<!-- tool files: end -->";
 
+/// The listing could not be written; the message names the path, the source says why.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    #[error("cannot create {}", .0.display())]
+    Folder(PathBuf, #[source] std::io::Error),
+    #[error("cannot write {}", .0.display())]
+    File(PathBuf, #[source] std::io::Error),
+}
+
+/// `docs/SOURCE.md` under `root`, the folder that holds the tools folder.
+fn listing_path(root: &Path) -> PathBuf {
+    root.join("docs").join("SOURCE.md")
+}
+
+/// The listing's problems: rows that differ from the files, or no listing where there is a
+/// `docs` folder (a tools folder on its own needs none).
+pub fn check(root: &Path, files: &[&ToolFile]) -> Vec<Diagnostic> {
+    let path = listing_path(root);
+    let hint = " (run `careem-mcp lint --write-source`)";
+    if let Ok(listing) = std::fs::read_to_string(&path) {
+        compare(&listing, &rows(root, files))
+            .into_iter()
+            .map(|message| Diagnostic::new(&path, 1, message + hint))
+            .collect()
+    } else if root.join("docs").is_dir() {
+        vec![Diagnostic::new(
+            &path,
+            0,
+            format!("missing: it must list every tool file{hint}"),
+        )]
+    } else {
+        Vec::new()
+    }
+}
+
+/// Rewrites the listing's table from the files, keeping the rest of the page; returns its path.
+pub fn write(root: &Path, files: &[&ToolFile]) -> Result<PathBuf, WriteError> {
+    let path = listing_path(root);
+    let existing = std::fs::read_to_string(&path).ok();
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| WriteError::Folder(dir.to_path_buf(), e))?;
+    }
+    std::fs::write(&path, rewrite(existing.as_deref(), &rows(root, files)))
+        .map_err(|e| WriteError::File(path.clone(), e))?;
+    Ok(path)
+}
+
 /// The table rows the files call for, one per file, paths relative to `root`.
-pub fn rows(root: &Path, files: &[&ToolFile]) -> Vec<String> {
+fn rows(root: &Path, files: &[&ToolFile]) -> Vec<String> {
     files
         .iter()
         .map(|file| {
@@ -42,7 +90,7 @@ fn table(rows: &[String]) -> String {
 }
 
 /// Differences between the listing's rows and the expected ones, as sentences.
-pub fn compare(listing: &str, expected: &[String]) -> Vec<String> {
+fn compare(listing: &str, expected: &[String]) -> Vec<String> {
     let listed: Vec<&str> = listing.lines().filter(|l| l.starts_with("| `")).collect();
     let mut problems = Vec::new();
     for row in expected {
@@ -59,7 +107,7 @@ pub fn compare(listing: &str, expected: &[String]) -> Vec<String> {
 }
 
 /// The listing with its table replaced, or a new listing when there was none.
-pub fn rewrite(existing: Option<&str>, rows: &[String]) -> String {
+fn rewrite(existing: Option<&str>, rows: &[String]) -> String {
     let fresh = table(rows);
     if let Some(text) = existing
         && let (Some(start), Some(end)) = (text.find(BEGIN), text.find(END))

@@ -162,8 +162,19 @@ impl Authority {
     }
 
     fn is_loopback(&self) -> bool {
-        self.host == "localhost" || self.host.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+        is_loopback(&self.host)
     }
+}
+
+/// Whether `host` (a name or an address, IPv6 with or without brackets) is this machine only:
+/// what the guard always accepts, and what `serve` and the dashboard listen on without a
+/// warning.
+pub fn is_loopback(host: &str) -> bool {
+    host == "localhost"
+        || host
+            .trim_matches(['[', ']'])
+            .parse::<IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
 }
 
 impl std::fmt::Display for Authority {

@@ -25,6 +25,7 @@ use crate::engine::Engine;
 use handler::InFlight;
 
 pub use call_result::call_result_json;
+pub use guard::is_loopback;
 pub use http::{AppState, app};
 pub use stdio::serve_stdio;
 

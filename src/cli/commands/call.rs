@@ -7,6 +7,7 @@ use super::load_journalled_engine;
 use crate::cli::args::{CallArgs, GlobalArgs};
 use crate::cli::project::Paths;
 use crate::cli::{Status, printer};
+use crate::engine::{INTERNAL_ERROR, did_you_mean};
 use crate::server::call_result_json;
 
 pub fn run(global: &GlobalArgs, paths: &Paths, args: &CallArgs) -> anyhow::Result<Status> {
@@ -16,9 +17,7 @@ pub fn run(global: &GlobalArgs, paths: &Paths, args: &CallArgs) -> anyhow::Resul
         Ok(output) => output,
         Err(unknown) => {
             let names: Vec<&str> = engine.tools().map(|t| t.name.as_str()).collect();
-            let hint = printer::closest(&unknown.0, names.iter().copied())
-                .map(|c| format!("; did you mean {c:?}?"))
-                .unwrap_or_default();
+            let hint = did_you_mean(&unknown.0, names.iter().copied());
             bail!("{unknown}{hint}\nknown tools: {}", names.join(", "));
         }
     };
@@ -36,10 +35,7 @@ pub fn run(global: &GlobalArgs, paths: &Paths, args: &CallArgs) -> anyhow::Resul
     let scenario = output
         .scenario()
         .map(|(name, forced)| (name.to_string(), forced));
-    let (is_error, internal) = (
-        output.is_error,
-        output.text == crate::engine::INTERNAL_ERROR,
-    );
+    let (is_error, internal) = (output.is_error, output.text == INTERNAL_ERROR);
     let result = call_result_json(output);
     let text = if printer::stdout_is_terminal() && !args.compact {
         serde_json::to_string_pretty(&result)?

@@ -6,12 +6,13 @@ use std::sync::Arc;
 use anyhow::Context;
 
 use super::engine_config;
-use super::serve::{is_loopback, shutdown_signal};
+use super::serve::shutdown_signal;
 use crate::cli::Status;
 use crate::cli::args::{DashboardArgs, GlobalArgs};
 use crate::cli::project::Paths;
 use crate::dashboard::{self, DashboardOptions};
 use crate::engine::{Engine, Journal, load_catalog};
+use crate::server::is_loopback;
 
 pub fn run(global: &GlobalArgs, paths: &Paths, args: &DashboardArgs) -> anyhow::Result<Status> {
     // Unlike `serve`, broken tool files do not stop the dashboard: its Tools view lists them.

@@ -5,16 +5,11 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use anyhow::Context;
-
 use super::engine_config;
 use crate::cli::args::{GlobalArgs, LintFormat};
 use crate::cli::project::Paths;
 use crate::cli::{Status, printer, snippet};
-use crate::engine::{
-    Diagnostic, Engine, check_honesty, compare_source_listing, load_catalog,
-    rewrite_source_listing, source_listing_rows,
-};
+use crate::engine::{Diagnostic, ProjectLint, lint_project};
 
 pub fn run(
     global: &GlobalArgs,
@@ -22,54 +17,20 @@ pub fn run(
     write_source: bool,
     format: Option<LintFormat>,
 ) -> anyhow::Result<Status> {
-    let config = engine_config(global, paths)?;
-    let mut loaded = load_catalog(&config.tools_dir);
-    let mut problems = std::mem::take(&mut loaded.diagnostics);
-    let root = config
-        .tools_dir
-        .parent()
-        .unwrap_or(Path::new(""))
-        .to_path_buf();
-    let engine = Engine::from_tools(config, std::mem::take(&mut loaded.tools));
-    for parsed in loaded.files.iter().filter(|p| p.diagnostics.is_empty()) {
-        if let Some(tool) = engine.tool(&parsed.file.tool) {
-            problems.extend(check_honesty(&engine, tool, &parsed.file));
-        }
+    let ProjectLint {
+        linted,
+        source_written,
+    } = lint_project(engine_config(global, paths)?, write_source)?;
+    if let Some(path) = source_written {
+        eprintln!("wrote {}", path.display());
     }
-    let files: Vec<_> = loaded.tool_files().collect();
-    let source = root.join("docs").join("SOURCE.md");
-    let rows = source_listing_rows(&root, &files);
-    if write_source {
-        let existing = std::fs::read_to_string(&source).ok();
-        if let Some(dir) = source.parent() {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
-        }
-        std::fs::write(&source, rewrite_source_listing(existing.as_deref(), &rows))
-            .with_context(|| format!("cannot write {}", source.display()))?;
-        eprintln!("wrote {}", source.display());
-    } else if let Ok(listing) = std::fs::read_to_string(&source) {
-        let hint = " (run `careem-mcp lint --write-source`)";
-        problems.extend(
-            compare_source_listing(&listing, &rows)
-                .into_iter()
-                .map(|message| Diagnostic::new(&source, 1, message + hint)),
-        );
-    } else if root.join("docs").is_dir() {
-        problems.push(Diagnostic::new(
-            &source,
-            0,
-            "missing: it must list every tool file (run `careem-mcp lint --write-source`)",
-        ));
-    }
-
-    problems.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
+    let (problems, files) = (linted.problems, linted.loaded.tool_files().count());
     show(&problems, format)?;
     if problems.is_empty() {
         eprintln!(
             "{} {} tool files, no problems",
             printer::green("ok:"),
-            files.len()
+            files
         );
         Ok(Status::Success)
     } else {
@@ -77,7 +38,7 @@ pub fn run(
             "{} {} problem(s) in {} tool files",
             printer::red("error:"),
             problems.len(),
-            files.len()
+            files
         );
         Ok(Status::Findings)
     }

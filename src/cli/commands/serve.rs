@@ -10,7 +10,7 @@ use super::load_journalled_engine;
 use crate::cli::Status;
 use crate::cli::args::{GlobalArgs, ServeArgs};
 use crate::cli::project::{Paths, shown};
-use crate::server::{ServerOptions, serve_stdio, start_http};
+use crate::server::{ServerOptions, is_loopback, serve_stdio, start_http};
 
 pub fn run(global: &GlobalArgs, paths: &Paths, args: &ServeArgs) -> anyhow::Result<Status> {
     let engine = Arc::new(load_journalled_engine(global, paths, args.no_journal)?);
@@ -56,14 +56,6 @@ pub fn run(global: &GlobalArgs, paths: &Paths, args: &ServeArgs) -> anyhow::Resu
         server.shutdown().await;
         Ok(Status::Success)
     })
-}
-
-pub(super) fn is_loopback(host: &str) -> bool {
-    host == "localhost"
-        || host
-            .trim_matches(['[', ']'])
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback())
 }
 
 pub(super) async fn shutdown_signal() {

@@ -1,0 +1,96 @@
+//! A project's layout: the tool files in `<project>/tools`, the overrides file in
+//! `<project>/.run/overrides.json`, the journal in `<project>/.run/calls.jsonl`. An MCP client
+//! starts a stdio server in a folder of its own choosing, so every part of careem-mcp derives
+//! the three from one project folder, here and only here, and they agree wherever they run.
+
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProjectLayout {
+    pub tools: PathBuf,
+    pub overrides: PathBuf,
+    pub journal: PathBuf,
+}
+
+impl ProjectLayout {
+    /// The layout under `project` (the current folder when `None`), each part replaced by the
+    /// path named for it; a relative name is taken from the project folder.
+    pub fn derive(
+        project: Option<&Path>,
+        tools: Option<&Path>,
+        overrides: Option<&Path>,
+        journal: Option<&Path>,
+    ) -> Self {
+        let base = project.unwrap_or(Path::new(""));
+        let under =
+            |named: Option<&Path>, default: &str| base.join(named.unwrap_or(Path::new(default)));
+        Self {
+            tools: under(tools, "tools"),
+            overrides: under(overrides, ".run/overrides.json"),
+            journal: under(journal, ".run/calls.jsonl"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_path_follows_the_project_unless_named() {
+        let cases: [(Option<&str>, Option<&str>, [&str; 3]); 5] = [
+            (
+                None,
+                None,
+                ["tools", ".run/overrides.json", ".run/calls.jsonl"],
+            ),
+            (
+                Some("/p"),
+                None,
+                ["/p/tools", "/p/.run/overrides.json", "/p/.run/calls.jsonl"],
+            ),
+            (
+                Some("/p"),
+                Some("t"),
+                ["/p/t", "/p/.run/overrides.json", "/p/.run/calls.jsonl"],
+            ),
+            (
+                Some("/p"),
+                Some("/elsewhere/t"),
+                [
+                    "/elsewhere/t",
+                    "/p/.run/overrides.json",
+                    "/p/.run/calls.jsonl",
+                ],
+            ),
+            (
+                None,
+                Some("t"),
+                ["t", ".run/overrides.json", ".run/calls.jsonl"],
+            ),
+        ];
+        for (project, tools, [want_tools, want_overrides, want_journal]) in cases {
+            let layout =
+                ProjectLayout::derive(project.map(Path::new), tools.map(Path::new), None, None);
+            assert_eq!(
+                [
+                    layout.tools.as_path(),
+                    layout.overrides.as_path(),
+                    layout.journal.as_path()
+                ],
+                [want_tools, want_overrides, want_journal].map(Path::new),
+                "{project:?} {tools:?}"
+            );
+        }
+        let named = ProjectLayout::derive(
+            Some(Path::new("/p")),
+            None,
+            Some(Path::new("o.json")),
+            Some(Path::new("/j.jsonl")),
+        );
+        assert_eq!(
+            (named.overrides.as_path(), named.journal.as_path()),
+            (Path::new("/p/o.json"), Path::new("/j.jsonl"))
+        );
+    }
+}
