@@ -52,6 +52,24 @@ impl Dashboard {
         (status, response.json().await.unwrap_or(Value::Null))
     }
 
+    /// The tool's card in `GET /api/scenarios`.
+    async fn card(&self, tool: &str) -> Value {
+        let listed = self.get("/scenarios").await;
+        listed["tools"]
+            .as_array()
+            .expect("a list of tools")
+            .iter()
+            .find(|t| t["tool"] == tool)
+            .unwrap_or_else(|| panic!("no card for {tool}: {listed}"))
+            .clone()
+    }
+
+    /// `PUT /api/scenarios/{tool}` with `body`.
+    async fn force(&self, tool: &str, body: Value) -> (u16, Value) {
+        self.send(reqwest::Method::PUT, &format!("/scenarios/{tool}"), &body)
+            .await
+    }
+
     async fn stream(&self) -> Events {
         let response = reqwest::get(self.api("/calls/stream"))
             .await
@@ -63,6 +81,11 @@ impl Dashboard {
         );
         Events::of(response)
     }
+}
+
+/// The result of a call the client must get an answer to (`isError` or not).
+async fn result_of(client: &Client, tool: &str, args: Value) -> Value {
+    call(client, tool, args).await.expect("the call answers")
 }
 
 /// A real MCP client over `serve --stdio` in `project`: the journal and overrides file are the
@@ -82,9 +105,7 @@ async fn calls_made_by_an_mcp_client_appear_live_and_clearing_empties_the_journa
 
     let client = agent(&project).await;
     for ride in ["5001001", "5001003"] {
-        call(&client, "ride_get_status", json!({"rideId": ride}))
-            .await
-            .expect("the call answers");
+        result_of(&client, "ride_get_status", json!({"rideId": ride})).await;
         let entry = stream.next_named("call").await;
         assert_eq!(
             (&entry["transport"], &entry["tool"], &entry["received"]),
@@ -130,30 +151,18 @@ async fn forcing_and_clearing_from_the_dashboard_changes_the_next_mcp_answer() {
     let dashboard = Dashboard::start(&project);
     let client = agent(&project).await;
     let tool = "get_payment_methods";
-    let usual = call(&client, tool, json!({}))
-        .await
-        .expect("the call answers");
+    let usual = result_of(&client, tool, json!({})).await;
     assert_eq!(usual["isError"], json!(false));
 
     let (status, answer) = dashboard
-        .send(
-            reqwest::Method::PUT,
-            &format!("/scenarios/{tool}"),
-            &json!({"scenario": "SESSION-expired"}),
-        )
+        .force(tool, json!({"scenario": "SESSION-expired"}))
         .await;
     assert_eq!(
         (status, &answer["forced"]),
         (200, &json!("session-expired")),
         "{answer}"
     );
-    let listed = dashboard.get("/scenarios").await;
-    let card = listed["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["tool"] == tool)
-        .unwrap();
+    let card = dashboard.card(tool).await;
     assert_eq!(card["forced"], json!("session-expired"));
     let kinds: Vec<(&Value, &Value)> = card["scenarios"]
         .as_array()
@@ -169,41 +178,22 @@ async fn forcing_and_clearing_from_the_dashboard_changes_the_next_mcp_answer() {
             (&json!("session-expired"), &json!("error-forced-only")),
         ]
     );
-    let forced = call(&client, tool, json!({}))
-        .await
-        .expect("the call answers");
+    let forced = result_of(&client, tool, json!({})).await;
     assert_eq!(forced["isError"], json!(true), "{forced}");
 
-    let (status, _) = dashboard
-        .send(
-            reqwest::Method::PUT,
-            &format!("/scenarios/{tool}"),
-            &json!({"scenario": null}),
-        )
-        .await;
+    let (status, _) = dashboard.force(tool, json!({"scenario": null})).await;
     assert_eq!(status, 200);
-    assert_eq!(
-        call(&client, tool, json!({}))
-            .await
-            .expect("the call answers"),
-        usual
-    );
+    assert_eq!(result_of(&client, tool, json!({})).await, usual);
 
     dashboard
-        .send(
-            reqwest::Method::PUT,
-            &format!("/scenarios/{tool}"),
-            &json!({"scenario": "cash-only"}),
-        )
+        .force(tool, json!({"scenario": "cash-only"}))
         .await;
     let (status, _) = dashboard
         .send(reqwest::Method::DELETE, "/scenarios", &json!({}))
         .await;
     assert_eq!(status, 200);
     assert_eq!(
-        call(&client, tool, json!({}))
-            .await
-            .expect("the call answers"),
+        result_of(&client, tool, json!({})).await,
         usual,
         "reset clears every tool"
     );
@@ -243,11 +233,7 @@ async fn bad_edits_are_refused_as_the_cli_refuses_them() {
     // A file someone wrote by hand and broke is reported, never overwritten.
     project.write(".run/overrides.json", "{ \"get_payment_methods\": ");
     let (status, answer) = dashboard
-        .send(
-            reqwest::Method::PUT,
-            "/scenarios/get_payment_methods",
-            &json!({"scenario": "cash-only"}),
-        )
+        .force("get_payment_methods", json!({"scenario": "cash-only"}))
         .await;
     assert_eq!(status, 409, "{answer}");
     assert_eq!(
@@ -276,9 +262,7 @@ async fn sequences_and_faults_set_in_the_dashboard_reach_the_mcp_client() {
     let dashboard = Dashboard::start(&project);
     let client = agent(&project).await;
     let tool = "get_payment_methods";
-    let usual = call(&client, tool, json!({}))
-        .await
-        .expect("the call answers");
+    let usual = result_of(&client, tool, json!({})).await;
 
     let answer = set_entry(&dashboard, tool, json!(["CASH-only", "session-expired"])).await;
     assert_eq!(
@@ -286,24 +270,12 @@ async fn sequences_and_faults_set_in_the_dashboard_reach_the_mcp_client() {
         json!(["cash-only", "session-expired"]),
         "names are spelt as the tool file spells them"
     );
-    let listed = dashboard.get("/scenarios").await;
-    let card = listed["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["tool"] == tool)
-        .unwrap();
+    let card = dashboard.card(tool).await;
     assert_eq!(card["forced"], json!(["cash-only", "session-expired"]));
     let answers = [
-        call(&client, tool, json!({}))
-            .await
-            .expect("the call answers"),
-        call(&client, tool, json!({}))
-            .await
-            .expect("the call answers"),
-        call(&client, tool, json!({}))
-            .await
-            .expect("the call answers"),
+        result_of(&client, tool, json!({})).await,
+        result_of(&client, tool, json!({})).await,
+        result_of(&client, tool, json!({})).await,
     ];
     let errors: Vec<&Value> = answers.iter().map(|a| &a["isError"]).collect();
     assert_eq!(
@@ -328,13 +300,7 @@ async fn sequences_and_faults_set_in_the_dashboard_reach_the_mcp_client() {
 
     set_entry(&dashboard, "*", Value::Null).await;
     set_entry(&dashboard, tool, Value::Null).await;
-    assert_eq!(
-        call(&client, tool, json!({}))
-            .await
-            .expect("the call answers"),
-        usual,
-        "cleared"
-    );
+    assert_eq!(result_of(&client, tool, json!({})).await, usual, "cleared");
     client.cancel().await.expect("close");
 }
 

@@ -11,7 +11,7 @@ use chrono::{DateTime, Duration, Utc};
 use chrono_tz::Asia::Dubai;
 use serde_json::{Value, json};
 
-use crate::support::Agent;
+use crate::support::{Agent, time};
 
 /// Dubai is UTC+4: 10:30, 16:10, 20:45 and 23:50 there.
 const CLOCKS: [&str; 4] = [
@@ -30,15 +30,6 @@ const SEARCHES: [(&str, &str); 6] = [
     ("coffee", "Morning Syrniki Café"),
     ("indian curry", "Saffron Biryani House"),
 ];
-
-fn time(value: &Value) -> DateTime<Utc> {
-    let text = value
-        .as_str()
-        .unwrap_or_else(|| panic!("not a time: {value}"));
-    DateTime::parse_from_rfc3339(text)
-        .unwrap_or_else(|e| panic!("{text}: {e}"))
-        .with_timezone(&Utc)
-}
 
 /// Money in fils, so that sums are exact.
 fn fils(money: &Value) -> i64 {
@@ -328,31 +319,21 @@ fn check_new_order(agent: &Agent, order_id: &Value, basket: &Value) {
     for key in ["subtotal", "deliveryFee", "serviceFee", "discount", "total"] {
         assert_eq!(fils(&status[key]), fils(&basket[key]), "{key}: {status}");
     }
-    let lines: Vec<(Value, Value, i64)> = basket["items"]
-        .as_array()
-        .expect("lines")
-        .iter()
-        .map(|l| {
-            (
-                l["itemId"].clone(),
-                l["quantity"].clone(),
-                fils(&l["total"]),
-            )
-        })
-        .collect();
-    let ordered: Vec<(Value, Value, i64)> = status["items"]
-        .as_array()
-        .expect("items")
-        .iter()
-        .map(|l| {
-            (
-                l["itemId"].clone(),
-                l["quantity"].clone(),
-                fils(&l["total"]),
-            )
-        })
-        .collect();
-    assert_eq!(ordered, lines);
+    // (item, quantity, line total) of each line.
+    let lines = |list: &Value| -> Vec<(Value, Value, i64)> {
+        list.as_array()
+            .unwrap_or_else(|| panic!("lines: {list}"))
+            .iter()
+            .map(|l| {
+                (
+                    l["itemId"].clone(),
+                    l["quantity"].clone(),
+                    fils(&l["total"]),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(lines(&status["items"]), lines(&basket["items"]));
     assert_eq!(
         time(&status["placedAt"]),
         agent.now,

@@ -4,10 +4,9 @@
 //! previous answer, so a broken link between two tools fails here. The invariants are those of
 //! `docs/DATA_WORLD.md`.
 
-use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
-use crate::support::Agent;
+use crate::support::{Agent, time};
 
 /// Dubai is UTC+4: 09:05, 20:40 and 23:55 there.
 const CLOCKS: [&str; 3] = [
@@ -22,15 +21,6 @@ fn find(agent: &Agent, query: &str) -> Value {
     let first = found["locations"][0].clone();
     assert!(first.is_object(), "{query:?} finds nothing: {found}");
     first
-}
-
-fn time(value: &Value) -> DateTime<Utc> {
-    let text = value
-        .as_str()
-        .unwrap_or_else(|| panic!("not a time: {value}"));
-    DateTime::parse_from_rfc3339(text)
-        .unwrap_or_else(|e| panic!("{text}: {e}"))
-        .with_timezone(&Utc)
 }
 
 fn trip(from: &Value, to: &Value) -> Value {

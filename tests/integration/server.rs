@@ -11,8 +11,8 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::support::{
-    ACCEPT, Fixture, Project, Raw, StdioServer, at_marina, call, engine, files_under, http, sse,
-    stdio_client, wait_until_async,
+    ACCEPT, Fixture, Project, Raw, StdioServer, assert_marina_result, at_marina, call, engine,
+    files_under, http, marina_call, sse, stdio_client, wait_until_async,
 };
 
 const WIDGET_DOMAIN: &str = "https://careem-mcp-app.pages.dev";
@@ -667,15 +667,11 @@ async fn legacy_sse_serves_a_session_per_stream() {
     assert_eq!(tools["result"]["tools"].as_array().map(Vec::len), Some(20));
 
     let call = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
-        "params": {"name": "reverse_geocode", "arguments": at_marina(json!({}))}});
+        "params": marina_call()});
     assert_eq!(sse::post(&messages, call.to_string()).await, 202);
     let result = sse.next_message().await;
     assert_eq!(result["id"], 3);
-    assert_eq!(result["result"]["isError"], false);
-    assert_eq!(
-        result["result"]["structuredContent"]["location"]["locationUuid"],
-        "LOC-50001"
-    );
+    assert_marina_result(&result["result"], "over legacy SSE");
 
     // (URL, body, status)
     let unknown = fixture.url("/message?sessionId=00000000-0000-4000-8000-000000000000");
@@ -718,9 +714,8 @@ async fn sse_sessions_are_independent() {
 // ---------------------------------------------------------------------------------------------
 // stdio, through the real binary
 
-#[tokio::test]
-async fn stdio_serves_the_same_answers() {
-    let project = Project::copy_of_repo();
+/// `serve --stdio` in `project`, its tools and overrides file named on the command line.
+fn stdio_command(project: &Project) -> std::process::Command {
     let mut command = project.command();
     command
         .arg("--tools")
@@ -728,7 +723,13 @@ async fn stdio_serves_the_same_answers() {
         .arg("--overrides")
         .arg(project.path().join(".run/overrides.json"))
         .args(["serve", "--stdio"]);
-    let client = stdio_client(command).await;
+    command
+}
+
+#[tokio::test]
+async fn stdio_serves_the_same_answers() {
+    let project = Project::copy_of_repo();
+    let client = stdio_client(stdio_command(&project)).await;
 
     let info =
         serde_json::to_value(client.peer_info().expect("peer info").as_ref()).expect("serialises");
@@ -777,21 +778,14 @@ async fn stdio_serves_the_same_answers() {
 fn stdout_of_stdio_carries_protocol_messages_only() {
     let project = Project::copy_of_repo();
     let stderr = std::fs::File::create(project.path().join("stderr.log")).expect("a log file");
-    let mut command = project.command();
-    command
-        .arg("--tools")
-        .arg(project.path().join("tools"))
-        .arg("--overrides")
-        .arg(project.path().join(".run/overrides.json"))
-        .args(["serve", "--stdio"]);
-    let mut server = StdioServer::start(command, stderr);
+    let mut server = StdioServer::start(stdio_command(&project), stderr);
 
     let messages = [
         json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
             "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}),
         json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
         json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-            "params": {"name": "reverse_geocode", "arguments": at_marina(json!({}))}}),
+            "params": marina_call()}),
     ];
     for message in &messages {
         server.send_json(message);
@@ -818,10 +812,7 @@ fn stdout_of_stdio_carries_protocol_messages_only() {
         assert_eq!(message["jsonrpc"], "2.0");
     }
     let answer: Value = serde_json::from_str(&lines[1]).expect("JSON");
-    assert_eq!(
-        answer["result"]["structuredContent"]["location"]["locationUuid"],
-        "LOC-50001"
-    );
+    assert_marina_result(&answer["result"], "over stdio");
     assert!(
         status.is_some_and(|s| s.success()),
         "exits cleanly when stdin closes: {status:?}\nstderr: {log}"

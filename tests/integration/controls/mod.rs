@@ -8,13 +8,12 @@ use std::time::Duration;
 
 use careem_mcp::engine::{Engine, EngineConfig, Journal, JournalEntry as Entry, read_journal};
 use careem_mcp::server::ServerOptions;
-use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, ClientRequest, Request, ServerResult};
 use rmcp::service::{PeerRequestOptions, ServiceError};
 use serde_json::Value;
 
 pub use crate::support::Client;
-use crate::support::{Fixture, Project, http_client, sse, stdio_client, wait_until_async};
+use crate::support::{Fixture, Project, http_client, sse_client, stdio_client, wait_until_async};
 
 /// The seed every server of these tests runs with, so that drawn delays and faults repeat.
 pub const SEED: &str = "7";
@@ -62,11 +61,7 @@ impl Rig {
     pub async fn connect(&self, transport: Transport) -> Client {
         match transport {
             Transport::Http => http_client(&self.server.url()).await,
-            Transport::Sse => {
-                ().serve(sse::transport(&self.server.sse_url()).await)
-                    .await
-                    .expect("the client initializes over SSE")
-            }
+            Transport::Sse => sse_client(&self.server.sse_url()).await,
             Transport::Stdio => {
                 let mut command = self.project.command();
                 command.args(["--seed", SEED, "serve", "--stdio"]);

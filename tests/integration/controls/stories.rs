@@ -1,10 +1,27 @@
 //! One test per testing story of docs/CONTROLS.md, each over every transport.
 
+use std::process::Stdio;
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::{Rig, TRANSPORTS, Transport, call, call_within};
+use super::{Client, Rig, Seen, TRANSPORTS, Transport, call, call_within};
+use crate::support::StdioServer;
+
+/// A new session over `transport` whose first `get_saved_locations` meets `fault` (the calls
+/// after it are normal): the client, and what it saw of that first call, given up on after
+/// `timeout`.
+async fn first_call_meets(
+    rig: &Rig,
+    fault: &str,
+    transport: Transport,
+    timeout: Duration,
+) -> (Client, Seen) {
+    rig.force(&json!({"get_saved_locations": [{"fault": fault}, {}]}));
+    let client = rig.connect(transport).await;
+    let seen = call_within(&client, "get_saved_locations", json!({}), timeout).await;
+    (client, seen)
+}
 
 fn ride() -> Value {
     json!({"rideId": "6213021"})
@@ -126,15 +143,7 @@ async fn each_fault_as_the_client_sees_it() {
         ("session-expired", Transport::Sse, "session not found"),
     ];
     for (fault, transport, want) in cases {
-        rig.force(&json!({"get_saved_locations": [{"fault": fault}, {}]}));
-        let client = rig.connect(transport).await;
-        let seen = call_within(
-            &client,
-            "get_saved_locations",
-            json!({}),
-            Duration::from_secs(3),
-        )
-        .await;
+        let (client, seen) = first_call_meets(&rig, fault, transport, Duration::from_secs(3)).await;
         let error = seen.error().to_string();
         // An expired SSE session ends its stream as its POST is refused: the client may see
         // either first, as it would when production forgets a session.
@@ -167,15 +176,7 @@ async fn drop_and_session_expired_end_the_connection_or_session() {
         ("session-expired", Transport::Http),
         ("session-expired", Transport::Stdio),
     ] {
-        rig.force(&json!({"get_saved_locations": [{"fault": fault}, {}]}));
-        let client = rig.connect(transport).await;
-        let seen = call_within(
-            &client,
-            "get_saved_locations",
-            json!({}),
-            Duration::from_secs(5),
-        )
-        .await;
+        let (client, seen) = first_call_meets(&rig, fault, transport, Duration::from_secs(5)).await;
         seen.error();
         let after = call_within(
             &client,
@@ -187,7 +188,7 @@ async fn drop_and_session_expired_end_the_connection_or_session() {
         // A dropped Streamable HTTP connection leaves its session; anything else is gone.
         let session_lives = fault == "drop" && transport == Transport::Http;
         assert_eq!(
-            matches!(after, super::Seen::Result(_)),
+            matches!(after, Seen::Result(_)),
             session_lives,
             "{fault} over {transport:?}: {after:?}"
         );
@@ -196,27 +197,25 @@ async fn drop_and_session_expired_end_the_connection_or_session() {
         let fresh = rig.connect(transport).await;
         let again = call(&fresh, "get_saved_locations", json!({})).await;
         assert!(
-            matches!(again, super::Seen::Result(_)),
+            matches!(again, Seen::Result(_)),
             "{fault} over {transport:?}: a new session works: {again:?}"
         );
     }
-    let status = crate::support::command_in(rig.project.path())
-        .args(["serve", "--stdio"])
-        .env("CAREEM_MCP_OVERRIDES", rig.project.path().join(".run/overrides.json"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            rig.force(&json!({"get_saved_locations": {"fault": "drop"}}));
-            let mut stdin = child.stdin.take().expect("stdin");
-            writeln!(stdin, r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"2025-06-18","capabilities":{{}},"clientInfo":{{"name":"t","version":"1"}}}}}}"#)?;
-            writeln!(stdin, r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#)?;
-            writeln!(stdin, r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"get_saved_locations","arguments":{{}}}}}}"#)?;
-            child.wait()
-        })
-        .expect("the server runs");
+    // A dropped stdio connection is a crashed server.
+    let mut command = rig.project.command();
+    command.args(["serve", "--stdio"]).env(
+        "CAREEM_MCP_OVERRIDES",
+        rig.project.path().join(".run/overrides.json"),
+    );
+    rig.force(&json!({"get_saved_locations": {"fault": "drop"}}));
+    let mut server = StdioServer::start(command, Stdio::null());
+    server.initialize();
+    server.send_json(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "get_saved_locations", "arguments": {}}}));
+    let status = server
+        .process
+        .wait_for_exit(Duration::from_secs(30))
+        .expect("the server ends");
     assert_eq!(status.code(), Some(2), "a crashed server's status");
 }
 
@@ -231,7 +230,7 @@ async fn a_probability_fault_at_a_seed_stable_rate() {
         let mut pattern = Vec::new();
         for _ in 0..30 {
             let seen = call(&client, "get_saved_locations", json!({})).await;
-            pattern.push(matches!(seen, super::Seen::Failed(_)));
+            pattern.push(matches!(seen, Seen::Failed(_)));
         }
         patterns.push(pattern);
     }

@@ -8,8 +8,8 @@ use serde_json::{Value, json};
 
 use super::{BAD_CALL_PARAMS, INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, call_text, nested};
 use crate::support::{
-    ACCEPT, Fixture, Project, Raw, StdioServer, assert_marina, call, engine, http, jsonrpc, marina,
-    sse,
+    ACCEPT, Fixture, Project, Raw, StdioServer, assert_marina, assert_marina_result, call, engine,
+    http, jsonrpc, marina_call, sse,
 };
 
 /// What the server must answer.
@@ -306,17 +306,8 @@ async fn bad_requests_on_streamable_http_get_exact_answers() {
         }
         // The same session and another one carry on after every row…
         for (who, session) in [("the same session", &raw), ("another session", &other)] {
-            let (answer, _) = session
-                .request(
-                    7,
-                    "tools/call",
-                    json!({"name": "reverse_geocode", "arguments": marina()}),
-                )
-                .await;
-            assert_eq!(
-                answer["result"]["structuredContent"]["location"]["locationUuid"], "LOC-50001",
-                "{what}: {who} still answers"
-            );
+            let (answer, _) = session.request(7, "tools/call", marina_call()).await;
+            assert_marina_result(&answer["result"], &format!("{what}: {who} still answers"));
         }
     }
     // …and so does a new one.
@@ -613,16 +604,8 @@ async fn bad_messages_on_legacy_sse_are_refused_and_the_session_carries_on() {
         assert_eq!(answer["error"]["code"], code, "{method} {params}: {answer}");
         assert_eq!(answer["error"]["message"], exact, "{method} {params}");
     }
-    let answer = sse
-        .request(
-            "tools/call",
-            json!({"name": "reverse_geocode", "arguments": marina()}),
-        )
-        .await;
-    assert_eq!(
-        answer["result"]["structuredContent"]["location"]["locationUuid"], "LOC-50001",
-        "the SSE session still answers"
-    );
+    let answer = sse.request("tools/call", marina_call()).await;
+    assert_marina_result(&answer["result"], "the SSE session still answers");
     fixture.still_answers().await;
 }
 
@@ -687,13 +670,10 @@ fn bad_lines_on_stdio_are_skipped_or_refused_and_the_session_carries_on() {
             expected.remove(at);
         }
     }
-    server.send_json(&json!({"jsonrpc": "2.0", "id": 50, "method": "tools/call",
-        "params": {"name": "reverse_geocode", "arguments": marina()}}));
-    let answer = server.next();
-    assert_eq!(
-        answer["result"]["structuredContent"]["location"]["locationUuid"],
-        "LOC-50001"
+    server.send_json(
+        &json!({"jsonrpc": "2.0", "id": 50, "method": "tools/call", "params": marina_call()}),
     );
+    assert_marina_result(&server.next()["result"], "the stdio session still answers");
     assert_eq!(
         server.lines.try_iter().count(),
         0,

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use super::INTERNAL_ERROR;
 use crate::support::{
-    Project, call, command_in, engine, http_client, marina, rss_kib, serve_binary, sse,
+    Project, call, command_in, engine, http_client, marina, rss_kib, serve_binary, sse_client,
     stdio_client,
 };
 
@@ -158,7 +158,6 @@ async fn sixteen_clients_over_three_transports_while_files_change() {
     std::fs::create_dir_all(project.path().join(".run")).expect("the run folder");
     let validators = Arc::new(output_validators(&project));
     let (server, url, _stderr) = serve_binary(&project, &["--no-journal"]);
-    let base = url.trim_end_matches("/mcp").to_string();
     let pid = server.0.id();
     let tally = Arc::new(Tally::default());
     let calls = Arc::new(mixed_calls());
@@ -172,74 +171,38 @@ async fn sixteen_clients_over_three_transports_while_files_change() {
         move || churn_files(&path, &stop)
     });
 
+    // 8 over Streamable HTTP and 4 over legacy SSE to the one server, and 4 over stdio, each
+    // its own process on the same files.
+    let kinds = ["HTTP"; 8]
+        .into_iter()
+        .chain(["SSE"; 4])
+        .chain(["stdio"; 4]);
     let mut clients = Vec::new();
-    // 8 over Streamable HTTP, with rmcp's client.
-    for index in 0..8 {
-        let (url, tally, calls, validators) = (
+    for (index, kind) in kinds.enumerate() {
+        let (url, path, tally, calls, validators) = (
             url.clone(),
-            Arc::clone(&tally),
-            Arc::clone(&calls),
-            Arc::clone(&validators),
-        );
-        clients.push(tokio::spawn(async move {
-            let client = http_client(&url).await;
-            let mut turn = index;
-            while Instant::now() < deadline {
-                let (tool, args, deliberate) = &calls[turn % calls.len()];
-                turn += 1;
-                let outcome = match call(&client, tool, args.clone()).await {
-                    Ok(result) => check_answer(&validators, tool, *deliberate, &result),
-                    Err(error) => Err(format!("HTTP {tool}: {error}")),
-                };
-                tally.record(outcome);
-            }
-            client.cancel().await.expect("closes");
-        }));
-    }
-    // 4 over legacy SSE, by hand.
-    for index in 0..4 {
-        let (base, tally, calls, validators) = (
-            base.clone(),
-            Arc::clone(&tally),
-            Arc::clone(&calls),
-            Arc::clone(&validators),
-        );
-        clients.push(tokio::spawn(async move {
-            let mut sse = sse::Session::open(&format!("{base}/sse")).await;
-            let mut turn = index;
-            while Instant::now() < deadline {
-                let (tool, args, deliberate) = &calls[turn % calls.len()];
-                turn += 1;
-                let answer = sse
-                    .request("tools/call", json!({"name": tool, "arguments": args}))
-                    .await;
-                let outcome = match answer.get("result") {
-                    Some(result) => check_answer(&validators, tool, *deliberate, result),
-                    None => Err(format!("SSE {tool}: {answer}")),
-                };
-                tally.record(outcome);
-            }
-        }));
-    }
-    // 4 over stdio, each its own process on the same files.
-    for index in 0..4 {
-        let (path, tally, calls, validators) = (
             project.path().to_path_buf(),
             Arc::clone(&tally),
             Arc::clone(&calls),
             Arc::clone(&validators),
         );
         clients.push(tokio::spawn(async move {
-            let mut command = command_in(&path);
-            command.args(["serve", "--stdio", "--no-journal"]);
-            let client = stdio_client(command).await;
+            let client = match kind {
+                "HTTP" => http_client(&url).await,
+                "SSE" => sse_client(&url.replace("/mcp", "/sse")).await,
+                _ => {
+                    let mut command = command_in(&path);
+                    command.args(["serve", "--stdio", "--no-journal"]);
+                    stdio_client(command).await
+                }
+            };
             let mut turn = index;
             while Instant::now() < deadline {
                 let (tool, args, deliberate) = &calls[turn % calls.len()];
                 turn += 1;
                 let outcome = match call(&client, tool, args.clone()).await {
                     Ok(result) => check_answer(&validators, tool, *deliberate, &result),
-                    Err(error) => Err(format!("stdio {tool}: {error}")),
+                    Err(error) => Err(format!("{kind} {tool}: {error}")),
                 };
                 tally.record(outcome);
             }

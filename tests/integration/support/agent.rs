@@ -136,3 +136,13 @@ impl Drop for Agent {
         }
     }
 }
+
+/// A time in an answer.
+pub fn time(value: &Value) -> DateTime<Utc> {
+    let text = value
+        .as_str()
+        .unwrap_or_else(|| panic!("not a time: {value}"));
+    DateTime::parse_from_rfc3339(text)
+        .unwrap_or_else(|e| panic!("{text}: {e}"))
+        .with_timezone(&Utc)
+}

@@ -16,6 +16,13 @@ pub async fn http_client(url: &str) -> Client {
         .expect("the client initializes over Streamable HTTP")
 }
 
+/// rmcp's client over legacy SSE at `url` (`…/sse`), through the tests' SSE transport.
+pub async fn sse_client(url: &str) -> Client {
+    ().serve(super::sse::transport(url).await)
+        .await
+        .expect("the client initializes over SSE")
+}
+
 /// rmcp's client over `serve --stdio` started by `command` (its stderr dropped).
 pub async fn stdio_client(command: std::process::Command) -> Client {
     let (transport, _stderr) = TokioChildProcess::builder(tokio::process::Command::from(command))
@@ -53,14 +60,24 @@ pub async fn call(client: &Client, tool: &str, args: Value) -> Result<Value, Ser
     Ok(serde_json::to_value(result).expect("a result serialises"))
 }
 
+/// The params of the normal call: `reverse_geocode` at Dubai Marina, as JSON-RPC sends them.
+pub fn marina_call() -> Value {
+    json!({"name": "reverse_geocode", "arguments": marina()})
+}
+
+/// Asserts that `result` (of a tools/call) is the normal call's normal answer.
+pub fn assert_marina_result(result: &Value, context: &str) {
+    assert_eq!(result["isError"], false, "{context}: {result}");
+    assert_eq!(
+        result["structuredContent"]["location"]["locationUuid"], "LOC-50001",
+        "{context}: {result}"
+    );
+}
+
 /// A normal call gets the normal answer.
 pub async fn assert_marina(client: &Client) {
     let result = call(client, "reverse_geocode", marina())
         .await
         .expect("a normal call answers");
-    assert_eq!(result["isError"], false, "{result}");
-    assert_eq!(
-        result["structuredContent"]["location"]["locationUuid"],
-        "LOC-50001"
-    );
+    assert_marina_result(&result, "a normal call");
 }

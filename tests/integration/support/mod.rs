@@ -11,8 +11,11 @@ mod project;
 pub mod sse;
 mod wait;
 
-pub use agent::Agent;
-pub use client::{Client, assert_marina, at_marina, call, http_client, marina, stdio_client};
+pub use agent::{Agent, time};
+pub use client::{
+    Client, assert_marina, assert_marina_result, at_marina, call, http_client, marina, marina_call,
+    sse_client, stdio_client,
+};
 pub use fixture::Fixture;
 pub use http::{ACCEPT, Raw, http, jsonrpc};
 #[cfg(target_os = "linux")]
