@@ -35,15 +35,20 @@ pub fn delivery_location() -> J {
     ])
 }
 
-fn restaurant_object(r: &Restaurant) -> J {
-    let mut fields = vec![
+/// The fields that name a restaurant, first in both its menu and its search card.
+pub fn identity(r: &Restaurant) -> Vec<(&'static str, J)> {
+    vec![
         ("id", num(r.id)),
         ("name", name(r.name, r.arabic)),
         ("cuisines", arr(r.cuisines.iter().map(|c| s(*c)).collect())),
         ("rating", num(r.rating)),
         ("ratingCount", num(r.rating_count)),
-        ("isOpen", flag(r.open)),
-    ];
+    ]
+}
+
+fn restaurant_object(r: &Restaurant) -> J {
+    let mut fields = identity(r);
+    fields.push(("isOpen", flag(r.open)));
     if !r.open {
         fields.push(("opensAt", s(format!("{{{{{OPENS}}}}}"))));
         fields.push((
@@ -133,15 +138,12 @@ pub fn menu_scenarios() -> Vec<Scenario> {
             )
         })
         .collect();
-    scenarios.push(Scenario::plain(
-        "not-found",
-        "Default: any other restaurant id; production's answer for a restaurant it does not know.",
-        error("failed to get restaurant menu: unexpected response status 404"),
+    scenarios.push(Scenario::unknown_restaurant(
+        "failed to get restaurant menu",
     ));
-    scenarios.push(Scenario::plain(
-        "upstream-unavailable",
-        "Forced only. The menu service is down, whatever the restaurant.",
-        error("failed to get restaurant menu: unexpected response status 503"),
+    scenarios.push(Scenario::upstream_unavailable(
+        "The menu service is down, whatever the restaurant.",
+        "failed to get restaurant menu",
     ));
     scenarios
 }

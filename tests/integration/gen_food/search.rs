@@ -3,9 +3,9 @@
 
 use std::collections::BTreeMap;
 
-use super::json::{J, arr, flag, money, name, num, obj, s};
+use super::json::{J, arr, flag, money, num, obj, s};
 use super::markdown::{Scenario, error};
-use super::menu::{cover, delivery_location, eta};
+use super::menu::{cover, delivery_location, eta, identity};
 use super::world::{GENERIC_WORDS, OPENS, Promotion, RESTAURANTS, Restaurant, aed, slug};
 
 pub const PATH: &str = "tools/food/food_merchant_search.md";
@@ -41,18 +41,14 @@ pub fn promotion_text(promotion: Promotion) -> (String, String) {
 }
 
 pub fn card(r: &Restaurant) -> J {
-    let mut fields = vec![
-        ("id", num(r.id)),
-        ("name", name(r.name, r.arabic)),
-        ("cuisines", arr(r.cuisines.iter().map(|c| s(*c)).collect())),
-        ("rating", num(r.rating)),
-        ("ratingCount", num(r.rating_count)),
+    let mut fields = identity(r);
+    fields.extend([
         ("deliveryTime", eta(r)),
         ("deliveryFee", money(r.delivery_fee)),
         ("minimumOrder", money(r.minimum_order)),
         ("distanceKm", num(r.distance_km)),
         ("isOpen", flag(r.open)),
-    ];
+    ]);
     if !r.open {
         fields.push(("opensAt", s(format!("{{{{{OPENS}}}}}"))));
     }
@@ -189,10 +185,9 @@ pub fn scenarios() -> Vec<Scenario> {
         "Forced only. The delivery location is outside the area Careem Food serves.",
         error("location not serviceable: careem food does not deliver to this location yet"),
     ));
-    scenarios.push(Scenario::plain(
-        "upstream-unavailable",
-        "Forced only. The restaurant search service is down.",
-        error("failed to search merchants: unexpected response status 503"),
+    scenarios.push(Scenario::upstream_unavailable(
+        "The restaurant search service is down.",
+        "failed to search merchants",
     ));
     scenarios
 }

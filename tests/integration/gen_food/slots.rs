@@ -113,11 +113,7 @@ pub fn scenarios() -> Vec<Scenario> {
             }
         })
         .collect();
-    scenarios.push(Scenario::plain(
-        "not-found",
-        "Default: any other restaurant id; production's answer for a restaurant it does not know.",
-        error("failed to get delivery slots: unexpected response status 404"),
-    ));
+    scenarios.push(Scenario::unknown_restaurant("failed to get delivery slots"));
     scenarios.push(Scenario::plain(
         "no-slots",
         "Forced only. ASAP delivery works, but the restaurant offers no scheduled slots today or \

@@ -3,9 +3,9 @@
 
 use super::estimates::{fare_words, trip_fare, trip_road};
 use super::markdown::{
-    Block, end_inline, money, point_rule, quoted, route_slug, route_words, scenario,
+    Block, end_inline, money, point_rule, quoted, route_slug, route_words, same_place, scenario,
 };
-use super::world::{AIRPORT, COMFORT, MARINA, PLACES, PRODUCTS, ride_id_template, ride_key, trips};
+use super::world::{AIRPORT, COMFORT, MARINA, PRODUCTS, ride_id_template, ride_key, trips};
 
 pub const PATH: &str = "tools/rides/ride_book.md";
 
@@ -17,22 +17,7 @@ pub fn scenarios() -> Vec<String> {
         Block::Response,
         "{\"error\": \"invalid scheduledAt: want an RFC 3339 time at least 30 minutes from now\"}",
     )];
-    for (i, place) in PLACES.iter().enumerate() {
-        out.push(scenario(
-            &format!("same-place-{}", place.key),
-            &format!(
-                "Pickup and drop-off both at {}: nothing to book.",
-                place.title
-            ),
-            Some(&format!(
-                "{{{}, {}}}",
-                point_rule("pickup", i),
-                point_rule("dropoff", i)
-            )),
-            Block::Response,
-            "{\"error\": \"failed to book ride: pickup and drop-off are the same place\"}",
-        ));
-    }
+    out.extend(same_place("nothing to book", "failed to book ride"));
     for scheduled in [true, false] {
         for (from, to) in trips() {
             for product in 0..PRODUCTS.len() {

@@ -1,21 +1,13 @@
 //! `ride_cancel`: free while a ride has not really started, a fee once the captain has been
 //! waiting, and production's refusals for rides on their trip, completed or cancelled.
 
-use super::markdown::{Block, money, quoted, scenario};
+use super::markdown::{Block, empty_ride_id, money, quoted, ride_id_required, scenario};
 use super::world::{PRODUCTS, RIDES, Stage, aed, lifecycle};
 
 pub const PATH: &str = "tools/rides/ride_cancel.md";
 
-const ID_REQUIRED: &str = "{\"error\": \"rideId is required\"}";
-
 pub fn scenarios() -> Vec<String> {
-    let mut out = vec![scenario(
-        "empty-ride-id",
-        "An empty `rideId` (\"\"): production answers that the id is required.",
-        Some("{\"rideId\": \"=\"}"),
-        Block::Response,
-        ID_REQUIRED,
-    )];
+    let mut out = vec![empty_ride_id()];
     for (id, _, ride) in &RIDES {
         let rule = format!("{{\"rideId\": \"{id}\"}}");
         let refusal = |name: &str, prose: &str, why: &str| {
@@ -75,13 +67,7 @@ pub fn scenarios() -> Vec<String> {
         Block::Response,
         &cancelled("\"{{args.rideId}}\"", 0, ""),
     ));
-    out.push(scenario(
-        "ride-id-required",
-        "Default: no `rideId` argument at all; production answers that the id is required.",
-        None,
-        Block::Response,
-        ID_REQUIRED,
-    ));
+    out.push(ride_id_required());
     let story = &lifecycle()[0].1;
     out.push(scenario(
         "cancellation-fee",

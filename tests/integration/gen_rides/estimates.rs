@@ -1,7 +1,9 @@
 //! `ride_get_estimates`: one scenario per route between the five places with every product's
 //! fare for that road, the same-place refusals, and the pinned-point fallbacks.
 
-use super::markdown::{Block, at, money, point_rule, route_slug, route_words, scenario};
+use super::markdown::{
+    Block, at, money, point_rule, route_slug, route_words, same_place, scenario,
+};
 use super::world::{
     AIRPORT, Fare, PINNED_TRIP, PLACES, PRODUCTS, Product, Road, aed, fare, pickup_eta, road,
     routes,
@@ -17,23 +19,7 @@ pub fn trip_fare(product: &Product, from: Option<usize>, to: Option<usize>) -> F
 }
 
 pub fn scenarios() -> Vec<String> {
-    let mut out = Vec::new();
-    for (i, place) in PLACES.iter().enumerate() {
-        out.push(scenario(
-            &format!("same-place-{}", place.key),
-            &format!(
-                "Pickup and drop-off both at {}: there is no trip to price.",
-                place.title
-            ),
-            Some(&format!(
-                "{{{}, {}}}",
-                point_rule("pickup", i),
-                point_rule("dropoff", i)
-            )),
-            Block::Response,
-            "{\"error\": \"failed to get ride estimates: pickup and drop-off are the same place\"}",
-        ));
-    }
+    let mut out = same_place("there is no trip to price", "failed to get ride estimates");
     for (from, to) in routes() {
         let road = road(from, to);
         out.push(scenario(

@@ -3,7 +3,8 @@
 
 use super::estimates::{trip_fare, trip_road};
 use super::markdown::{
-    Block, at, hhmm, money, pin_in_dubai, place_inline, quoted, route_slug, route_words, scenario,
+    Block, at, empty_ride_id, hhmm, money, pin_in_dubai, place_inline, quoted, ride_id_required,
+    route_slug, route_words, scenario,
 };
 use super::world::{
     ANY_OTHER_RIDE, CAPTAINS, PLACES, PRODUCTS, RIDES, Ride, Stage, lifecycle, ride_key, trips,
@@ -11,16 +12,8 @@ use super::world::{
 
 pub const PATH: &str = "tools/rides/ride_get_status.md";
 
-const ID_REQUIRED: &str = "{\"error\": \"rideId is required\"}";
-
 pub fn scenarios() -> Vec<String> {
-    let mut out = vec![scenario(
-        "empty-ride-id",
-        "An empty `rideId` (\"\"): production answers that the id is required.",
-        Some("{\"rideId\": \"=\"}"),
-        Block::Response,
-        ID_REQUIRED,
-    )];
+    let mut out = vec![empty_ride_id()];
     for (id, name, ride) in &RIDES {
         out.push(scenario(
             name,
@@ -82,13 +75,7 @@ pub fn scenarios() -> Vec<String> {
         Block::Response,
         &status("{{args.rideId}}", &ANY_OTHER_RIDE),
     ));
-    out.push(scenario(
-        "ride-id-required",
-        "Default: no `rideId` argument at all; production answers that the id is required.",
-        None,
-        Block::Response,
-        ID_REQUIRED,
-    ));
+    out.push(ride_id_required());
     for (name, ride) in lifecycle() {
         out.push(scenario(
             name,

@@ -3,15 +3,14 @@
 //! loops in the tools folder do not stop the server from starting.
 
 use std::path::Path;
-use std::time::Instant;
 
 use futures::future::join_all;
 use serde_json::{Value, json};
 
 use super::{DEADLINE, SLACK_KIB, run_bounded};
 use crate::support::{
-    Client, Project, assert_marina, call, http_client, kill_term, make_fifo, marina, rss_kib,
-    serve_binary,
+    Client, Project, Stderr, assert_marina, call, http_client, kill_term, make_fifo, marina,
+    rss_kib, serve_binary,
 };
 
 /// How a file is replaced, and the reason the server's stderr must give.
@@ -42,6 +41,41 @@ fn one_gibibyte(path: &Path) {
     sparse(1 << 30)(path);
 }
 
+/// The attacks on a file: a FIFO, a symlink to /dev/zero, and `huge`.
+fn attacks(huge: Attack) -> [Attack; 3] {
+    [
+        ("a FIFO", fifo, "not a regular file (a FIFO)"),
+        (
+            "a symlink to /dev/zero",
+            dev_zero,
+            "not a regular file (a character device)",
+        ),
+        huge,
+    ]
+}
+
+/// After an attack: stderr said why (`reason`), and the server's memory stayed within
+/// [`SLACK_KIB`] of `baseline`.
+fn assert_refused_in_bounds(
+    stderr: &mut Stderr,
+    pid: u32,
+    baseline: u64,
+    what: &str,
+    reason: &str,
+) {
+    let lines = stderr.lines();
+    assert!(
+        lines.iter().any(|l| l.contains(reason)),
+        "{what}: stderr says why ({reason}): {:?}",
+        lines.last()
+    );
+    let rss = rss_kib(pid);
+    assert!(
+        rss < baseline + SLACK_KIB,
+        "{what}: RSS {baseline} → {rss} KiB"
+    );
+}
+
 fn menu() -> Value {
     json!({"restaurant_id": 30104, "latitude": 25.0866, "longitude": 55.1474})
 }
@@ -70,19 +104,9 @@ async fn tool_files_that_block_or_are_huge_answer_at_once_in_bounded_memory() {
     let path = project.path().join(relative);
     let original = project.read(relative);
     let baseline = rss_kib(pid);
-    let attacks: [Attack; 3] = [
-        ("a FIFO", fifo, "not a regular file (a FIFO)"),
-        (
-            "a symlink to /dev/zero",
-            dev_zero,
-            "not a regular file (a character device)",
-        ),
-        ("100 MB", hundred_megabytes, "larger than 8 MiB"),
-    ];
-    for (what, attack, reason) in attacks {
+    for (what, attack, reason) in attacks(("100 MB", hundred_megabytes, "larger than 8 MiB")) {
         attack(&path);
         // More calls at once than the blocking pool's 512 threads used to survive.
-        let started = Instant::now();
         let calls = (0..600).map(|_| call(&attacked, "reverse_geocode", marina()));
         let answers = tokio::time::timeout(DEADLINE, async {
             let (answers, ()) = tokio::join!(join_all(calls), assert_menu(&bystander, NORMAL_MENU));
@@ -98,18 +122,7 @@ async fn tool_files_that_block_or_are_huge_answer_at_once_in_bounded_memory() {
                 "{what}"
             );
         }
-        let lines = stderr.lines();
-        assert!(
-            lines.iter().any(|l| l.contains(reason)),
-            "{what}: stderr says why ({reason}): {:?}",
-            lines.last()
-        );
-        let rss = rss_kib(pid);
-        assert!(
-            rss < baseline + SLACK_KIB,
-            "{what}: RSS {baseline} → {rss} KiB in {:?}",
-            started.elapsed()
-        );
+        assert_refused_in_bounds(&mut stderr, pid, baseline, what, reason);
         let _ = std::fs::remove_file(&path);
         std::fs::write(&path, &original).expect("restore");
         assert_marina(&attacked).await;
@@ -132,16 +145,9 @@ async fn overrides_files_that_block_or_are_huge_mean_no_overrides_in_bounded_mem
     std::fs::write(&path, forcing).expect("write");
     assert_menu(&attacked, FORCED_MENU).await;
     let baseline = rss_kib(pid);
-    let attacks: [Attack; 3] = [
-        ("a FIFO", fifo, "not a regular file (a FIFO)"),
-        (
-            "a symlink to /dev/zero",
-            dev_zero,
-            "not a regular file (a character device)",
-        ),
-        ("a 1 GiB sparse file", one_gibibyte, "larger than 1 MiB"),
-    ];
-    for (what, attack, reason) in attacks {
+    for (what, attack, reason) in
+        attacks(("a 1 GiB sparse file", one_gibibyte, "larger than 1 MiB"))
+    {
         attack(&path);
         let calls = (0..8).map(|_| assert_menu(&attacked, NORMAL_MENU));
         tokio::time::timeout(DEADLINE, async {
@@ -149,17 +155,7 @@ async fn overrides_files_that_block_or_are_huge_mean_no_overrides_in_bounded_mem
         })
         .await
         .unwrap_or_else(|_| panic!("{what}: calls still unanswered after {DEADLINE:?}"));
-        let lines = stderr.lines();
-        assert!(
-            lines.iter().any(|l| l.contains(reason)),
-            "{what}: stderr says why ({reason}): {:?}",
-            lines.last()
-        );
-        let rss = rss_kib(pid);
-        assert!(
-            rss < baseline + SLACK_KIB,
-            "{what}: RSS {baseline} → {rss} KiB"
-        );
+        assert_refused_in_bounds(&mut stderr, pid, baseline, what, reason);
         let _ = std::fs::remove_file(&path);
         std::fs::write(&path, forcing).expect("restore");
         assert_menu(&attacked, FORCED_MENU).await;

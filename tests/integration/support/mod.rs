@@ -22,9 +22,11 @@ pub use http::{ACCEPT, Raw, http, jsonrpc};
 pub use process::rss_kib;
 #[cfg(unix)]
 pub use process::{JournalPipe, kill_term, make_fifo};
-pub use process::{Process, StdioServer, large_search, lines_of, serve_binary, start_announced};
+pub use process::{
+    Process, Stderr, StdioServer, large_search, lines_of, serve_binary, start_announced,
+};
 pub use project::{
-    BIN, OK, Project, Run, assert_generated, broken_project, command_in, engine, files_under, repo,
-    tool_file,
+    BIN, OK, Project, Run, assert_generated, broken_project, command_in, engine, files_under,
+    generated_file, repo, tool_file,
 };
 pub use wait::{wait_until, wait_until_async};
