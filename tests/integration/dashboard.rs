@@ -54,20 +54,24 @@ impl Dashboard {
 
     /// The tool's card in `GET /api/scenarios`.
     async fn card(&self, tool: &str) -> Value {
-        let listed = self.get("/scenarios").await;
-        listed["tools"]
-            .as_array()
-            .expect("a list of tools")
-            .iter()
-            .find(|t| t["tool"] == tool)
-            .unwrap_or_else(|| panic!("no card for {tool}: {listed}"))
-            .clone()
+        card(&self.get("/scenarios").await, tool)
     }
 
     /// `PUT /api/scenarios/{tool}` with `body`.
     async fn force(&self, tool: &str, body: Value) -> (u16, Value) {
         self.send(reqwest::Method::PUT, &format!("/scenarios/{tool}"), &body)
             .await
+    }
+
+    /// `PUT /api/scenarios/{tool}/entry` with `entry`.
+    async fn put_entry(&self, tool: &str, entry: &Value) -> (u16, Value) {
+        let body = json!({ "entry": entry });
+        self.send(
+            reqwest::Method::PUT,
+            &format!("/scenarios/{tool}/entry"),
+            &body,
+        )
+        .await
     }
 
     async fn stream(&self) -> Events {
@@ -81,6 +85,17 @@ impl Dashboard {
         );
         Events::of(response)
     }
+}
+
+/// The card of `tool` in a `GET /api/scenarios` listing.
+fn card(listed: &Value, tool: &str) -> Value {
+    listed["tools"]
+        .as_array()
+        .expect("a list of tools")
+        .iter()
+        .find(|t| t["tool"] == tool)
+        .unwrap_or_else(|| panic!("no card for {tool}: {listed}"))
+        .clone()
 }
 
 /// The result of a call the client must get an answer to (`isError` or not).
@@ -204,23 +219,14 @@ async fn forcing_and_clearing_from_the_dashboard_changes_the_next_mcp_answer() {
 async fn bad_edits_are_refused_as_the_cli_refuses_them() {
     let project = Project::copy_of_repo();
     let dashboard = Dashboard::start(&project);
-    let cases: [(&str, Value, u16, &str); 2] = [
-        (
-            "/scenarios/no_such_tool",
-            json!({"scenario": "x"}),
-            404,
-            "unknown tool",
-        ),
-        (
-            "/scenarios/get_payment_methods",
-            json!({"scenario": "nope"}),
-            404,
-            "has no scenario",
-        ),
+    // (tool, scenario, status, part of the error)
+    let cases = [
+        ("no_such_tool", "x", 404, "unknown tool"),
+        ("get_payment_methods", "nope", 404, "has no scenario"),
     ];
-    for (path, body, expected, message) in cases {
-        let (status, answer) = dashboard.send(reqwest::Method::PUT, path, &body).await;
-        assert_eq!(status, expected, "{path}: {answer}");
+    for (tool, scenario, expected, message) in cases {
+        let (status, answer) = dashboard.force(tool, json!({ "scenario": scenario })).await;
+        assert_eq!(status, expected, "{tool}: {answer}");
         assert!(
             answer["error"].as_str().unwrap().contains(message),
             "{answer}"
@@ -245,13 +251,7 @@ async fn bad_edits_are_refused_as_the_cli_refuses_them() {
 
 /// `PUT /api/scenarios/{tool}/entry` with `entry`, which must be accepted.
 async fn set_entry(dashboard: &Dashboard, tool: &str, entry: Value) -> Value {
-    let (status, answer) = dashboard
-        .send(
-            reqwest::Method::PUT,
-            &format!("/scenarios/{tool}/entry"),
-            &json!({ "entry": entry }),
-        )
-        .await;
+    let (status, answer) = dashboard.put_entry(tool, &entry).await;
     assert_eq!(status, 200, "{tool} ← {entry}: {answer}");
     answer
 }
@@ -333,13 +333,7 @@ async fn bad_entries_are_refused_with_the_reason_and_the_file_untouched() {
         ("no_such_tool", json!({"delay": "2s"}), 404, "unknown tool"),
     ];
     for (tool, entry, expected, message) in cases {
-        let (status, answer) = dashboard
-            .send(
-                reqwest::Method::PUT,
-                &format!("/scenarios/{tool}/entry"),
-                &json!({ "entry": entry }),
-            )
-            .await;
+        let (status, answer) = dashboard.put_entry(tool, &entry).await;
         assert_eq!(status, expected, "{tool} ← {entry}: {answer}");
         assert!(
             answer["error"].as_str().unwrap().contains(message),
@@ -357,12 +351,7 @@ async fn bad_entries_are_refused_with_the_reason_and_the_file_untouched() {
         r#"{"get_payment_methods": {"delay": "soon"}, "*": {"fault": "teapot"}}"#,
     );
     let listed = dashboard.get("/scenarios").await;
-    let card = listed["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["tool"] == "get_payment_methods")
-        .unwrap();
+    let card = card(&listed, "get_payment_methods");
     assert!(
         card["ignored"]
             .as_str()

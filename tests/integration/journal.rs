@@ -12,7 +12,7 @@ use rmcp::model::CallToolRequestParams;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use serde_json::{Map, Value, json};
 
-use crate::support::{BIN, Project};
+use crate::support::{BIN, Lines, Project};
 
 fn object(value: Value) -> Map<String, Value> {
     value.as_object().cloned().unwrap_or_default()
@@ -234,28 +234,18 @@ fn calls_follow_prints_new_calls_as_they_are_journalled() {
         .spawn()
         .expect("calls --follow starts");
     let stdout = follower.stdout.take().expect("piped stdout");
-    let received = crate::support::lines_of(stdout);
-    // The table of what is there already (nothing) comes first; then each new call. A call
-    // journalled before the follower reached the end of the file is not followed, so calls go
-    // on until one is (a loaded machine can start the follower late).
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    let mut seen = Vec::new();
-    while !seen
-        .iter()
-        .any(|l: &String| l.contains("ride_get_estimates"))
-        && std::time::Instant::now() < deadline
-    {
-        let args = r#"{"pickupLatitude": 25.0866, "pickupLongitude": 55.1474, "dropoffLatitude": 25.2528, "dropoffLongitude": 55.3644}"#;
-        assert_eq!(project.run(&["call", "ride_get_estimates", args]).code, 0);
-        if let Ok(line) = received.recv_timeout(std::time::Duration::from_millis(500)) {
-            seen.push(line);
-        }
-    }
+    let mut received = Lines::of(stdout);
+    // The table of what is there already (nothing) comes first: once it has ended, the
+    // follower is past the end of the journal and follows every call from then on.
+    let limit = std::time::Duration::from_secs(60);
+    received
+        .wait_for(limit, |line| line.starts_with('└'))
+        .expect("the table of the calls so far");
+    let args = r#"{"pickupLatitude": 25.0866, "pickupLongitude": 55.1474, "dropoffLatitude": 25.2528, "dropoffLongitude": 55.3644}"#;
+    assert_eq!(project.run(&["call", "ride_get_estimates", args]).code, 0);
+    let row = received.wait_for(limit, |line| line.contains("ride_get_estimates"));
     let _ = follower.kill();
     let _ = follower.wait();
-    let row = seen
-        .iter()
-        .find(|l| l.contains("ride_get_estimates"))
-        .unwrap_or_else(|| panic!("no row followed: {seen:?}"));
+    let row = row.unwrap_or_else(|| panic!("no row followed: {:?}", received.lines()));
     assert!(row.contains("marina-to-airport"), "{row}");
 }

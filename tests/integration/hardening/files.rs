@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use super::{DEADLINE, SLACK_KIB, run_bounded};
 use crate::support::{
-    Client, Project, Stderr, assert_marina, call, http_client, kill_term, make_fifo, marina,
+    Client, Lines, Project, assert_marina, call, http_client, kill_term, make_fifo, marina,
     rss_kib, serve_binary,
 };
 
@@ -56,13 +56,7 @@ fn attacks(huge: Attack) -> [Attack; 3] {
 
 /// After an attack: stderr said why (`reason`), and the server's memory stayed within
 /// [`SLACK_KIB`] of `baseline`.
-fn assert_refused_in_bounds(
-    stderr: &mut Stderr,
-    pid: u32,
-    baseline: u64,
-    what: &str,
-    reason: &str,
-) {
+fn assert_refused_in_bounds(stderr: &mut Lines, pid: u32, baseline: u64, what: &str, reason: &str) {
     let lines = stderr.lines();
     assert!(
         lines.iter().any(|l| l.contains(reason)),

@@ -50,13 +50,21 @@ pub fn lines_of(reader: impl std::io::Read + Send + 'static) -> Receiver<String>
     rx
 }
 
-/// The stderr of a process: the lines read so far, and the rest as they come.
-pub struct Stderr {
+/// The output of a process (its stderr, say): the lines read so far, and the rest as they come.
+pub struct Lines {
     seen: Vec<String>,
     rest: Receiver<String>,
 }
 
-impl Stderr {
+impl Lines {
+    /// The lines of `reader`, read as they come.
+    pub fn of(reader: impl std::io::Read + Send + 'static) -> Self {
+        Self {
+            seen: Vec::new(),
+            rest: lines_of(reader),
+        }
+    }
+
     /// Every line so far.
     pub fn lines(&mut self) -> Vec<String> {
         self.seen.extend(self.rest.try_iter());
@@ -80,7 +88,7 @@ impl Stderr {
 
 /// Starts `command` with its stderr piped, and reads it until a line starting with
 /// `announce`: the process, the rest of that line, and its stderr.
-pub fn start_announced(mut command: Command, announce: &str) -> (Process, String, Stderr) {
+pub fn start_announced(mut command: Command, announce: &str) -> (Process, String, Lines) {
     let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -88,11 +96,7 @@ pub fn start_announced(mut command: Command, announce: &str) -> (Process, String
         .spawn()
         .expect("the binary starts");
     // Drained even when nobody listens any more: a server logs a line per call.
-    let rest = lines_of(child.stderr.take().expect("stderr"));
-    let mut stderr = Stderr {
-        seen: Vec::new(),
-        rest,
-    };
+    let mut stderr = Lines::of(child.stderr.take().expect("stderr"));
     let process = Process(child);
     let Some(line) = stderr.wait_for(START, |line| line.starts_with(announce)) else {
         panic!("no {announce:?} line on stderr: {:?}", stderr.lines());
@@ -102,7 +106,7 @@ pub fn start_announced(mut command: Command, announce: &str) -> (Process, String
 
 /// Starts `careem-mcp serve` with `args` in `project` and reads its stderr until the line that
 /// names the URL: the process, the `/mcp` URL and its stderr.
-pub fn serve_binary(project: &Project, args: &[&str]) -> (Process, String, Stderr) {
+pub fn serve_binary(project: &Project, args: &[&str]) -> (Process, String, Lines) {
     let mut command = project.command();
     command.args(["serve", "--port", "0"]).args(args);
     let (process, rest, stderr) = start_announced(command, "careem-mcp: serving ");
