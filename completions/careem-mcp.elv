@@ -49,6 +49,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --widget-domain 'Where the widget bundle is loaded from'
             cand --allowed-host 'Also accept this Host (e.g. a tunnel''s, for ChatGPT); loopback names are always accepted'
             cand --session-idle 'End HTTP sessions idle for this many seconds'
+            cand --max-sessions 'Refuse a new HTTP session (503) while this many are open, Streamable HTTP and SSE together'
             cand --project 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path'
             cand --tools 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder'
             cand --overrides 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]'

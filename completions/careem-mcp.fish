@@ -51,6 +51,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l server-v
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l widget-domain -d 'Where the widget bundle is loaded from' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l allowed-host -d 'Also accept this Host (e.g. a tunnel\'s, for ChatGPT); loopback names are always accepted' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l session-idle -d 'End HTTP sessions idle for this many seconds' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l max-sessions -d 'Refuse a new HTTP session (503) while this many are open, Streamable HTTP and SSE together' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l overrides -d 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]' -r -F

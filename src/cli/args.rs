@@ -9,6 +9,7 @@ use clap_complete::engine::ArgValueCandidates;
 
 use super::complete;
 use crate::engine::{Delay, Fault};
+use crate::server::DEFAULT_MAX_SESSIONS;
 
 /// Production careem-mcp, served from scenario files.
 ///
@@ -229,6 +230,15 @@ pub struct ServeArgs {
         default_value_t = 1800
     )]
     pub session_idle: u64,
+    /// Refuse a new HTTP session (503) while this many are open, Streamable HTTP and SSE together.
+    #[arg(
+        long,
+        value_name = "N",
+        env = "CAREEM_MCP_MAX_SESSIONS",
+        default_value_t = DEFAULT_MAX_SESSIONS,
+        value_parser = clap::value_parser!(u64).range(1..).map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+    )]
+    pub max_sessions: usize,
     /// Keep no journal.
     #[arg(long)]
     pub no_journal: bool,

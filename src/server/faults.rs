@@ -14,11 +14,11 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use rmcp::ErrorData as McpError;
 use rmcp::transport::streamable_http_server::SessionManager;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use super::http::MAX_BODY_BYTES;
+use super::sessions::Sessions;
 use crate::engine::{Engine, Fault, Plan};
 
 /// A call's plan, made where the request arrived and carried to the handler in the request's
@@ -164,7 +164,7 @@ pub(crate) async fn record(
 #[derive(Debug, Clone)]
 pub(crate) struct HttpFaults {
     pub(crate) engine: Arc<Engine>,
-    pub(crate) sessions: Arc<LocalSessionManager>,
+    pub(crate) sessions: Arc<Sessions>,
     pub(crate) shutdown: CancellationToken,
 }
 

@@ -19,6 +19,8 @@ use tokio_util::sync::CancellationToken;
 use super::faults::HttpFaults;
 use super::guard::{HostGuard, guard_hosts};
 use super::handler::Handler;
+use super::session_limit::SessionLimit;
+use super::sessions::{self, Sessions};
 use super::sse::SseSessions;
 use super::{ServerError, ServerOptions};
 use crate::engine::Engine;
@@ -33,6 +35,8 @@ pub struct AppState {
     handler: Handler,
     guard: Arc<HostGuard>,
     session_idle: Duration,
+    /// `--max-sessions`, over Streamable HTTP and legacy SSE together.
+    limit: SessionLimit,
     shutdown: CancellationToken,
 }
 
@@ -49,8 +53,13 @@ impl AppState {
             handler: Handler::new(engine, options)?,
             guard: Arc::new(HostGuard::new(&options.allowed_hosts)),
             session_idle: options.session_idle,
+            limit: SessionLimit::new(options.max_sessions),
             shutdown,
         })
+    }
+
+    pub(crate) fn limit(&self) -> SessionLimit {
+        self.limit.clone()
     }
 
     /// The calls being answered now, for a shutdown that lets them finish.
@@ -68,7 +77,7 @@ pub fn app(state: AppState) -> Router {
         .disable_allowed_hosts()
         .with_max_request_body_bytes(MAX_BODY_BYTES)
         .with_cancellation_token(state.shutdown.child_token());
-    let sessions = Arc::new(sessions);
+    let sessions = Arc::new(Sessions::new(sessions, state.limit.clone()));
     let handler = state.handler.clone();
     let faults = HttpFaults {
         engine: state.handler.engine(),
@@ -83,10 +92,18 @@ pub fn app(state: AppState) -> Router {
             super::faults::streamable_http,
         ))
         .layer(middleware::from_fn(delete_answers_no_content))
-        .layer(middleware::from_fn(answer_unreadable_messages));
+        .layer(middleware::from_fn(answer_unreadable_messages))
+        .layer(middleware::from_fn_with_state(
+            state.limit.clone(),
+            sessions::reserve,
+        ));
 
     let tools = state.handler.tool_count();
-    let sse = SseSessions::new(state.handler.clone(), state.shutdown.child_token());
+    let sse = SseSessions::new(
+        state.handler.clone(),
+        state.limit.clone(),
+        state.shutdown.child_token(),
+    );
     Router::new()
         .merge(mcp)
         .merge(super::sse::routes(sse))

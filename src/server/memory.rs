@@ -1,14 +1,22 @@
 //! Handing freed memory back to the system. Sessions that expire free what they held, but
 //! glibc's allocator keeps freed pages inside its arenas: measured here, a server that held
 //! 1,000 abandoned sessions stayed at ~72 MiB after every one of them had expired, and went back
-//! to ~20 MiB after one `malloc_trim(0)`. So a server trims now and then.
+//! to ~20 MiB after one `malloc_trim(0)`. So a server trims now and then, and soon after
+//! sessions end.
 
 use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
 
-/// Trims every `period` (clamped to 1–60 s) until `stop` is cancelled.
-pub(crate) fn spawn_trimmer(period: Duration, stop: CancellationToken) {
+use super::session_limit::SessionLimit;
+
+/// After a session ends, the time its tasks get to finish and free what they held; sessions
+/// that end within it share one trim.
+const SETTLE: Duration = Duration::from_secs(1);
+
+/// Trims every `period` (clamped to 1–60 s), and [`SETTLE`] after sessions end, until `stop`
+/// is cancelled.
+pub(crate) fn spawn_trimmer(period: Duration, sessions: SessionLimit, stop: CancellationToken) {
     let period = period.clamp(Duration::from_secs(1), Duration::from_secs(60));
     tokio::spawn(async move {
         let mut ticks = tokio::time::interval(period);
@@ -18,6 +26,12 @@ pub(crate) fn spawn_trimmer(period: Duration, stop: CancellationToken) {
             tokio::select! {
                 () = stop.cancelled() => return,
                 _ = ticks.tick() => {}
+                () = sessions.ended() => {
+                    tokio::select! {
+                        () = stop.cancelled() => return,
+                        () = tokio::time::sleep(SETTLE) => {}
+                    }
+                }
             }
             // It walks the allocator's arenas under their locks: not on an async worker.
             let _ = tokio::task::spawn_blocking(release_free_memory).await;

@@ -8,6 +8,8 @@ mod handler;
 mod http;
 mod memory;
 mod null_ids;
+mod session_limit;
+mod sessions;
 mod sse;
 mod stdio;
 mod widget;
@@ -27,6 +29,7 @@ use handler::InFlight;
 pub use call_result::call_result_json;
 pub use guard::is_loopback;
 pub use http::{AppState, app};
+pub use session_limit::DEFAULT_MAX_SESSIONS;
 pub use stdio::serve_stdio;
 
 /// How long [`RunningServer::shutdown`] waits for calls in flight, then for open connections,
@@ -54,6 +57,9 @@ pub struct ServerOptions {
     pub no_meta: bool,
     /// A Streamable HTTP session with no traffic for this long is closed.
     pub session_idle: Duration,
+    /// Sessions open at once over HTTP (Streamable HTTP and legacy SSE together); one more is
+    /// refused with 503.
+    pub max_sessions: usize,
 }
 
 impl Default for ServerOptions {
@@ -68,6 +74,7 @@ impl Default for ServerOptions {
             no_output_schema: false,
             no_meta: false,
             session_idle: Duration::from_secs(30 * 60),
+            max_sessions: DEFAULT_MAX_SESSIONS,
         }
     }
 }
@@ -168,6 +175,7 @@ pub async fn start_http(
     let sessions = CancellationToken::new();
     let state = AppState::new(engine, &options, sessions.clone())?;
     let in_flight = state.in_flight();
+    let limit = state.limit();
     let listener = bind(&options.host, options.port).await?;
     let addr = listener.local_addr()?;
     // axum does not set TCP_NODELAY, and rmcp writes each SSE response in several pieces: with
@@ -179,8 +187,9 @@ pub async fn start_http(
         }
     });
     let router = app(state);
-    // Abandoned sessions expire after `session_idle`; give their memory back about as often.
-    memory::spawn_trimmer(options.session_idle, sessions.clone());
+    // Abandoned sessions expire after `session_idle`; give their memory back about as often,
+    // and soon after any session ends.
+    memory::spawn_trimmer(options.session_idle, limit, sessions.clone());
     let accept = CancellationToken::new();
     let signal = accept.clone();
     let task = tokio::spawn(async move {

@@ -23,6 +23,7 @@ use tokio_util::sync::{CancellationToken, PollSender};
 
 use super::faults::{self, Planned};
 use super::handler::Handler;
+use super::session_limit::{self, SessionLimit, SessionSlot};
 use crate::engine::{Fault, Plan};
 
 /// Where clients POST their messages; the `endpoint` event adds `?sessionId=`.
@@ -34,6 +35,8 @@ const CHANNEL_CAPACITY: usize = 64;
 #[derive(Debug, Clone)]
 pub(crate) struct SseSessions {
     handler: Handler,
+    /// `--max-sessions`, shared with Streamable HTTP: each open stream holds a place.
+    limit: SessionLimit,
     sessions: Arc<Mutex<HashMap<String, Session>>>,
     shutdown: CancellationToken,
 }
@@ -46,9 +49,10 @@ struct Session {
 }
 
 impl SseSessions {
-    pub(crate) fn new(handler: Handler, shutdown: CancellationToken) -> Self {
+    pub(crate) fn new(handler: Handler, limit: SessionLimit, shutdown: CancellationToken) -> Self {
         Self {
             handler,
+            limit,
             sessions: Arc::default(),
             shutdown,
         }
@@ -71,11 +75,12 @@ pub(crate) fn routes(sessions: SseSessions) -> Router {
 }
 
 /// Removes the session and stops its service when the client goes away (the response stream
-/// is dropped) or the stream ends.
+/// is dropped) or the stream ends; its place under `--max-sessions` goes back with it.
 struct SessionGuard {
     id: String,
     sessions: SseSessions,
     stop: CancellationToken,
+    _slot: SessionSlot,
 }
 
 impl Drop for SessionGuard {
@@ -95,8 +100,17 @@ impl Drop for SessionGuard {
     }
 }
 
-async fn open(
-    State(sessions): State<SseSessions>,
+/// A new stream, or the ingress's 503 when `--max-sessions` are open.
+async fn open(State(sessions): State<SseSessions>) -> Response {
+    match sessions.limit.try_open() {
+        Some(slot) => open_stream(sessions, slot).into_response(),
+        None => session_limit::refusal(),
+    }
+}
+
+fn open_stream(
+    sessions: SseSessions,
+    slot: SessionSlot,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
     let id = uuid::Uuid::new_v4().to_string();
     let (to_service, from_client) = mpsc::channel::<ClientJsonRpcMessage>(CHANNEL_CAPACITY);
@@ -130,6 +144,7 @@ async fn open(
         id,
         sessions,
         stop: stop.clone(),
+        _slot: slot,
     };
     let messages =
         ReceiverStream::new(from_service).filter_map(|message| async move { event(&message) });

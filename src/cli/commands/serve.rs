@@ -33,6 +33,7 @@ pub fn run(global: &GlobalArgs, paths: &Paths, args: &ServeArgs) -> anyhow::Resu
         no_output_schema: args.no_output_schema,
         no_meta: args.no_meta,
         session_idle: Duration::from_secs(args.session_idle.max(1)),
+        max_sessions: args.max_sessions,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -9,6 +9,8 @@ mod files;
 #[cfg(unix)]
 mod journal;
 mod output;
+#[cfg(target_os = "linux")]
+mod sessions;
 
 use std::path::Path;
 use std::process::{Command, Stdio};
