@@ -5,14 +5,13 @@ use std::path::PathBuf;
 
 use clap_complete::CompletionCandidate;
 
-use super::project;
-use crate::engine::load_catalog;
+use crate::engine::{ProjectLayout, load_catalog};
 
 /// The tools folder as every subcommand resolves it, from the command line being completed.
 fn tools_dir() -> PathBuf {
     let project = named("--project", "CAREEM_MCP_PROJECT");
     let tools = named("--tools", "CAREEM_MCP_TOOLS");
-    project::derive(project.as_deref(), tools.as_deref(), None, None).tools
+    ProjectLayout::derive(project.as_deref(), tools.as_deref(), None, None).tools
 }
 
 /// `FLAG VALUE` or `FLAG=VALUE` on the command line being completed, else the variable `env`.

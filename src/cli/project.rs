@@ -25,31 +25,22 @@ pub struct Paths {
     pub overrides_named: bool,
 }
 
+/// The project's layout ([`ProjectLayout`]), and which parts were named rather than derived.
 pub fn resolve(global: &GlobalArgs) -> Paths {
-    derive(
+    let layout = ProjectLayout::derive(
         global.project.as_deref(),
         global.tools.as_deref(),
         global.overrides.as_deref(),
         global.journal.as_deref(),
-    )
-}
-
-/// The project's layout ([`ProjectLayout`]), and which parts were named rather than derived.
-pub fn derive(
-    project: Option<&Path>,
-    tools: Option<&Path>,
-    overrides: Option<&Path>,
-    journal: Option<&Path>,
-) -> Paths {
-    let layout = ProjectLayout::derive(project, tools, overrides, journal);
+    );
     Paths {
-        project: project.unwrap_or(Path::new("")).to_path_buf(),
-        project_named: project.is_some(),
-        tools_named: tools.is_some(),
+        project: global.project.clone().unwrap_or_default(),
+        project_named: global.project.is_some(),
+        tools_named: global.tools.is_some(),
         tools: layout.tools,
         overrides: layout.overrides,
         journal: layout.journal,
-        overrides_named: overrides.is_some(),
+        overrides_named: global.overrides.is_some(),
     }
 }
 
@@ -95,12 +86,17 @@ pub fn shown(path: &Path) -> String {
 
 #[cfg(test)]
 mod tests {
+    use clap::Parser;
+
     use super::*;
+    use crate::cli::Cli;
 
     #[test]
     fn only_an_overrides_file_named_counts_as_named() {
-        let named = derive(None, None, Some(Path::new("o.json")), None);
-        let derived = derive(Some(Path::new("/p")), None, None, None);
+        let named = Cli::parse_from(["careem-mcp", "--overrides", "o.json", "reset"]);
+        let derived = Cli::parse_from(["careem-mcp", "--project", "/p", "reset"]);
+        let (named, derived) = (resolve(&named.global), resolve(&derived.global));
         assert!(named.overrides_named && !derived.overrides_named);
+        assert_eq!(named.overrides, Path::new("o.json"));
     }
 }

@@ -9,18 +9,23 @@ use super::Engine;
 use super::catalog::Tool;
 use super::diagnostic::Diagnostic;
 use super::odd_arguments;
-use super::sample::{Fill, overlay, sample_with};
+use super::sample::{Properties, overlay, sample_with};
 use super::toolfile::{Outcome, Scenario, ToolFile};
 
 /// The arguments the check renders `scenario` with: every input property filled, overlaid
 /// with what its match block asks for.
 pub fn sample_arguments(engine: &Engine, tool: &Tool, scenario: &Scenario) -> Value {
-    sample_arguments_with(engine, tool, scenario, Fill::All)
+    sample_arguments_with(engine, tool, scenario, Properties::All)
 }
 
-fn sample_arguments_with(engine: &Engine, tool: &Tool, scenario: &Scenario, fill: Fill) -> Value {
+fn sample_arguments_with(
+    engine: &Engine,
+    tool: &Tool,
+    scenario: &Scenario,
+    filled: Properties,
+) -> Value {
     let now = engine.now();
-    let base = sample_with(&tool.input_schema, now, fill);
+    let base = sample_with(&tool.input_schema, now, filled);
     match &scenario.rule {
         Some(rule) => overlay(base, rule, &tool.input_schema, now),
         None => base,
@@ -31,8 +36,8 @@ fn sample_arguments_with(engine: &Engine, tool: &Tool, scenario: &Scenario, fill
 /// arguments given, with only the required ones, and with odd ones (a problem is reported
 /// once, with the first arguments that show it).
 pub fn check(engine: &Engine, tool: &Tool, file: &ToolFile) -> Vec<Diagnostic> {
-    let mut problems = check_with(engine, tool, file, Fill::All);
-    for mut lean in check_with(engine, tool, file, Fill::Required) {
+    let mut problems = check_with(engine, tool, file, Properties::All);
+    for mut lean in check_with(engine, tool, file, Properties::Required) {
         if !problems.contains(&lean) {
             lean.message.push_str(" (with only the required arguments)");
             problems.push(lean);
@@ -55,67 +60,71 @@ fn finding(message: &str) -> &str {
 
 /// The first way each scenario breaks the schema under each odd argument.
 fn check_odd(engine: &Engine, tool: &Tool, file: &ToolFile) -> Vec<Diagnostic> {
-    let Some(validator) = &tool.output_validator else {
+    let Some((validator, scenarios)) = responses(tool, file) else {
         return Vec::new();
     };
     let mut problems = Vec::new();
-    for scenario in file
-        .scenarios
-        .iter()
-        .filter(|s| s.outcome == Outcome::Response)
-    {
+    for scenario in scenarios {
         let sample = sample_arguments(engine, tool, scenario);
         for variant in odd_arguments::variants(tool, scenario, &sample) {
             let found = match engine.render(scenario, &variant.arguments) {
-                Ok(value) => violations(validator, &value)
-                    .next()
-                    .map(|(pointer, error)| {
-                        format!("response at {pointer} breaks the outputSchema: {error}")
-                    }),
+                Ok(value) => violations(validator, &value).next().map(breaks),
                 Err(error) => Some(error.to_string()),
             };
             if let Some(message) = found {
                 let message = format!("{message} (with {})", variant.label);
-                problems.push(
-                    Diagnostic::new(&file.path, scenario.line, message).in_scenario(&scenario.name),
-                );
+                problems.push(at(file, scenario, message));
             }
         }
     }
     problems
 }
 
-fn check_with(engine: &Engine, tool: &Tool, file: &ToolFile, fill: Fill) -> Vec<Diagnostic> {
-    let Some(validator) = &tool.output_validator else {
+fn check_with(
+    engine: &Engine,
+    tool: &Tool,
+    file: &ToolFile,
+    filled: Properties,
+) -> Vec<Diagnostic> {
+    let Some((validator, scenarios)) = responses(tool, file) else {
         return Vec::new();
     };
     let mut problems = Vec::new();
-    for scenario in file
-        .scenarios
-        .iter()
-        .filter(|s| s.outcome == Outcome::Response)
-    {
-        let args = sample_arguments_with(engine, tool, scenario, fill);
-        let value = match engine.render(scenario, &args) {
-            Ok(value) => value,
-            Err(error) => {
-                problems.push(
-                    Diagnostic::new(&file.path, scenario.line, error.to_string())
-                        .in_scenario(&scenario.name),
-                );
-                continue;
-            }
-        };
-        problems.extend(violations(validator, &value).map(|(pointer, error)| {
-            Diagnostic::new(
-                &file.path,
-                scenario.line,
-                format!("response at {pointer} breaks the outputSchema: {error}"),
-            )
-            .in_scenario(&scenario.name)
-        }));
+    for scenario in scenarios {
+        let args = sample_arguments_with(engine, tool, scenario, filled);
+        match engine.render(scenario, &args) {
+            Ok(value) => problems.extend(
+                violations(validator, &value).map(|found| at(file, scenario, breaks(found))),
+            ),
+            Err(error) => problems.push(at(file, scenario, error.to_string())),
+        }
     }
     problems
+}
+
+/// The tool's output validator and the scenarios it holds to: all but the `json error` ones.
+/// `None` when the tool declares no `outputSchema`, which leaves nothing to check.
+fn responses<'a>(
+    tool: &'a Tool,
+    file: &'a ToolFile,
+) -> Option<(
+    &'a jsonschema::Validator,
+    impl Iterator<Item = &'a Scenario>,
+)> {
+    let validator = tool.output_validator.as_ref()?;
+    let scenarios = file
+        .scenarios
+        .iter()
+        .filter(|s| s.outcome == Outcome::Response);
+    Some((validator, scenarios))
+}
+
+fn breaks((pointer, error): (String, String)) -> String {
+    format!("response at {pointer} breaks the outputSchema: {error}")
+}
+
+fn at(file: &ToolFile, scenario: &Scenario, message: String) -> Diagnostic {
+    Diagnostic::new(&file.path, scenario.line, message).in_scenario(&scenario.name)
 }
 
 /// Each way `value` breaks the schema: the JSON pointer of the offending value ("/" for the

@@ -7,6 +7,7 @@ use std::path::Path;
 use chrono::{SecondsFormat, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::clip::{JOURNAL_LIMIT, clip};
 use super::journal_file::{DEFAULT_MAX_SIZE, JournalFile};
@@ -66,8 +67,8 @@ impl Entry {
     }
 }
 
-/// An [`Entry`] but its `result`, borrowed from the call: the same fields, names and order,
-/// so that [`Journal::append_call`] writes the same line as [`Journal::append`] without
+/// An [`Entry`] borrowed from the call: the same fields, names and order, so that
+/// [`Journal::append_call`] writes the line `serde_json::to_vec(&Entry::new(…))` would, without
 /// copying the call's values.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -88,6 +89,17 @@ struct Head<'a> {
     delay_ms: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     fault: Option<&'static str>,
+    result: Answer<'a>,
+}
+
+/// The call's result as the journal holds it: the value's compact JSON, which the call's text
+/// already is (so it is written as it stands, not serialised again), or the text as a string
+/// (an error message, or a value too long to keep whole).
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Answer<'a> {
+    Json(&'a RawValue),
+    Text(Cow<'a, str>),
 }
 
 /// The value, or when its JSON is longer than [`JOURNAL_LIMIT`], a string of its first bytes
@@ -108,6 +120,13 @@ fn call_line(time: String, transport: &str, session: Option<&str>, output: &Call
         Decision::Scenario { name, forced } => (Some(name.as_str()), *forced),
         _ => (None, false),
     };
+    let text = clip(&output.text, JOURNAL_LIMIT);
+    let result = match text {
+        Cow::Borrowed(whole) if output.value.is_some() => {
+            serde_json::from_str(whole).map_or_else(|_| Answer::Text(text), Answer::Json)
+        }
+        _ => Answer::Text(text),
+    };
     let head = Head {
         time,
         transport,
@@ -122,19 +141,10 @@ fn call_line(time: String, transport: &str, session: Option<&str>, output: &Call
         step: output.step.map(|step| step + 1),
         delay_ms: (output.delay_ms > 0).then_some(output.delay_ms),
         fault: output.fault().map(super::controls::Fault::name),
+        result,
     };
     let mut line = Vec::with_capacity(output.text.len() + 512);
     serde_json::to_writer(&mut line, &head).expect("a journal entry serialises");
-    // `{…,"micros":N}` (or `…,"fault":"…"}`) becomes `{…,"result":…}`.
-    line.pop();
-    line.extend_from_slice(b",\"result\":");
-    let result = clip(&output.text, JOURNAL_LIMIT);
-    if output.value.is_some() && matches!(result, Cow::Borrowed(_)) {
-        line.extend_from_slice(output.text.as_bytes());
-    } else {
-        serde_json::to_writer(&mut line, &result).expect("a string serialises");
-    }
-    line.push(b'}');
     line
 }
 
@@ -164,8 +174,8 @@ impl Journal {
         self.file.path()
     }
 
-    /// Appends a call as one line in one write: the line [`Journal::append`] would write for
-    /// `Entry::new(transport, session, output)`.
+    /// Appends a call as one line in one write: `Entry::new(transport, session, output)` as
+    /// JSON.
     pub fn append_call(
         &self,
         transport: &str,
@@ -174,18 +184,7 @@ impl Journal {
     ) -> std::io::Result<()> {
         let mut line = call_line(now(), transport, session, output);
         line.push(b'\n');
-        self.write_line(&line)
-    }
-
-    /// Appends the entry as one line in one write.
-    pub fn append(&self, entry: &Entry) -> std::io::Result<()> {
-        let mut line = serde_json::to_vec(entry).map_err(std::io::Error::other)?;
-        line.push(b'\n');
-        self.write_line(&line)
-    }
-
-    fn write_line(&self, line: &[u8]) -> std::io::Result<()> {
-        self.file.write_line(line)
+        self.file.write_line(&line)
     }
 }
 

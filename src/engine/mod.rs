@@ -19,6 +19,7 @@ mod honesty;
 mod journal;
 mod journal_file;
 mod journal_read;
+mod json_diff;
 mod lint;
 mod matcher;
 mod odd_arguments;
@@ -63,6 +64,7 @@ pub use journal_read::{
     Follower, Recent, clear as clear_journal, complete_end, last_lines,
     parse as parse_journal_line, recent as journal_recent,
 };
+pub use json_diff::{Change, Difference, differences, pointer_token};
 pub use lint::{Linted, ProjectLint, project as lint_project, tool_files as lint_tool_files};
 pub use matcher::matches;
 pub use odd_arguments::combined as odd_arguments;

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 /// Which properties of an object a sample fills.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Fill {
+pub enum Properties {
     /// Every property: what FORMAT.md's honesty rule prescribes.
     All,
     /// Only the required ones and those with a default: the leanest call a client can make,
@@ -16,12 +16,12 @@ pub enum Fill {
 
 /// A value for `schema` with every property filled.
 pub fn sample(schema: &Value, now: DateTime<Utc>) -> Value {
-    sample_with(schema, now, Fill::All)
+    sample_with(schema, now, Properties::All)
 }
 
 /// A value for `schema`: its `const`, `default`, first example, first enum member, or one
 /// made from its type.
-pub fn sample_with(schema: &Value, now: DateTime<Utc>, fill: Fill) -> Value {
+pub fn sample_with(schema: &Value, now: DateTime<Utc>, filled: Properties) -> Value {
     for key in ["const", "default"] {
         if let Some(value) = schema.get(key) {
             return value.clone();
@@ -46,7 +46,7 @@ pub fn sample_with(schema: &Value, now: DateTime<Utc>, fill: Fill) -> Value {
                 .and_then(Value::as_u64)
                 .unwrap_or(1)
                 .max(1);
-            let item = sample_with(schema.get("items").unwrap_or(&Value::Null), now, fill);
+            let item = sample_with(schema.get("items").unwrap_or(&Value::Null), now, filled);
             Value::Array(vec![item; usize::try_from(count).unwrap_or(1)])
         }
         Some("null") => Value::Null,
@@ -59,14 +59,16 @@ pub fn sample_with(schema: &Value, now: DateTime<Utc>, fill: Fill) -> Value {
                 .filter_map(Value::as_str)
                 .collect();
             let wanted = |key: &str, property: &Value| {
-                fill == Fill::All || required.contains(&key) || property.get("default").is_some()
+                filled == Properties::All
+                    || required.contains(&key)
+                    || property.get("default").is_some()
             };
             let properties = schema.get("properties").and_then(Value::as_object);
             let map: Map<String, Value> = properties
                 .into_iter()
                 .flatten()
                 .filter(|(key, property)| wanted(key, property))
-                .map(|(key, property)| (key.clone(), sample_with(property, now, fill)))
+                .map(|(key, property)| (key.clone(), sample_with(property, now, filled)))
                 .collect();
             Value::Object(map)
         }

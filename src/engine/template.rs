@@ -45,7 +45,7 @@ struct Compiled {
 #[derive(Debug, Clone, PartialEq)]
 struct Slot {
     path: Vec<Step>,
-    fill: Fill,
+    content: Content,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -55,7 +55,8 @@ enum Step {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-enum Fill {
+/// What fills a slot of the compiled value.
+enum Content {
     /// A bare placeholder: its value, whatever JSON it is.
     Value(usize),
     /// A string of literal text and placeholders inside it.
@@ -325,14 +326,14 @@ impl Compiled {
                 _ => 0,
             }
         }
-        self.slots.iter().any(|slot| match slot.fill {
-            Fill::Value(index) => match &evaluated[index] {
+        self.slots.iter().any(|slot| match slot.content {
+            Content::Value(index) => match &evaluated[index] {
                 Evaluated::Bare(value @ (Value::Array(_) | Value::Object(_))) => {
                     slot.path.len() + depth(value) >= 120
                 }
                 _ => false,
             },
-            Fill::Text(_) => false,
+            Content::Text(_) => false,
         })
     }
 
@@ -353,14 +354,14 @@ impl Compiled {
             let Some(target) = slot_mut(&mut value, &slot.path) else {
                 continue;
             };
-            *target = match &slot.fill {
-                Fill::Value(index) => {
+            *target = match &slot.content {
+                Content::Value(index) => {
                     match std::mem::replace(&mut evaluated[*index], Evaluated::Bare(Value::Null)) {
                         Evaluated::Bare(value) => value,
                         Evaluated::InString(text) => Value::String(text),
                     }
                 }
-                Fill::Text(parts) => {
+                Content::Text(parts) => {
                     let mut joined = String::new();
                     for part in parts {
                         match part {
@@ -409,7 +410,7 @@ fn find_slots(
                 see(index)?;
                 slots.push(Slot {
                     path: path.clone(),
-                    fill: Fill::Value(index),
+                    content: Content::Value(index),
                 });
                 return Some(());
             }
@@ -435,7 +436,7 @@ fn find_slots(
             }
             slots.push(Slot {
                 path: path.clone(),
-                fill: Fill::Text(parts),
+                content: Content::Text(parts),
             });
         }
         Value::Array(items) => {

@@ -15,8 +15,8 @@ use serde_json::{Value, json};
 use super::finding::{Finding, Verdict};
 use super::transport::Client;
 use crate::engine::{
-    Engine, Outcome, Overrides, odd_arguments, sample_arguments, tool_paths, violations,
-    write_overrides as write,
+    Change, Engine, Outcome, Overrides, differences, odd_arguments, pointer_token,
+    sample_arguments, tool_paths, violations, write_overrides as write,
 };
 
 /// A request without an answer for this long fails its check instead of hanging the run.
@@ -408,7 +408,7 @@ async fn lists(session: &mut Session<'_>, engine: &Engine) -> Result<String, Str
             continue;
         };
         let wire = serde_json::to_value(wire).map_err(|error| error.to_string())?;
-        if let Some(difference) = difference(&Value::Object(tool.definition.clone()), &wire, "") {
+        if let Some(difference) = difference(&Value::Object(tool.definition.clone()), &wire) {
             problems.push(format!("{}: {difference}", tool.path.display()));
         }
     }
@@ -451,44 +451,23 @@ async fn answer<T>(
 }
 
 /// The first place where the listed tool differs from the file, as a JSON pointer.
-fn difference(file: &Value, wire: &Value, pointer: &str) -> Option<String> {
-    let shown = if pointer.is_empty() {
-        "the definition"
-    } else {
-        pointer
-    };
-    match (file, wire) {
-        (Value::Object(file), Value::Object(wire)) => {
-            for (key, value) in file {
-                let inner = format!("{pointer}/{}", escape(key));
-                match wire.get(key) {
-                    None => return Some(format!("{inner} is in the file but not in tools/list")),
-                    Some(listed) => {
-                        if let Some(found) = difference(value, listed, &inner) {
-                            return Some(found);
-                        }
-                    }
-                }
-            }
-            wire.keys().find(|key| !file.contains_key(*key)).map(|key| {
-                format!(
-                    "{pointer}/{} is in tools/list but not in the file",
-                    escape(key)
-                )
-            })
-        }
-        (Value::Array(file), Value::Array(wire)) if file.len() == wire.len() => file
-            .iter()
-            .zip(wire)
-            .enumerate()
-            .find_map(|(index, (a, b))| difference(a, b, &format!("{pointer}/{index}"))),
-        _ if same(file, wire) => None,
-        _ => Some(format!(
-            "{shown} is {} in tools/list but {} in the file",
-            brief(wire),
-            brief(file)
-        )),
-    }
+fn difference(file: &Value, wire: &Value) -> Option<String> {
+    let found = differences(file, wire).into_iter().next()?;
+    let pointer = found.pointer();
+    Some(match found.change {
+        Change::Removed => format!("{pointer} is in the file but not in tools/list"),
+        Change::Added => format!("{pointer} is in tools/list but not in the file"),
+        Change::Changed { before, after } => format!(
+            "{} is {} in tools/list but {} in the file",
+            if pointer.is_empty() {
+                "the definition"
+            } else {
+                &pointer
+            },
+            brief(after),
+            brief(before)
+        ),
+    })
 }
 
 /// Test 9: the overrides file forces a scenario on the next call, and `{}` lifts it.
@@ -676,7 +655,7 @@ fn scan(value: &Value, pointer: &str, hit: &mut impl FnMut(&str, &str, &str)) {
         }
         Value::Object(map) => {
             for (key, item) in map {
-                let inner = format!("{pointer}/{}", escape(key));
+                let inner = format!("{pointer}/{}", pointer_token(key));
                 check_words(&inner, key, hit);
                 scan(item, &inner, hit);
             }
@@ -708,11 +687,6 @@ fn check_words(pointer: &str, text: &str, hit: &mut impl FnMut(&str, &str, &str)
 
 fn write_overrides(path: &Path, forced: &Overrides) -> Result<(), String> {
     write(path, forced).map_err(|error| error.to_string())
-}
-
-/// A JSON pointer token (RFC 6901).
-fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
 }
 
 /// Compact JSON, cut short so that one detail stays readable.
@@ -763,7 +737,7 @@ mod tests {
             ),
         ];
         for (wire, want) in cases {
-            assert_eq!(difference(&file, &wire, "").as_deref(), want, "{wire}");
+            assert_eq!(difference(&file, &wire).as_deref(), want, "{wire}");
         }
     }
 

@@ -12,7 +12,7 @@ use rmcp::model::{
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use tokio::sync::watch;
 use tokio::task::JoinError;
 
@@ -20,7 +20,7 @@ use super::call_result::call_result;
 use super::faults::{self, Planned};
 use super::widget::Widget;
 use super::{ServerError, ServerOptions};
-use crate::engine::{self, CallOutput, Engine, Fault, INTERNAL_ERROR, Plan, UnknownTool};
+use crate::engine::{self, CallOutput, Change, Engine, Fault, INTERNAL_ERROR, Plan, UnknownTool};
 
 /// Cheap to clone: every session (HTTP, SSE, stdio) gets its own copy of the same state,
 /// labelled with where its calls come from, for the call journal.
@@ -235,19 +235,20 @@ fn advertised(tool: &engine::Tool, options: &ServerOptions) -> Result<Tool, Serv
 
 /// Names the top-level keys that would not survive the trip through rmcp's `Tool`.
 fn difference(file: &Value, wire: &Value) -> String {
-    let empty = Map::new();
-    let file = file.as_object().unwrap_or(&empty);
-    let wire = wire.as_object().unwrap_or(&empty);
     let mut keys: Vec<String> = Vec::new();
-    for (key, value) in file {
-        match wire.get(key) {
-            None => keys.push(format!("`{key}` would be dropped")),
-            Some(other) if other != value => keys.push(format!("`{key}` would change")),
-            Some(_) => {}
+    for found in engine::differences(file, wire) {
+        let Some(key) = found.path.first() else {
+            continue;
+        };
+        let what = match found.change {
+            Change::Removed if found.path.len() == 1 => "would be dropped",
+            Change::Added if found.path.len() == 1 => "would be added",
+            _ => "would change",
+        };
+        let said = format!("`{key}` {what}");
+        if keys.last() != Some(&said) {
+            keys.push(said);
         }
-    }
-    for key in wire.keys().filter(|key| !file.contains_key(*key)) {
-        keys.push(format!("`{key}` would be added"));
     }
     keys.join(", ")
 }
@@ -448,6 +449,16 @@ mod tests {
                 "{method}"
             );
         }
+    }
+
+    #[test]
+    fn a_definition_rmcp_would_alter_names_each_top_level_key() {
+        let file = json!({"name": "t", "title": "T", "inputSchema": {"type": "object", "x": [1]}});
+        let wire = json!({"name": "t", "inputSchema": {"type": "object", "x": [2]}, "icons": []});
+        assert_eq!(
+            difference(&file, &wire),
+            "`title` would be dropped, `inputSchema` would change, `icons` would be added"
+        );
     }
 
     #[tokio::test]
