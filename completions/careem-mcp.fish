@@ -52,6 +52,9 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l widget-d
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l allowed-host -d 'Also accept this Host (e.g. a tunnel\'s, for ChatGPT); loopback names are always accepted' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l session-idle -d 'End HTTP sessions idle for this many seconds' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l max-sessions -d 'Refuse a new HTTP session (503) while this many are open, Streamable HTTP and SSE together' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l max-connections -d 'Keep at most this many HTTP connections open; at the cap a new one displaces the one idle longest' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l header-timeout -d 'Close a connection that has sent no complete request headers for this many seconds (idle kept-alive connections included)' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l body-timeout -d 'Answer 408 to a request whose body is still incomplete after this many seconds' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l overrides -d 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]' -r -F

@@ -239,6 +239,35 @@ pub struct ServeArgs {
         value_parser = clap::value_parser!(u64).range(1..).map(|n| usize::try_from(n).unwrap_or(usize::MAX))
     )]
     pub max_sessions: usize,
+    /// Keep at most this many HTTP connections open; at the cap a new one displaces the one
+    /// idle longest.
+    #[arg(
+        long,
+        value_name = "N",
+        env = "CAREEM_MCP_MAX_CONNECTIONS",
+        default_value_t = 1024,
+        value_parser = clap::value_parser!(u32).range(1..)
+    )]
+    pub max_connections: u32,
+    /// Close a connection that has sent no complete request headers for this many seconds
+    /// (idle kept-alive connections included).
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        env = "CAREEM_MCP_HEADER_TIMEOUT",
+        default_value_t = 30,
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    pub header_timeout: u64,
+    /// Answer 408 to a request whose body is still incomplete after this many seconds.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        env = "CAREEM_MCP_BODY_TIMEOUT",
+        default_value_t = 30,
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    pub body_timeout: u64,
     /// Keep no journal.
     #[arg(long)]
     pub no_journal: bool,

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
-use axum::extract::{DefaultBodyLimit, Request};
+use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::{Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -37,6 +37,7 @@ pub struct AppState {
     session_idle: Duration,
     /// `--max-sessions`, over Streamable HTTP and legacy SSE together.
     limit: SessionLimit,
+    body_timeout: Duration,
     shutdown: CancellationToken,
 }
 
@@ -54,6 +55,7 @@ impl AppState {
             guard: Arc::new(HostGuard::new(&options.allowed_hosts)),
             session_idle: options.session_idle,
             limit: SessionLimit::new(options.max_sessions),
+            body_timeout: options.connections.body_timeout,
             shutdown,
         })
     }
@@ -112,6 +114,10 @@ pub fn app(state: AppState) -> Router {
             get(move || async move { axum::Json(json!({"status": "ok", "tools": tools})) }),
         )
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(middleware::from_fn_with_state(
+            state.body_timeout,
+            read_bodies_in_time,
+        ))
         .layer(middleware::from_fn(refuse_large_bodies))
         .layer(middleware::from_fn_with_state(state.guard, guard_hosts))
 }
@@ -181,4 +187,37 @@ async fn refuse_large_bodies(request: Request, next: Next) -> Response {
         return (StatusCode::PAYLOAD_TOO_LARGE, "Payload Too Large").into_response();
     }
     next.run(request).await
+}
+
+/// Reads the whole body (within the size limit) before any route sees it, and gives up after
+/// `timeout`: a client that sends its body slowly, or holds back its last bytes, would otherwise
+/// hold the connection and the buffered part for ever. It gets 408 and its connection is
+/// closed, as nginx answers a body that stalls. Requests without a body pass at once.
+async fn read_bodies_in_time(
+    State(timeout): State<Duration>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    match tokio::time::timeout(timeout, axum::body::to_bytes(body, MAX_BODY_BYTES)).await {
+        Ok(Ok(bytes)) => {
+            next.run(Request::from_parts(parts, Body::from(bytes)))
+                .await
+        }
+        Ok(Err(error)) => {
+            tracing::debug!("cannot read a request body: {error}");
+            (StatusCode::PAYLOAD_TOO_LARGE, "Payload Too Large").into_response()
+        }
+        Err(_) => {
+            tracing::debug!(
+                "a request body still incomplete after {timeout:?}: closing its connection"
+            );
+            (
+                StatusCode::REQUEST_TIMEOUT,
+                [(header::CONNECTION, "close")],
+                "Request Timeout",
+            )
+                .into_response()
+        }
+    }
 }

@@ -2,6 +2,7 @@
 //! stdio. The only layer that knows the protocol; it never prints (logs go through `tracing`).
 
 mod call_result;
+mod connections;
 mod faults;
 pub(crate) mod guard;
 mod handler;
@@ -18,7 +19,6 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
@@ -27,6 +27,7 @@ use crate::engine::Engine;
 use handler::InFlight;
 
 pub use call_result::call_result_json;
+pub use connections::ConnectionLimits;
 pub use guard::is_loopback;
 pub use http::{AppState, app};
 pub use session_limit::DEFAULT_MAX_SESSIONS;
@@ -60,6 +61,8 @@ pub struct ServerOptions {
     /// Sessions open at once over HTTP (Streamable HTTP and legacy SSE together); one more is
     /// refused with 503.
     pub max_sessions: usize,
+    /// Timeouts and the cap on open connections of the HTTP listener.
+    pub connections: ConnectionLimits,
 }
 
 impl Default for ServerOptions {
@@ -75,6 +78,7 @@ impl Default for ServerOptions {
             no_meta: false,
             session_idle: Duration::from_secs(30 * 60),
             max_sessions: DEFAULT_MAX_SESSIONS,
+            connections: ConnectionLimits::default(),
         }
     }
 }
@@ -178,27 +182,17 @@ pub async fn start_http(
     let limit = state.limit();
     let listener = bind(&options.host, options.port).await?;
     let addr = listener.local_addr()?;
-    // axum does not set TCP_NODELAY, and rmcp writes each SSE response in several pieces: with
-    // Nagle on and the client's delayed ACKs, every request after the first on a kept-alive
-    // connection would wait ~40 ms.
-    let listener = listener.tap_io(|tcp| {
-        if let Err(error) = tcp.set_nodelay(true) {
-            tracing::warn!("cannot set TCP_NODELAY: {error}");
-        }
-    });
     let router = app(state);
     // Abandoned sessions expire after `session_idle`; give their memory back about as often,
     // and soon after any session ends.
     memory::spawn_trimmer(options.session_idle, limit, sessions.clone());
     let accept = CancellationToken::new();
-    let signal = accept.clone();
-    let task = tokio::spawn(async move {
-        let serving =
-            axum::serve(listener, router).with_graceful_shutdown(signal.cancelled_owned());
-        if let Err(error) = serving.await {
-            tracing::error!("the HTTP server stopped: {error}");
-        }
-    });
+    let task = tokio::spawn(connections::serve(
+        listener,
+        router,
+        options.connections,
+        accept.clone(),
+    ));
     tracing::debug!(%addr, "listening");
     Ok(RunningServer {
         addr,

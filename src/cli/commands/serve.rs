@@ -10,7 +10,7 @@ use super::load_journalled_engine;
 use crate::cli::Status;
 use crate::cli::args::{GlobalArgs, ServeArgs};
 use crate::cli::project::{Paths, shown};
-use crate::server::{ServerOptions, is_loopback, serve_stdio, start_http};
+use crate::server::{ConnectionLimits, ServerOptions, is_loopback, serve_stdio, start_http};
 
 pub fn run(global: &GlobalArgs, paths: &Paths, args: &ServeArgs) -> anyhow::Result<Status> {
     let engine = Arc::new(load_journalled_engine(global, paths, args.no_journal)?);
@@ -34,6 +34,11 @@ pub fn run(global: &GlobalArgs, paths: &Paths, args: &ServeArgs) -> anyhow::Resu
         no_meta: args.no_meta,
         session_idle: Duration::from_secs(args.session_idle.max(1)),
         max_sessions: args.max_sessions,
+        connections: ConnectionLimits {
+            max_connections: usize::try_from(args.max_connections).unwrap_or(usize::MAX),
+            header_timeout: Duration::from_secs(args.header_timeout),
+            body_timeout: Duration::from_secs(args.body_timeout),
+        },
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

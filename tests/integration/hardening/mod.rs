@@ -3,6 +3,8 @@
 //! with deadlines (never a speed assertion), bounds memory by the server's own VmRSS, and shows
 //! a normal client still served meanwhile.
 
+#[cfg(unix)]
+mod connections;
 mod edits;
 #[cfg(target_os = "linux")]
 mod files;
