@@ -123,6 +123,8 @@ fn churn_files(project: &Path, stop: &AtomicBool) -> usize {
         std::fs::write(&temp, if rounds % 2 == 0 { &edited } else { &original }).expect("temp");
         std::fs::rename(&temp, &tool).expect("rename");
         rounds += 1;
+        // Pacing, not waiting for anything: a few hundred rewrites a second is churn enough,
+        // and leaves the two cores to the server and its clients.
         std::thread::sleep(Duration::from_millis(5));
     }
     std::fs::write(&tool, original).expect("restore");
