@@ -15,6 +15,7 @@ use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::{Value, json};
 use tokio::sync::watch;
 use tokio::task::JoinError;
+use tokio_util::sync::CancellationToken;
 
 use super::call_result::call_result;
 use super::faults::{self, Planned};
@@ -44,25 +45,44 @@ struct Inner {
 
 /// The calls being answered right now, over every transport, so that a shutdown can let them
 /// finish before it ends the sessions they belong to.
+/// After the grace period a shutdown cuts the calls still running: each answers `-32603` at
+/// once, whatever it was waiting for (a delay, a `hang` fault, a journal write that does not
+/// return), so that no client waits on a server that is going away.
 #[derive(Debug, Clone)]
-pub(crate) struct InFlight(Arc<watch::Sender<usize>>);
+pub(crate) struct InFlight {
+    count: Arc<watch::Sender<usize>>,
+    cut: CancellationToken,
+}
 
 impl InFlight {
     fn new() -> Self {
-        Self(Arc::new(watch::Sender::new(0)))
+        Self {
+            count: Arc::new(watch::Sender::new(0)),
+            cut: CancellationToken::new(),
+        }
     }
 
     /// Counts a call until the guard is dropped (answered, cancelled or panicked).
     fn enter(&self) -> InFlightGuard {
-        self.0.send_modify(|count| *count += 1);
+        self.count.send_modify(|count| *count += 1);
         InFlightGuard(self.clone())
     }
 
     /// Resolves once no call is running.
     pub(crate) async fn drained(&self) {
-        let mut count = self.0.subscribe();
+        let mut count = self.count.subscribe();
         // The sender lives as long as `self`, so waiting cannot fail.
         let _ = count.wait_for(|count| *count == 0).await;
+    }
+
+    /// Answers every call still running, and every call from now on, with `-32603`.
+    pub(crate) fn cut(&self) {
+        self.cut.cancel();
+    }
+
+    /// Resolves once the calls are cut.
+    async fn cut_off(&self) {
+        self.cut.cancelled().await;
     }
 }
 
@@ -71,7 +91,7 @@ pub(crate) struct InFlightGuard(InFlight);
 impl Drop for InFlightGuard {
     fn drop(&mut self) {
         self.0
-            .0
+            .count
             .send_modify(|count| *count = count.saturating_sub(1));
     }
 }
@@ -147,6 +167,51 @@ impl Handler {
         }
     }
 
+    /// A `tools/call`: the controls' delay and fault, then the engine's answer.
+    async fn answer_call(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+        in_flight: InFlightGuard,
+    ) -> Result<CallToolResponse, McpError> {
+        let engine = Arc::clone(&self.inner.engine);
+        let name = request.name.to_string();
+        let (transport, session) = (self.transport, self.session_of(&context));
+        let plan = self.plan_of(&name, session.as_deref(), &context).await;
+        // The delay runs in this call's own task: other calls and sessions go on meanwhile.
+        if !faults::wait(plan.delay, &context.ct).await {
+            return Err(faults::internal_error());
+        }
+        if let Some(fault) = plan.fault {
+            let error = self
+                .fire(
+                    fault,
+                    request,
+                    session.as_deref(),
+                    &plan,
+                    &context,
+                    in_flight,
+                )
+                .await;
+            return Err(error);
+        }
+        let tool = name.clone();
+        // The engine reads files; keep it off the async workers. The journal line is written
+        // there too, so a slow disk never holds up the runtime.
+        let answered = tokio::task::spawn_blocking(move || {
+            let arguments = request.arguments;
+            let answer = engine.call_planned(&tool, arguments.clone(), &plan);
+            match &answer {
+                Ok(output) => engine.record(transport, session.as_deref(), output),
+                Err(_) => engine.record_unknown(transport, session.as_deref(), &tool, arguments),
+            }
+            answer
+        })
+        .await;
+        drop(in_flight);
+        respond(&name, answered)
+    }
+
     /// Fires a fault that the MCP layer answers: after the journal line, the client gets
     /// `-32603`, nothing at all (`hang`), or, over stdio, a process that ends.
     async fn fire(
@@ -167,7 +232,8 @@ impl Handler {
         let stdio = self.transport == "stdio";
         match fault {
             Fault::Hang => {
-                // A call that never ends must not hold up a shutdown.
+                // A call that never ends must not hold up a shutdown, which cuts it (answers it
+                // `-32603`) once the others are done.
                 drop(in_flight);
                 context.ct.cancelled().await;
             }
@@ -335,43 +401,14 @@ impl ServerHandler for Handler {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        let engine = Arc::clone(&self.inner.engine);
-        let name = request.name.to_string();
-        let (transport, session) = (self.transport, self.session_of(&context));
-        let in_flight = self.inner.in_flight.enter();
-        let plan = self.plan_of(&name, session.as_deref(), &context).await;
-        // The delay runs in this call's own task: other calls and sessions go on meanwhile.
-        if !faults::wait(plan.delay, &context.ct).await {
-            return Err(faults::internal_error());
-        }
-        if let Some(fault) = plan.fault {
-            let error = self
-                .fire(
-                    fault,
-                    request,
-                    session.as_deref(),
-                    &plan,
-                    &context,
-                    in_flight,
-                )
-                .await;
-            return Err(error);
-        }
-        let tool = name.clone();
-        // The engine reads files; keep it off the async workers. The journal line is written
-        // there too, so a slow disk never holds up the runtime.
-        let answered = tokio::task::spawn_blocking(move || {
-            let arguments = request.arguments;
-            let answer = engine.call_planned(&tool, arguments.clone(), &plan);
-            match &answer {
-                Ok(output) => engine.record(transport, session.as_deref(), output),
-                Err(_) => engine.record_unknown(transport, session.as_deref(), &tool, arguments),
+        let in_flight = &self.inner.in_flight;
+        tokio::select! {
+            answer = self.answer_call(request, context, in_flight.enter()) => answer,
+            () = in_flight.cut_off() => {
+                tracing::warn!("a call still running at shutdown: answering it with an error");
+                Err(faults::internal_error())
             }
-            answer
-        })
-        .await;
-        drop(in_flight);
-        respond(&name, answered)
+        }
     }
 
     async fn on_custom_request(

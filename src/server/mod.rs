@@ -149,13 +149,20 @@ impl RunningServer {
     }
 }
 
-/// Waits (up to the grace period) for the calls in flight, then a moment for their answers to
-/// reach their streams.
+/// Waits (up to the grace period) for the calls in flight, cuts those still running (they
+/// answer `-32603` at once, as do `hang` faults, which are never waited for), then gives the
+/// answers a moment to reach their streams.
 async fn drain(in_flight: &InFlight) {
-    match tokio::time::timeout(SHUTDOWN_GRACE, in_flight.drained()).await {
-        Ok(()) => tokio::time::sleep(SHUTDOWN_SETTLE).await,
-        Err(_) => tracing::warn!("calls still running after {SHUTDOWN_GRACE:?}; ending them"),
+    if tokio::time::timeout(SHUTDOWN_GRACE, in_flight.drained())
+        .await
+        .is_err()
+    {
+        tracing::warn!(
+            "calls still running after {SHUTDOWN_GRACE:?}; answering them with an error"
+        );
     }
+    in_flight.cut();
+    tokio::time::sleep(SHUTDOWN_SETTLE).await;
 }
 
 impl Drop for RunningServer {

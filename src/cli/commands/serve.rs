@@ -12,6 +12,9 @@ use crate::cli::args::{GlobalArgs, ServeArgs};
 use crate::cli::project::{Paths, shown};
 use crate::server::{ConnectionLimits, ServerOptions, is_loopback, serve_stdio, start_http};
 
+/// How long the process waits, after the server has stopped, for work it cannot interrupt.
+const LEFTOVER_GRACE: Duration = Duration::from_secs(1);
+
 pub fn run(global: &GlobalArgs, paths: &Paths, args: &ServeArgs) -> anyhow::Result<Status> {
     let engine = Arc::new(load_journalled_engine(global, paths, args.no_journal)?);
     // On stderr, before anything else: a client starts the server in a folder of its own
@@ -44,7 +47,7 @@ pub fn run(global: &GlobalArgs, paths: &Paths, args: &ServeArgs) -> anyhow::Resu
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    runtime.block_on(async move {
+    let served = runtime.block_on(async move {
         let tools = engine.tools().len();
         if args.stdio {
             tracing::info!("serving {tools} tools over stdio");
@@ -61,7 +64,12 @@ pub fn run(global: &GlobalArgs, paths: &Paths, args: &ServeArgs) -> anyhow::Resu
         tracing::info!("shutting down");
         server.shutdown().await;
         Ok(Status::Success)
-    })
+    });
+    // The sessions are over. What still runs is stuck in a blocking call (a journal write to a
+    // pipe nobody reads, a disk that does not answer) that no shutdown can interrupt: leave it
+    // behind rather than wait for it, so SIGTERM always ends the process.
+    runtime.shutdown_timeout(LEFTOVER_GRACE);
+    served
 }
 
 pub(super) async fn shutdown_signal() {

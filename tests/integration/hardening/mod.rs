@@ -3,7 +3,7 @@
 //! with deadlines (never a speed assertion), bounds memory by the server's own VmRSS, and shows
 //! a normal client still served meanwhile.
 
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod connections;
 mod edits;
 #[cfg(target_os = "linux")]
@@ -13,6 +13,8 @@ mod journal;
 mod output;
 #[cfg(target_os = "linux")]
 mod sessions;
+#[cfg(unix)]
+mod shutdown;
 
 use std::path::Path;
 use std::process::{Command, Stdio};
