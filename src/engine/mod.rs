@@ -55,10 +55,10 @@ pub use controls::{Control, Controls, DEFAULT_ENTRY, Delay, Fault, Step};
 pub use diagnostic::{Diagnostic, Diagnostics};
 pub use entry_notes::entry_notes;
 pub use force::{
-    ForceError, control_from_steps, find_scenario, find_tool, force as force_scenario,
-    reset as reset_overrides, set as set_control,
+    ForceError, control_from_steps, find_tool, force as force_scenario, reset as reset_overrides,
+    set as set_control,
 };
-pub use honesty::{check as check_honesty, sample_arguments, violations};
+pub use honesty::{sample_arguments, violations};
 pub use journal::{Entry as JournalEntry, Journal, read as read_journal};
 pub use journal_read::{
     Follower, Recent, clear as clear_journal, complete_end, last_lines,
@@ -144,6 +144,20 @@ impl Engine {
     pub fn with_journal(mut self, journal: Journal) -> Self {
         self.journal = Some(journal);
         self
+    }
+
+    /// Records calls in the journal at `path`, rotated past `max_size` bytes. A journal that
+    /// cannot be opened (a client may start the server in a read-only folder) is a warning:
+    /// answering matters more than recording.
+    #[must_use]
+    pub fn journalled(self, path: &Path, max_size: u64) -> Self {
+        match Journal::open_with_max_size(path, max_size) {
+            Ok(journal) => self.with_journal(journal),
+            Err(error) => {
+                tracing::warn!(path = %path.display(), "cannot open the call journal, keeping none: {error}");
+                self
+            }
+        }
     }
 
     /// Answers a call as the in-process session would: the overrides file's scenario (or step

@@ -3,15 +3,13 @@
 
 use std::sync::Arc;
 
-use anyhow::Context;
-
-use super::engine_config;
 use super::serve::shutdown_signal;
+use super::{engine_config, runtime};
 use crate::cli::Status;
 use crate::cli::args::{DashboardArgs, GlobalArgs};
 use crate::cli::project::Paths;
 use crate::dashboard::{self, DashboardOptions};
-use crate::engine::{Engine, Journal, load_catalog};
+use crate::engine::{Engine, load_catalog};
 use crate::server::is_loopback;
 
 pub fn run(global: &GlobalArgs, paths: &Paths, args: &DashboardArgs) -> anyhow::Result<Status> {
@@ -25,25 +23,16 @@ pub fn run(global: &GlobalArgs, paths: &Paths, args: &DashboardArgs) -> anyhow::
             loaded.diagnostics.len()
         );
     }
-    let mut engine = Engine::from_tools(config, loaded.tools);
-    let journal = &paths.journal;
     // Opening the journal creates it, so the live view can follow it before `serve` starts.
-    match Journal::open(journal) {
-        Ok(opened) => engine = engine.with_journal(opened),
-        Err(error) => {
-            tracing::warn!(path = %journal.display(), "cannot open the call journal: {error}");
-        }
-    }
+    let engine = Engine::from_tools(config, loaded.tools)
+        .journalled(&paths.journal, global.journal_max_size);
     let options = DashboardOptions {
         host: args.host.clone(),
         port: args.port,
         allowed_hosts: args.allowed_hosts.clone(),
-        journal: journal.clone(),
+        journal: paths.journal.clone(),
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
+    let runtime = runtime()?;
     runtime.block_on(async move {
         if !is_loopback(&args.host) {
             tracing::warn!(

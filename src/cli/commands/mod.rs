@@ -15,7 +15,7 @@ use anyhow::Context;
 use super::args::{Cli, Command, GlobalArgs};
 use super::project::{self, Paths};
 use super::{Status, init_logging};
-use crate::engine::{Engine, EngineConfig, Journal};
+use crate::engine::{Engine, EngineConfig};
 
 pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
     let global = cli.global;
@@ -79,22 +79,24 @@ pub fn load_engine(global: &GlobalArgs, paths: &Paths) -> anyhow::Result<Engine>
     })
 }
 
-/// The engine, journalling its calls unless `--no-journal`. A journal that cannot be opened
-/// (a client may start the server in a read-only folder) is a warning: serving matters more.
+/// The engine, journalling its calls unless `--no-journal`.
 pub fn load_journalled_engine(
     global: &GlobalArgs,
     paths: &Paths,
     no_journal: bool,
 ) -> anyhow::Result<Engine> {
     let engine = load_engine(global, paths)?;
-    if no_journal {
-        return Ok(engine);
-    }
-    match Journal::open_with_max_size(&paths.journal, global.journal_max_size) {
-        Ok(opened) => Ok(engine.with_journal(opened)),
-        Err(error) => {
-            tracing::warn!(path = %paths.journal.display(), "cannot open the call journal, keeping none: {error}");
-            Ok(engine)
-        }
-    }
+    Ok(if no_journal {
+        engine
+    } else {
+        engine.journalled(&paths.journal, global.journal_max_size)
+    })
+}
+
+/// The async runtime `serve`, `dashboard` and `verify` run in.
+pub fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")
 }

@@ -4,9 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::Context;
-
-use super::load_journalled_engine;
+use super::{load_journalled_engine, runtime};
 use crate::cli::Status;
 use crate::cli::args::{GlobalArgs, ServeArgs};
 use crate::cli::project::{Paths, shown};
@@ -43,10 +41,7 @@ pub fn run(global: &GlobalArgs, paths: &Paths, args: &ServeArgs) -> anyhow::Resu
             body_timeout: Duration::from_secs(args.body_timeout),
         },
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
+    let runtime = runtime()?;
     let served = runtime.block_on(async move {
         let tools = engine.tools().len();
         if args.stdio {

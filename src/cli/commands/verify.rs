@@ -1,10 +1,10 @@
 //! `careem-mcp verify`: the acceptance suite of [`crate::probe`], shown as a table for people
 //! or as JSON for machines, with the summary line last.
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use comfy_table::Color;
 
-use super::engine_config;
+use super::{engine_config, runtime};
 use crate::cli::args::{GlobalArgs, TransportChoice, VerifyArgs};
 use crate::cli::project::Paths;
 use crate::cli::{Status, printer};
@@ -28,10 +28,7 @@ pub fn run(global: &GlobalArgs, paths: &Paths, args: &VerifyArgs) -> anyhow::Res
         url: args.url.clone(),
         overrides_given: paths.overrides_named,
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
+    let runtime = runtime()?;
     let findings = runtime.block_on(probe::run(&plan))?;
     print(&findings, args.json)?;
     Ok(if probe::failed(&findings) {
