@@ -7,13 +7,14 @@ use super::load_journalled_engine;
 use crate::cli::args::{CallArgs, GlobalArgs};
 use crate::cli::project::Paths;
 use crate::cli::{Status, printer};
-use crate::engine::{INTERNAL_ERROR, did_you_mean};
+use crate::engine::{Decision, did_you_mean};
 use crate::server::call_result_json;
 
 pub fn run(global: &GlobalArgs, paths: &Paths, args: &CallArgs) -> anyhow::Result<Status> {
     let arguments = parse_arguments(args.arguments.as_deref())?;
     let engine = load_journalled_engine(global, paths, args.no_journal)?;
-    let output = match engine.call_with(&args.tool, arguments, args.scenario.as_deref()) {
+    let forced = args.scenario.as_deref();
+    let output = match engine.call_recorded("cli", &args.tool, arguments, forced) {
         Ok(output) => output,
         Err(unknown) => {
             let names: Vec<&str> = engine.tools().map(|t| t.name.as_str()).collect();
@@ -21,9 +22,8 @@ pub fn run(global: &GlobalArgs, paths: &Paths, args: &CallArgs) -> anyhow::Resul
             bail!("{unknown}{hint}\nknown tools: {}", names.join(", "));
         }
     };
-    if let Some(wanted) = &args.scenario
-        && !matches!(output.scenario(), Some((_, true)))
-        && output.scenario().is_some()
+    if let Some(wanted) = forced
+        && matches!(output.scenario(), Some((_, false)))
     {
         eprintln!(
             "{} no scenario {wanted:?} in {}; selected as usual",
@@ -31,11 +31,13 @@ pub fn run(global: &GlobalArgs, paths: &Paths, args: &CallArgs) -> anyhow::Resul
             args.tool
         );
     }
-    engine.record("cli", None, &output);
-    let scenario = output
-        .scenario()
-        .map(|(name, forced)| (name.to_string(), forced));
-    let (is_error, internal) = (output.is_error, output.text == INTERNAL_ERROR);
+    let scenario = match &output.decision {
+        Decision::Scenario { name, forced: true } => format!("{name} (forced)"),
+        Decision::Scenario { name, .. } => name.clone(),
+        Decision::InternalError => "none (internal error)".to_string(),
+        _ => "none (invalid arguments)".to_string(),
+    };
+    let is_error = output.is_error;
     let result = call_result_json(output);
     let text = if printer::stdout_is_terminal() && !args.compact {
         serde_json::to_string_pretty(&result)?
@@ -43,18 +45,7 @@ pub fn run(global: &GlobalArgs, paths: &Paths, args: &CallArgs) -> anyhow::Resul
         result.to_string()
     };
     printer::out(&text)?;
-    match scenario {
-        Some((name, true)) => eprintln!("scenario: {name} (forced)"),
-        Some((name, false)) => eprintln!("scenario: {name}"),
-        None => eprintln!(
-            "scenario: none ({})",
-            if internal {
-                "internal error"
-            } else {
-                "invalid arguments"
-            }
-        ),
-    }
+    eprintln!("scenario: {scenario}");
     Ok(if is_error {
         Status::Findings
     } else {
