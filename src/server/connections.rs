@@ -17,16 +17,13 @@
 //! `POST` streams) last as long as their session.
 
 use std::collections::HashMap;
-use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::Router;
-use axum::body::{Body, Bytes};
+use axum::body::Body;
 use axum::extract::Request;
-use http_body::{Frame, SizeHint};
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -34,6 +31,8 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 use tower_service::Service;
+
+use super::guarded_body::holding;
 
 /// File descriptors kept free for what the server opens besides connections: tool files, the
 /// overrides file, the journal, the listener, the runtime's own.
@@ -136,7 +135,8 @@ fn spawn_connection(
         let mut router = router.clone();
         async move {
             let response = router.call(request.map(Body::new)).await;
-            response.map(|response| response.map(|body| Body::new(Tracked { body, _busy: busy })))
+            // The request stays busy until its response (a stream, say) has been sent.
+            response.map(|response| response.map(|body| holding(body, busy)))
         }
     });
     let connection = builder.serve_connection(TokioIo::new(tcp), service);
@@ -286,33 +286,6 @@ impl Drop for Busy {
             .store(self.open.tick(), Ordering::Relaxed);
         connection.answered.fetch_add(1, Ordering::Relaxed);
         connection.requests.fetch_sub(1, Ordering::AcqRel);
-    }
-}
-
-/// A response body that keeps its request counted as busy until hyper has sent it all (or the
-/// client went away), so a stream is never taken for an idle connection.
-struct Tracked {
-    body: Body,
-    _busy: Busy,
-}
-
-impl http_body::Body for Tracked {
-    type Data = Bytes;
-    type Error = axum::Error;
-
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Self::Data>, Self::Error>>> {
-        Pin::new(&mut self.body).poll_frame(cx)
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.body.is_end_stream()
-    }
-
-    fn size_hint(&self) -> SizeHint {
-        self.body.size_hint()
     }
 }
 

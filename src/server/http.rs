@@ -16,6 +16,7 @@ use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
+use super::duplicate_ids::{PendingIds, refuse_duplicate_ids};
 use super::faults::HttpFaults;
 use super::guard::{HostGuard, guard_hosts};
 use super::handler::Handler;
@@ -89,6 +90,10 @@ pub fn app(state: AppState) -> Router {
     let mcp = StreamableHttpService::new(move || Ok(handler.clone()), sessions, config);
     let mcp = Router::new()
         .route_service("/mcp", mcp)
+        .layer(middleware::from_fn_with_state(
+            PendingIds::default(),
+            refuse_duplicate_ids,
+        ))
         .layer(middleware::from_fn_with_state(
             faults,
             super::faults::streamable_http,

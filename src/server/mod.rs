@@ -3,8 +3,10 @@
 
 mod call_result;
 mod connections;
+mod duplicate_ids;
 mod faults;
 pub(crate) mod guard;
+mod guarded_body;
 mod handler;
 mod http;
 mod memory;

@@ -1,0 +1,97 @@
+//! The same JSON-RPC request id twice at once on one Streamable HTTP session. rmcp routes an
+//! answer to the POST stream by its request id, so the second POST took over the first's route
+//! and one of the two was never answered. JSON-RPC wants an id unique among a client's pending
+//! requests, and production's Go SDK checks exactly that (`invalid request: request ID … already
+//! in use`, code `-32600`); this answers the second request so, at once, and the first as
+//! usual. An id is free again once its answer has been sent (or its POST dropped).
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+use serde_json::{Value, json};
+
+use super::guarded_body::holding;
+use super::http::MAX_BODY_BYTES;
+
+/// The request ids pending on each session, as `(session, id as JSON)`.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PendingIds(Arc<Mutex<HashSet<(String, String)>>>);
+
+/// What this layer reads of a message: a request has a `method` and an `id`.
+#[derive(Deserialize)]
+struct Message {
+    method: Option<IgnoredAny>,
+    id: Option<Value>,
+}
+
+/// A request id pending on a session, freed when dropped.
+struct Pending {
+    ids: PendingIds,
+    key: (String, String),
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        self.ids.lock().remove(&self.key);
+    }
+}
+
+impl PendingIds {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashSet<(String, String)>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Marks `key` pending, unless it already is.
+    fn take(&self, key: (String, String)) -> Option<Pending> {
+        self.lock().insert(key.clone()).then(|| Pending {
+            ids: self.clone(),
+            key,
+        })
+    }
+}
+
+/// Answers a request whose id is already pending on its session with `-32600`; counts every
+/// other request's id as pending until its answer has been sent.
+pub(crate) async fn refuse_duplicate_ids(
+    State(pending): State<PendingIds>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let session = request
+        .headers()
+        .get("mcp-session-id")
+        .and_then(|value| value.to_str().ok())
+        .map(str::to_string);
+    let Some(session) = session.filter(|_| request.method() == Method::POST) else {
+        return next.run(request).await;
+    };
+    let (parts, body) = request.into_parts();
+    // Already read whole (`http::read_bodies_in_time`): this only takes the bytes.
+    let Ok(bytes) = axum::body::to_bytes(body, MAX_BODY_BYTES).await else {
+        return (StatusCode::PAYLOAD_TOO_LARGE, "Payload Too Large").into_response();
+    };
+    let id = serde_json::from_slice::<Message>(&bytes)
+        .ok()
+        .filter(|message| message.method.is_some())
+        .and_then(|message| message.id)
+        .filter(|id| id.is_string() || id.is_number());
+    let request = Request::from_parts(parts, Body::from(bytes));
+    let Some(id) = id else {
+        return next.run(request).await;
+    };
+    let Some(guard) = pending.take((session, id.to_string())) else {
+        tracing::debug!(%id, "a request id already pending on its session: refused");
+        let message = format!("invalid request: request ID {id} already in use");
+        let error =
+            json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32600, "message": message}});
+        return axum::Json(error).into_response();
+    };
+    next.run(request).await.map(|body| holding(body, guard))
+}
