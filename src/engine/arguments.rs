@@ -5,6 +5,16 @@ use serde_json::{Map, Value};
 
 use super::go_wording;
 
+/// The names an object schema's `required` lists, in its order.
+pub fn required(schema: &Value) -> impl Iterator<Item = &str> {
+    schema
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+}
+
 /// Fills in every `default` the schema declares for an optional property the arguments leave
 /// out, and recurses into nested objects that are present. As jsonschema-go's
 /// `ApplyDefaults`, a required property's default is ignored: leaving it out stays an error.
@@ -14,12 +24,7 @@ pub fn apply_defaults(schema: &Value, args: &mut Value) {
     else {
         return;
     };
-    let required = |key: &str| {
-        schema
-            .get("required")
-            .and_then(Value::as_array)
-            .is_some_and(|names| names.iter().any(|name| name == key))
-    };
+    let required = |key: &str| required(schema).any(|name| name == key);
     for (key, property) in properties {
         match args.get_mut(key) {
             Some(present) => apply_defaults(property, present),

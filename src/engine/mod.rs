@@ -217,18 +217,14 @@ impl Engine {
         let received = arguments::normalise(arguments);
         let mut args = received.clone();
         arguments::apply_defaults(&tool.input_schema, &mut args);
-        let mut output = CallOutput {
-            tool: name.to_string(),
+        let mut output = CallOutput::unanswered(
+            name,
             received,
-            arguments: args,
-            decision: Decision::InternalError,
-            value: None,
-            text: INTERNAL_ERROR.to_string(),
-            is_error: true,
-            micros: 0,
-            step: plan.step,
-            delay_ms: u64::try_from(plan.delay.as_millis()).unwrap_or(u64::MAX),
-        };
+            args,
+            Decision::InternalError,
+            INTERNAL_ERROR.to_string(),
+            Some(plan),
+        );
         if let Err(message) =
             arguments::validate(&tool.input_schema, &tool.input_validator, &output.arguments)
         {

@@ -31,12 +31,7 @@ pub fn variants(tool: &Tool, scenario: &Scenario, sample: &Value) -> Vec<Variant
     let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
         return Vec::new();
     };
-    let required = |key: &str| {
-        schema
-            .get("required")
-            .and_then(Value::as_array)
-            .is_some_and(|names| names.iter().any(|name| name == key))
-    };
+    let required = |key: &str| arguments::required(schema).any(|name| name == key);
     let mut found = Vec::new();
     for (key, property) in properties {
         if pinned(scenario, key) {

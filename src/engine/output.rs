@@ -47,21 +47,43 @@ pub struct CallOutput {
 }
 
 impl CallOutput {
+    /// An answer with no value: an error until a scenario answers, at the plan's step and delay.
+    pub(super) fn unanswered(
+        tool: &str,
+        received: Value,
+        arguments: Value,
+        decision: Decision,
+        text: String,
+        plan: Option<&Plan>,
+    ) -> Self {
+        Self {
+            tool: tool.to_string(),
+            received,
+            arguments,
+            decision,
+            value: None,
+            text,
+            is_error: true,
+            micros: 0,
+            step: plan.and_then(|plan| plan.step),
+            delay_ms: plan.map_or(0, |plan| {
+                u64::try_from(plan.delay.as_millis()).unwrap_or(u64::MAX)
+            }),
+        }
+    }
+
     /// What a call of a tool that does not exist amounts to, for the journal.
     pub fn unknown_tool(tool: &str, arguments: Option<Map<String, Value>>) -> Self {
         let received = arguments::normalise(arguments);
-        Self {
-            tool: tool.to_string(),
-            arguments: received.clone(),
+        let text = UnknownTool(tool.to_string()).to_string();
+        Self::unanswered(
+            tool,
+            received.clone(),
             received,
-            decision: Decision::UnknownTool,
-            value: None,
-            text: UnknownTool(tool.to_string()).to_string(),
-            is_error: true,
-            micros: 0,
-            step: None,
-            delay_ms: 0,
-        }
+            Decision::UnknownTool,
+            text,
+            None,
+        )
     }
 
     /// A call that `fault` answered, after the plan's delay, with no scenario.
@@ -72,18 +94,8 @@ impl CallOutput {
         fault: Fault,
     ) -> Self {
         let received = arguments::normalise(arguments);
-        Self {
-            tool: tool.to_string(),
-            arguments: received.clone(),
-            received,
-            decision: Decision::Fault(fault),
-            value: None,
-            text: fault.name().to_string(),
-            is_error: true,
-            micros: 0,
-            step: plan.step,
-            delay_ms: u64::try_from(plan.delay.as_millis()).unwrap_or(u64::MAX),
-        }
+        let (decision, text) = (Decision::Fault(fault), fault.name().to_string());
+        Self::unanswered(tool, received.clone(), received, decision, text, Some(plan))
     }
 
     /// The fault that answered the call, if one did.

@@ -4,6 +4,8 @@
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 
+use super::arguments;
+
 /// Which properties of an object a sample fills.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Properties {
@@ -51,13 +53,7 @@ pub fn sample_with(schema: &Value, now: DateTime<Utc>, filled: Properties) -> Va
         }
         Some("null") => Value::Null,
         _ => {
-            let required: Vec<&str> = schema
-                .get("required")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .collect();
+            let required: Vec<&str> = arguments::required(schema).collect();
             let wanted = |key: &str, property: &Value| {
                 filled == Properties::All
                     || required.contains(&key)
