@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
-    CustomResult, Implementation, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
-    ServerConfig, Tool,
+    CustomResult, Implementation, InitializeRequestParams, InitializeResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams,
+    ReadResourceResponse, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -18,6 +18,7 @@ use tokio::task::JoinError;
 use tokio_util::sync::CancellationToken;
 
 use super::call_result::call_result;
+use super::fast_path::PeerSlot;
 use super::faults::{self, Planned};
 use super::widget::Widget;
 use super::{ServerError, ServerOptions};
@@ -386,6 +387,20 @@ impl ServerHandler for Handler {
         Cow::Borrowed(ProtocolVersion::known_up_to(
             &ProtocolVersion::LATEST_WITH_INITIALIZE,
         ))
+    }
+
+    /// rmcp's own `initialize`, which also leaves the peer where a Streamable HTTP session's
+    /// fast path finds it (`fast_path.rs`).
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, McpError> {
+        context.peer.set_peer_info(request.clone());
+        if let Some(slot) = context.extensions.get::<PeerSlot>() {
+            slot.fill(context.peer.clone());
+        }
+        self.negotiate_initialize(&request)
     }
 
     async fn list_tools(

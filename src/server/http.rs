@@ -39,6 +39,7 @@ pub struct AppState {
     /// `--max-sessions`, over Streamable HTTP and legacy SSE together.
     limit: SessionLimit,
     body_timeout: Duration,
+    fast_path: bool,
     shutdown: CancellationToken,
 }
 
@@ -57,6 +58,7 @@ impl AppState {
             session_idle: options.session_idle,
             limit: SessionLimit::new(options.max_sessions),
             body_timeout: options.connections.body_timeout,
+            fast_path: options.fast_path,
             shutdown,
         })
     }
@@ -74,13 +76,20 @@ impl AppState {
 /// Every route of the server; cancelling the state's shutdown token ends all sessions.
 pub fn app(state: AppState) -> Router {
     let mut sessions = LocalSessionManager::default();
-    sessions.session_config.keep_alive = Some(state.session_idle);
+    // Idle sessions are ended by `Sessions`, which sees the fast path's traffic too.
+    sessions.session_config.keep_alive = None;
     let config = StreamableHttpServerConfig::default()
         // The guard below checks Host and Origin for every route, with the same rules.
         .disable_allowed_hosts()
         .with_max_request_body_bytes(MAX_BODY_BYTES)
         .with_cancellation_token(state.shutdown.child_token());
-    let sessions = Arc::new(Sessions::new(sessions, state.limit.clone()));
+    let sessions = Arc::new(Sessions::new(
+        sessions,
+        state.limit.clone(),
+        state.handler.clone(),
+        state.session_idle,
+        state.fast_path,
+    ));
     let handler = state.handler.clone();
     let faults = HttpFaults {
         engine: state.handler.engine(),

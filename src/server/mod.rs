@@ -4,6 +4,7 @@
 mod call_result;
 mod connections;
 mod duplicate_ids;
+mod fast_path;
 mod faults;
 pub(crate) mod guard;
 mod guarded_body;
@@ -65,6 +66,10 @@ pub struct ServerOptions {
     pub max_sessions: usize,
     /// Timeouts and the cap on open connections of the HTTP listener.
     pub connections: ConnectionLimits,
+    /// Answers the hot requests of an initialized Streamable HTTP session in the request's own
+    /// task (`server/fast_path.rs`); `false` sends every request through rmcp's session tasks,
+    /// only to compare the two (the wire is the same).
+    pub fast_path: bool,
 }
 
 impl Default for ServerOptions {
@@ -81,6 +86,7 @@ impl Default for ServerOptions {
             session_idle: Duration::from_secs(30 * 60),
             max_sessions: DEFAULT_MAX_SESSIONS,
             connections: ConnectionLimits::default(),
+            fast_path: true,
         }
     }
 }

@@ -1,25 +1,37 @@
 //! The Streamable HTTP session manager (rmcp's extension point: `StreamableHttpService` takes
-//! any `SessionManager`). rmcp's `LocalSessionManager` does all that a session does; this one
-//! adds the `--max-sessions` cap: a session holds its [`SessionSlot`] from `initialize` until it
-//! ends (DELETE, idle expiry, a failed handshake, shutdown), when rmcp calls `close_session`.
+//! any `SessionManager`). rmcp's `LocalSessionManager` does all that a session does, except:
+//!
+//! - the `--max-sessions` cap: a session holds its [`SessionSlot`] from `initialize` until it
+//!   ends (DELETE, idle expiry, a failed handshake, shutdown), when rmcp calls `close_session`;
+//! - the hot requests of an initialized session, answered on the fast path (`fast_path.rs`)
+//!   instead of through the session's worker and service tasks;
+//! - so that both paths number their streams as the worker alone would (the `N` of event ids
+//!   `0/N`, `1/N`), the numbers are handed out here, and the worker's are translated;
+//! - so that fast-path traffic keeps a session alive, idle expiry is kept here too.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::{Mutex, PoisonError};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 use axum::extract::{Request, State};
 use axum::http::Method;
 use axum::middleware::Next;
 use axum::response::Response;
-use futures::Stream;
-use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
+use futures::{Stream, StreamExt};
+use rmcp::model::{ClientJsonRpcMessage, ClientNotification, GetExtensions, ServerJsonRpcMessage};
 use rmcp::transport::WorkerTransport;
 use rmcp::transport::streamable_http_server::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::{
     LocalSessionManager, LocalSessionManagerError, LocalSessionWorker,
 };
 use rmcp::transport::streamable_http_server::session::{ServerSseMessage, SessionId};
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
 
+use super::fast_path::{self, Calls, PeerSlot};
+use super::handler::Handler;
 use super::session_limit::{self, SessionLimit, SessionSlot};
 
 tokio::task_local! {
@@ -28,12 +40,64 @@ tokio::task_local! {
     static RESERVED: RefCell<Option<SessionSlot>>;
 }
 
-/// rmcp's sessions, each holding a place under the cap.
+/// Request-wise streams served by rmcp's worker, remembered per session for resumption (a
+/// client resumes with the number it saw); the oldest are forgotten past this.
+const ROUTED_REMEMBERED: usize = 256;
+
+/// rmcp's sessions, each holding a place under the cap, with the fast path in front.
 #[derive(Debug)]
 pub(crate) struct Sessions {
-    local: LocalSessionManager,
+    local: Arc<LocalSessionManager>,
     limit: SessionLimit,
-    slots: Mutex<HashMap<SessionId, SessionSlot>>,
+    handler: Handler,
+    /// `false` only to compare the two paths (tests, benchmarks).
+    fast: bool,
+    idle: Duration,
+    open: Mutex<HashMap<SessionId, Arc<Session>>>,
+}
+
+/// What this manager keeps of one session.
+#[derive(Debug)]
+struct Session {
+    _slot: SessionSlot,
+    /// Filled by the handler's `initialize`.
+    peer: PeerSlot,
+    /// The client has said `notifications/initialized`: the fast path may answer.
+    initialized: AtomicBool,
+    /// The next request-wise stream's number, as the client sees it.
+    next_stream: AtomicU64,
+    /// Our number → the worker's, for the streams the worker served.
+    routed: Mutex<Vec<(u64, u64)>>,
+    calls: Arc<Calls>,
+    /// Cancelled when the session ends: ends its fast-path calls and its idle timer.
+    ended: CancellationToken,
+    /// Milliseconds since `born` at the last sign of life.
+    seen: AtomicU64,
+    born: Instant,
+}
+
+impl Session {
+    fn touch(&self) {
+        let now = u64::try_from(self.born.elapsed().as_millis()).unwrap_or(u64::MAX);
+        self.seen.fetch_max(now, Ordering::Relaxed);
+    }
+
+    fn last_seen(&self) -> Instant {
+        self.born + Duration::from_millis(self.seen.load(Ordering::Relaxed))
+    }
+
+    fn routed(&self) -> std::sync::MutexGuard<'_, Vec<(u64, u64)>> {
+        self.routed.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Remembers that our stream `ours` is the worker's `theirs`.
+    fn route(&self, ours: u64, theirs: u64) {
+        let mut routed = self.routed();
+        if routed.len() >= ROUTED_REMEMBERED {
+            routed.remove(0);
+        }
+        routed.push((ours, theirs));
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -43,19 +107,65 @@ pub(crate) enum SessionsError {
     /// Only when a session is created without [`reserve`] in front (never through the router).
     #[error("the maximum number of sessions are open")]
     Full,
+    #[error("no stream {0} to resume")]
+    NoStream(String),
 }
 
 impl Sessions {
-    pub(crate) fn new(local: LocalSessionManager, limit: SessionLimit) -> Self {
+    /// `local`'s own idle expiry must be off (`keep_alive: None`): it would not see the
+    /// fast path's traffic. Sessions idle for `idle` are ended here instead.
+    pub(crate) fn new(
+        local: LocalSessionManager,
+        limit: SessionLimit,
+        handler: Handler,
+        idle: Duration,
+        fast: bool,
+    ) -> Self {
         Self {
-            local,
+            local: Arc::new(local),
             limit,
-            slots: Mutex::default(),
+            handler,
+            fast,
+            idle,
+            open: Mutex::default(),
         }
     }
 
-    fn slots(&self) -> std::sync::MutexGuard<'_, HashMap<SessionId, SessionSlot>> {
-        self.slots.lock().unwrap_or_else(PoisonError::into_inner)
+    fn open(&self) -> std::sync::MutexGuard<'_, HashMap<SessionId, Arc<Session>>> {
+        self.open.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn session(&self, id: &SessionId) -> Option<Arc<Session>> {
+        let session = self.open().get(id).cloned();
+        if let Some(session) = &session {
+            session.touch();
+        }
+        session
+    }
+
+    /// Ends the session once it has seen nothing for the idle time (rmcp's worker would).
+    fn expire_when_idle(&self, id: SessionId, session: &Arc<Session>) {
+        let (local, session, idle) = (Arc::clone(&self.local), Arc::clone(session), self.idle);
+        tokio::spawn(async move {
+            // An idle time too long to add to a time means no expiry.
+            while let Some(deadline) = session.last_seen().checked_add(idle) {
+                tokio::select! {
+                    () = session.ended.cancelled() => return,
+                    () = tokio::time::sleep_until(deadline) => {}
+                }
+                if session
+                    .last_seen()
+                    .checked_add(idle)
+                    .is_some_and(|deadline| deadline <= Instant::now())
+                {
+                    tracing::debug!(session = %id, "the session was idle for {idle:?}: ending it");
+                    if let Err(error) = local.close_session(&id).await {
+                        tracing::warn!(session = %id, "cannot end an idle session: {error}");
+                    }
+                    return;
+                }
+            }
+        });
     }
 }
 
@@ -80,6 +190,29 @@ pub(crate) async fn reserve(
 
 const SESSION_ID: &str = "mcp-session-id";
 
+/// `index/number` with the number replaced.
+fn renumbered(event_id: &str, number: u64) -> Option<String> {
+    let (index, _) = event_id.split_once('/')?;
+    Some(format!("{index}/{number}"))
+}
+
+/// The event as the client must see it: in stream `number`.
+fn renumber(mut event: ServerSseMessage, number: u64) -> ServerSseMessage {
+    if let Some(renumbered) = event
+        .event_id
+        .as_deref()
+        .and_then(|id| renumbered(id, number))
+    {
+        event.event_id = Some(renumbered);
+    }
+    event
+}
+
+/// The stream number in an `index/number` event id.
+fn stream_number(event_id: &str) -> Option<u64> {
+    event_id.split_once('/')?.1.parse().ok()
+}
+
 impl SessionManager for Sessions {
     type Error = SessionsError;
     type Transport = WorkerTransport<LocalSessionWorker>;
@@ -93,15 +226,35 @@ impl SessionManager for Sessions {
             .or_else(|| self.limit.try_open())
             .ok_or(SessionsError::Full)?;
         let (id, transport) = self.local.create_session().await?;
-        self.slots().insert(id.clone(), slot);
+        let session = Arc::new(Session {
+            _slot: slot,
+            peer: PeerSlot::default(),
+            initialized: AtomicBool::new(false),
+            next_stream: AtomicU64::new(0),
+            routed: Mutex::default(),
+            calls: Arc::default(),
+            ended: CancellationToken::new(),
+            seen: AtomicU64::new(0),
+            born: Instant::now(),
+        });
+        self.expire_when_idle(id.clone(), &session);
+        self.open().insert(id.clone(), session);
         Ok((id, transport))
     }
 
     async fn initialize_session(
         &self,
         id: &SessionId,
-        message: ClientJsonRpcMessage,
+        mut message: ClientJsonRpcMessage,
     ) -> Result<ServerJsonRpcMessage, Self::Error> {
+        if let Some(session) = self.session(id)
+            && let ClientJsonRpcMessage::Request(request) = &mut message
+        {
+            request
+                .request
+                .extensions_mut()
+                .insert(session.peer.clone());
+        }
         Ok(self.local.initialize_session(id, message).await?)
     }
 
@@ -112,7 +265,9 @@ impl SessionManager for Sessions {
     async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
         let closed = self.local.close_session(id).await;
         // Given back even when closing failed: the session is out of the map either way.
-        self.slots().remove(id);
+        if let Some(session) = self.open().remove(id) {
+            session.ended.cancel();
+        }
         Ok(closed?)
     }
 
@@ -121,7 +276,45 @@ impl SessionManager for Sessions {
         id: &SessionId,
         message: ClientJsonRpcMessage,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
-        Ok(self.local.create_stream(id, message).await?)
+        let Some(session) = self.session(id) else {
+            // Gone meanwhile: rmcp's own answer.
+            let stream = self.local.create_stream(id, message).await?;
+            return Ok(stream.left_stream().left_stream());
+        };
+        let number = session.next_stream.fetch_add(1, Ordering::Relaxed);
+        let peer = if self.fast
+            && session.initialized.load(Ordering::Acquire)
+            && fast_path::is_hot(&message)
+        {
+            session.peer.peer()
+        } else {
+            None
+        };
+        let message = match (peer, message) {
+            (Some(peer), ClientJsonRpcMessage::Request(request)) => {
+                let fast = fast_path::Session {
+                    peer,
+                    number,
+                    retry: self.local.session_config.sse_retry,
+                    calls: &session.calls,
+                    ended: &session.ended,
+                };
+                let stream = fast_path::answer(&self.handler, fast, request);
+                return Ok(stream.right_stream());
+            }
+            (_, message) => message,
+        };
+        let stream = self.local.create_stream(id, message).await?;
+        let mut routed = false;
+        let stream = stream.map(move |event| {
+            session.touch();
+            if !routed && let Some(theirs) = event.event_id.as_deref().and_then(stream_number) {
+                session.route(number, theirs);
+                routed = true;
+            }
+            renumber(event, number)
+        });
+        Ok(stream.right_stream().left_stream())
     }
 
     async fn accept_message(
@@ -129,14 +322,41 @@ impl SessionManager for Sessions {
         id: &SessionId,
         message: ClientJsonRpcMessage,
     ) -> Result<(), Self::Error> {
-        Ok(self.local.accept_message(id, message).await?)
+        let session = self.session(id);
+        let notification = match &message {
+            ClientJsonRpcMessage::Notification(notification) => Some(&notification.notification),
+            _ => None,
+        };
+        let initialized = matches!(
+            notification,
+            Some(ClientNotification::InitializedNotification(_))
+        );
+        if let (Some(session), Some(ClientNotification::CancelledNotification(cancelled))) =
+            (&session, notification)
+            && let Some(request) = &cancelled.params.request_id
+        {
+            session.calls.cancel(request);
+        }
+        self.local.accept_message(id, message).await?;
+        // Before the client hears its 202: its next request may take the fast path.
+        if let (Some(session), true) = (&session, initialized) {
+            session.initialized.store(true, Ordering::Release);
+        }
+        Ok(())
     }
 
     async fn create_standalone_stream(
         &self,
         id: &SessionId,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
-        Ok(self.local.create_standalone_stream(id).await?)
+        let session = self.session(id);
+        let stream = self.local.create_standalone_stream(id).await?;
+        Ok(stream.map(move |event| {
+            if let Some(session) = &session {
+                session.touch();
+            }
+            event
+        }))
     }
 
     async fn resume(
@@ -144,6 +364,23 @@ impl SessionManager for Sessions {
         id: &SessionId,
         last_event_id: String,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
-        Ok(self.local.resume(id, last_event_id).await?)
+        let session = self.session(id);
+        // The standalone stream's ids (`index`) are the worker's own.
+        let Some(ours) = stream_number(&last_event_id) else {
+            return Ok(self.local.resume(id, last_event_id).await?.left_stream());
+        };
+        let theirs = session.as_ref().and_then(|session| {
+            let routed = session.routed();
+            routed.iter().find_map(|&(o, t)| (o == ours).then_some(t))
+        });
+        // A fast-path stream has ended with its answer: as rmcp's worker for a finished one.
+        let Some(theirs) = theirs else {
+            return Err(SessionsError::NoStream(last_event_id));
+        };
+        let asked = renumbered(&last_event_id, theirs).unwrap_or(last_event_id);
+        let stream = self.local.resume(id, asked).await?;
+        Ok(stream
+            .map(move |event| renumber(event, ours))
+            .right_stream())
     }
 }

@@ -40,6 +40,7 @@ pub fn run(global: &GlobalArgs, paths: &Paths, args: &ServeArgs) -> anyhow::Resu
             header_timeout: Duration::from_secs(args.header_timeout),
             body_timeout: Duration::from_secs(args.body_timeout),
         },
+        fast_path: true,
     };
     let runtime = runtime()?;
     let served = runtime.block_on(async move {

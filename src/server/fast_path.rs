@@ -1,0 +1,168 @@
+//! The hot requests of an initialized Streamable HTTP session, answered in the request's own
+//! task. Through rmcp's `LocalSessionManager` every request travels to the session's worker
+//! task, then to its service task, then to a task of its own for the handler, and its answer
+//! back through the same hops: a wake-up across threads at each. Here the same rmcp dispatcher
+//! (`Service::handle_request`, with the session's own peer) answers `ping`, `tools/list`,
+//! `resources/list` and `resources/read` at once and `tools/call` in one task, and the stream
+//! carries the same `ServerSseMessage`s the worker would send: a priming event `0/N`, then the
+//! answer `1/N`. Everything else stays rmcp's (`sessions.rs`).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::time::Duration;
+
+use futures::{FutureExt, Stream, StreamExt};
+use rmcp::RoleServer;
+use rmcp::model::{
+    ClientJsonRpcMessage, ClientRequest, GetExtensions, GetMeta, JsonRpcRequest, RequestId,
+    ServerJsonRpcMessage,
+};
+use rmcp::service::{Peer, RequestContext, Service};
+use rmcp::transport::streamable_http_server::session::ServerSseMessage;
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::ReceiverStream;
+use tokio_util::sync::CancellationToken;
+
+use super::handler::Handler;
+
+/// Where the handler leaves a Streamable HTTP session's peer (the client's capabilities and
+/// negotiated version) when it answers `initialize`: the fast path answers with it, as rmcp's
+/// service would.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PeerSlot(Arc<OnceLock<Peer<RoleServer>>>);
+
+impl PeerSlot {
+    pub(crate) fn fill(&self, peer: Peer<RoleServer>) {
+        let _ = self.0.set(peer);
+    }
+
+    pub(crate) fn peer(&self) -> Option<Peer<RoleServer>> {
+        self.0.get().cloned()
+    }
+}
+
+/// The `tools/call`s of one session being answered on the fast path, by JSON-RPC id, so that a
+/// `notifications/cancelled` reaches them as it reaches rmcp's.
+#[derive(Debug, Default)]
+pub(crate) struct Calls(Mutex<HashMap<RequestId, CancellationToken>>);
+
+impl Calls {
+    /// Cancels the call, as rmcp does: the handler's token fires and the stream ends without an
+    /// answer.
+    pub(crate) fn cancel(&self, id: &RequestId) {
+        if let Some(call) = self.lock().remove(id) {
+            call.cancel();
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<RequestId, CancellationToken>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Whether the fast path answers `message`.
+pub(crate) fn is_hot(message: &ClientJsonRpcMessage) -> bool {
+    matches!(
+        message,
+        ClientJsonRpcMessage::Request(request) if matches!(
+            request.request,
+            ClientRequest::CallToolRequest(_)
+                | ClientRequest::ListToolsRequest(_)
+                | ClientRequest::ListResourcesRequest(_)
+                | ClientRequest::ReadResourceRequest(_)
+                | ClientRequest::PingRequest(_)
+        )
+    )
+}
+
+/// What the fast path needs of the session a request belongs to.
+pub(crate) struct Session<'a> {
+    pub(crate) peer: Peer<RoleServer>,
+    /// The stream's number (`N` in the event ids `0/N`, `1/N`).
+    pub(crate) number: u64,
+    /// rmcp's `sse_retry`: the priming event's `retry`, or no priming event.
+    pub(crate) retry: Option<Duration>,
+    pub(crate) calls: &'a Arc<Calls>,
+    /// Cancelled when the session ends.
+    pub(crate) ended: &'a CancellationToken,
+}
+
+/// The stream a client receives for `request`: what rmcp's worker would send.
+pub(crate) fn answer(
+    handler: &Handler,
+    session: Session<'_>,
+    mut request: JsonRpcRequest<ClientRequest>,
+) -> impl Stream<Item = ServerSseMessage> + Send + Sync + use<> {
+    let priming = session
+        .retry
+        .map(|retry| ServerSseMessage::priming(format!("0/{}", session.number), retry));
+    let (number, index) = (session.number, u64::from(priming.is_some()));
+    let event = move |message| ServerSseMessage::new(format!("{index}/{number}"), message);
+    let id = request.id.clone();
+    tracing::debug!(%id, method = request.request.method(), "answered on the fast path");
+    let calling = matches!(request.request, ClientRequest::CallToolRequest(_));
+    // As in rmcp's service: the call's token is a child of the session's, the handler's a
+    // child of the call's.
+    let call = session.ended.child_token();
+    let context = context(session.peer, &mut request, call.child_token());
+    let mut answering = Box::pin(dispatch(handler.clone(), request, context));
+    if !calling && let Some(message) = answering.as_mut().now_or_never() {
+        // Lists, reads and pings wait on nothing: answered right here, in the request's task.
+        return futures::stream::iter(priming.into_iter().chain([event(message)])).left_stream();
+    }
+    let (sender, receiver) = mpsc::channel(2);
+    if let Some(priming) = priming {
+        let _ = sender.try_send(priming);
+    }
+    session.calls.lock().insert(id.clone(), call.clone());
+    let calls = Arc::clone(session.calls);
+    // One task, as rmcp gives each handler: the call runs to its end even if the client goes
+    // away (its journal line, its place in a sequence). A cancelled call's stream ends at once
+    // and its answer is dropped.
+    tokio::spawn(async move {
+        tokio::select! {
+            // A cancelled call's handler may end at once (its token fired): cancelled first.
+            biased;
+            () = call.cancelled() => {
+                drop(sender);
+                answering.await;
+            }
+            message = &mut answering => {
+                let _ = sender.send(event(message)).await;
+            }
+        }
+        calls.lock().remove(&id);
+    });
+    ReceiverStream::new(receiver).right_stream()
+}
+
+/// The handler's context, made as rmcp's service makes it: the request's `_meta` and
+/// extensions (the HTTP request's parts, a planned call) move into it.
+fn context(
+    peer: Peer<RoleServer>,
+    request: &mut JsonRpcRequest<ClientRequest>,
+    ct: CancellationToken,
+) -> RequestContext<RoleServer> {
+    let mut context = RequestContext::new(request.id.clone(), peer);
+    context.ct = ct;
+    std::mem::swap(&mut context.meta, request.request.get_meta_mut());
+    std::mem::swap(&mut context.extensions, request.request.extensions_mut());
+    context
+}
+
+/// rmcp's own dispatch (protocol checks, result shaping per negotiated version), and the answer
+/// as rmcp's service frames it.
+async fn dispatch(
+    handler: Handler,
+    request: JsonRpcRequest<ClientRequest>,
+    context: RequestContext<RoleServer>,
+) -> ServerJsonRpcMessage {
+    let id = request.id;
+    match handler.handle_request(request.request, context).await {
+        Ok(result) => ServerJsonRpcMessage::response(result, id),
+        Err(error) => {
+            tracing::warn!(%id, ?error, "response error");
+            ServerJsonRpcMessage::error(error, Some(id))
+        }
+    }
+}
