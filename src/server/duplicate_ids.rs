@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{Method, StatusCode};
+use axum::http::StatusCode;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
@@ -19,6 +19,7 @@ use serde_json::{Value, json};
 
 use super::guarded_body::holding;
 use super::http::MAX_BODY_BYTES;
+use super::sessions::session_of_post;
 
 /// The request ids pending on each session, as `(session, id as JSON)`.
 #[derive(Debug, Clone, Default)]
@@ -64,12 +65,7 @@ pub(crate) async fn refuse_duplicate_ids(
     request: Request,
     next: Next,
 ) -> Response {
-    let session = request
-        .headers()
-        .get("mcp-session-id")
-        .and_then(|value| value.to_str().ok())
-        .map(str::to_string);
-    let Some(session) = session.filter(|_| request.method() == Method::POST) else {
+    let Some(session) = session_of_post(&request) else {
         return next.run(request).await;
     };
     let (parts, body) = request.into_parts();

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
-use axum::http::{Method, StatusCode, header};
+use axum::http::{StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use rmcp::ErrorData as McpError;
@@ -18,7 +18,7 @@ use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use super::http::MAX_BODY_BYTES;
-use super::sessions::Sessions;
+use super::sessions::{Sessions, session_of_post};
 use crate::engine::{Engine, Fault, Plan};
 
 /// A call's plan, made where the request arrived and carried to the handler in the request's
@@ -175,12 +175,7 @@ pub(crate) async fn streamable_http(
     request: Request,
     next: Next,
 ) -> Response {
-    let session = request
-        .headers()
-        .get("mcp-session-id")
-        .and_then(|value| value.to_str().ok())
-        .map(str::to_string);
-    let (Some(session), true) = (session, request.method() == Method::POST) else {
+    let Some(session) = session_of_post(&request) else {
         return next.run(request).await;
     };
     let (mut parts, body) = request.into_parts();

@@ -131,7 +131,7 @@ impl Handler {
             return Some(session.to_string());
         }
         let parts = context.extensions.get::<axum::http::request::Parts>()?;
-        let header = parts.headers.get("mcp-session-id")?;
+        let header = parts.headers.get(super::sessions::SESSION_ID)?;
         header.to_str().ok().map(str::to_string)
     }
 

@@ -188,7 +188,18 @@ pub(crate) async fn reserve(
         .await
 }
 
-const SESSION_ID: &str = "mcp-session-id";
+/// The header that names a Streamable HTTP session.
+pub(crate) const SESSION_ID: &str = "mcp-session-id";
+
+/// The session a `POST` to `/mcp` is sent in: the middlewares that act per session (faults,
+/// duplicate ids) let every other request through untouched.
+pub(crate) fn session_of_post(request: &Request) -> Option<String> {
+    if request.method() != Method::POST {
+        return None;
+    }
+    let header = request.headers().get(SESSION_ID)?;
+    header.to_str().ok().map(str::to_string)
+}
 
 /// `index/number` with the number replaced.
 fn renumbered(event_id: &str, number: u64) -> Option<String> {
