@@ -1,6 +1,7 @@
 //! The command line's shape: every subcommand and option, with the help text users read.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
@@ -227,9 +228,10 @@ pub struct ServeArgs {
         long,
         value_name = "SECONDS",
         env = "CAREEM_MCP_SESSION_IDLE",
-        default_value_t = 1800
+        default_value = "1800",
+        value_parser = clap::value_parser!(u64).map(|s| Duration::from_secs(s.max(1)))
     )]
-    pub session_idle: u64,
+    pub session_idle: Duration,
     /// Refuse a new HTTP session (503) while this many are open, Streamable HTTP and SSE together.
     #[arg(
         long,
@@ -245,32 +247,37 @@ pub struct ServeArgs {
         long,
         value_name = "N",
         env = "CAREEM_MCP_MAX_CONNECTIONS",
-        default_value_t = 1024,
-        value_parser = clap::value_parser!(u32).range(1..)
+        default_value = "1024",
+        value_parser = clap::value_parser!(u32).range(1..).map(|n| usize::try_from(n).unwrap_or(usize::MAX))
     )]
-    pub max_connections: u32,
+    pub max_connections: usize,
     /// Close a connection that has sent no complete request headers for this many seconds
     /// (idle kept-alive connections included).
     #[arg(
         long,
         value_name = "SECONDS",
         env = "CAREEM_MCP_HEADER_TIMEOUT",
-        default_value_t = 30,
-        value_parser = clap::value_parser!(u64).range(1..)
+        default_value = "30",
+        value_parser = seconds()
     )]
-    pub header_timeout: u64,
+    pub header_timeout: Duration,
     /// Answer 408 to a request whose body is still incomplete after this many seconds.
     #[arg(
         long,
         value_name = "SECONDS",
         env = "CAREEM_MCP_BODY_TIMEOUT",
-        default_value_t = 30,
-        value_parser = clap::value_parser!(u64).range(1..)
+        default_value = "30",
+        value_parser = seconds()
     )]
-    pub body_timeout: u64,
+    pub body_timeout: Duration,
     /// Keep no journal.
     #[arg(long)]
     pub no_journal: bool,
+}
+
+/// A whole number of seconds, one or more.
+fn seconds() -> impl TypedValueParser<Value = Duration> {
+    clap::value_parser!(u64).range(1..).map(Duration::from_secs)
 }
 
 #[derive(Debug, Clone, Args)]

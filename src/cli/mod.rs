@@ -5,7 +5,6 @@ mod args;
 mod commands;
 mod complete;
 mod printer;
-mod project;
 mod snippet;
 
 use std::process::ExitCode;

@@ -76,7 +76,7 @@ pub use overrides::{
 };
 pub use plan::Plan;
 pub use positions::Positions;
-pub use project::ProjectLayout;
+pub use project::{Named, ProjectLayout, absolute};
 pub use scenario_kind::{ScenarioKind, kinds as scenario_kinds};
 pub use source_listing::WriteError as SourceListingError;
 pub use suggest::did_you_mean;

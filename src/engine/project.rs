@@ -7,9 +7,23 @@ use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProjectLayout {
+    /// The project folder as named; empty for the current folder.
+    pub project: PathBuf,
     pub tools: PathBuf,
     pub overrides: PathBuf,
     pub journal: PathBuf,
+    /// Which parts were named rather than derived: a missing tools folder is explained by
+    /// what named it, and `verify --url` writes a running server's overrides file only when
+    /// told which one it reads.
+    pub named: Named,
+}
+
+/// Which of the project folder, the tools folder and the overrides file were named.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Named {
+    pub project: bool,
+    pub tools: bool,
+    pub overrides: bool,
 }
 
 impl ProjectLayout {
@@ -25,11 +39,29 @@ impl ProjectLayout {
         let under =
             |named: Option<&Path>, default: &str| base.join(named.unwrap_or(Path::new(default)));
         Self {
+            project: base.to_path_buf(),
             tools: under(tools, "tools"),
             overrides: under(overrides, ".run/overrides.json"),
             journal: under(journal, ".run/calls.jsonl"),
+            named: Named {
+                project: project.is_some(),
+                tools: tools.is_some(),
+                overrides: overrides.is_some(),
+            },
         }
     }
+}
+
+/// `path` as an absolute one, for messages: a relative path says nothing about which folder it
+/// was taken from (the empty path is the current folder).
+#[must_use]
+pub fn absolute(path: &Path) -> PathBuf {
+    let absolute = if path.as_os_str().is_empty() {
+        std::env::current_dir()
+    } else {
+        std::path::absolute(path)
+    };
+    absolute.unwrap_or_else(|_| path.to_path_buf())
 }
 
 #[cfg(test)]
@@ -92,5 +124,11 @@ mod tests {
             (named.overrides.as_path(), named.journal.as_path()),
             (Path::new("/p/o.json"), Path::new("/j.jsonl"))
         );
+        let expected = Named {
+            project: true,
+            tools: false,
+            overrides: true,
+        };
+        assert_eq!(named.named, expected);
     }
 }

@@ -14,6 +14,7 @@ mod memory;
 mod null_ids;
 mod session_limit;
 mod sessions;
+mod shutdown_signal;
 mod sse;
 mod stdio;
 mod widget;
@@ -34,6 +35,7 @@ pub use connections::ConnectionLimits;
 pub use guard::is_loopback;
 pub use http::{AppState, app};
 pub use session_limit::DEFAULT_MAX_SESSIONS;
+pub use shutdown_signal::shutdown_signal;
 pub use stdio::serve_stdio;
 
 /// How long [`RunningServer::shutdown`] waits for calls in flight, then for open connections,

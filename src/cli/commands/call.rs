@@ -3,16 +3,15 @@
 use anyhow::{Context, bail};
 use serde_json::{Map, Value};
 
-use super::load_journalled_engine;
+use super::load_engine;
 use crate::cli::args::{CallArgs, GlobalArgs};
-use crate::cli::project::Paths;
 use crate::cli::{Status, printer};
-use crate::engine::{Decision, did_you_mean};
+use crate::engine::{Decision, ProjectLayout, did_you_mean};
 use crate::server::call_result_json;
 
-pub fn run(global: &GlobalArgs, paths: &Paths, args: &CallArgs) -> anyhow::Result<Status> {
+pub fn run(global: &GlobalArgs, layout: &ProjectLayout, args: &CallArgs) -> anyhow::Result<Status> {
     let arguments = parse_arguments(args.arguments.as_deref())?;
-    let engine = load_journalled_engine(global, paths, args.no_journal)?;
+    let engine = load_engine(global, layout, args.no_journal)?;
     let forced = args.scenario.as_deref();
     let output = match engine.call_recorded("cli", &args.tool, arguments, forced) {
         Ok(output) => output,

@@ -6,14 +6,13 @@ use std::time::Duration;
 use anyhow::Context;
 
 use crate::cli::args::CallsArgs;
-use crate::cli::project::Paths;
 use crate::cli::{Status, printer};
 use crate::engine::{
-    JournalEntry as Entry, Recent, clear_journal, journal_recent, parse_journal_line,
+    JournalEntry as Entry, ProjectLayout, Recent, clear_journal, journal_recent, parse_journal_line,
 };
 
-pub fn run(paths: &Paths, args: &CallsArgs) -> anyhow::Result<Status> {
-    let path = &paths.journal;
+pub fn run(layout: &ProjectLayout, args: &CallsArgs) -> anyhow::Result<Status> {
+    let path = &layout.journal;
     if args.clear {
         clear_journal(path).with_context(|| format!("cannot clear {}", path.display()))?;
         eprintln!("cleared {}", path.display());

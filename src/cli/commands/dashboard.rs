@@ -3,18 +3,20 @@
 
 use std::sync::Arc;
 
-use super::serve::shutdown_signal;
 use super::{engine_config, runtime};
 use crate::cli::Status;
 use crate::cli::args::{DashboardArgs, GlobalArgs};
-use crate::cli::project::Paths;
 use crate::dashboard::{self, DashboardOptions};
-use crate::engine::{Engine, load_catalog};
-use crate::server::is_loopback;
+use crate::engine::{Engine, ProjectLayout, load_catalog};
+use crate::server::{is_loopback, shutdown_signal};
 
-pub fn run(global: &GlobalArgs, paths: &Paths, args: &DashboardArgs) -> anyhow::Result<Status> {
+pub fn run(
+    global: &GlobalArgs,
+    layout: &ProjectLayout,
+    args: &DashboardArgs,
+) -> anyhow::Result<Status> {
     // Unlike `serve`, broken tool files do not stop the dashboard: its Tools view lists them.
-    let config = engine_config(global, paths)?;
+    let config = engine_config(global, layout)?;
     let loaded = load_catalog(&config.tools_dir);
     if !loaded.diagnostics.is_empty() {
         tracing::warn!(
@@ -25,12 +27,12 @@ pub fn run(global: &GlobalArgs, paths: &Paths, args: &DashboardArgs) -> anyhow::
     }
     // Opening the journal creates it, so the live view can follow it before `serve` starts.
     let engine = Engine::from_tools(config, loaded.tools)
-        .journalled(&paths.journal, global.journal_max_size);
+        .journalled(&layout.journal, global.journal_max_size);
     let options = DashboardOptions {
         host: args.host.clone(),
         port: args.port,
         allowed_hosts: args.allowed_hosts.clone(),
-        journal: paths.journal.clone(),
+        journal: layout.journal.clone(),
     };
     let runtime = runtime()?;
     runtime.block_on(async move {

@@ -7,20 +7,19 @@ use std::path::Path;
 
 use super::engine_config;
 use crate::cli::args::{GlobalArgs, LintFormat};
-use crate::cli::project::Paths;
 use crate::cli::{Status, printer, snippet};
-use crate::engine::{Diagnostic, ProjectLint, lint_project};
+use crate::engine::{Diagnostic, ProjectLayout, ProjectLint, lint_project};
 
 pub fn run(
     global: &GlobalArgs,
-    paths: &Paths,
+    layout: &ProjectLayout,
     write_source: bool,
     format: Option<LintFormat>,
 ) -> anyhow::Result<Status> {
     let ProjectLint {
         linted,
         source_written,
-    } = lint_project(engine_config(global, paths)?, write_source)?;
+    } = lint_project(engine_config(global, layout)?, write_source)?;
     if let Some(path) = source_written {
         eprintln!("wrote {}", path.display());
     }

@@ -10,86 +10,103 @@ mod scenarios;
 mod serve;
 mod verify;
 
-use anyhow::Context;
+use std::path::Path;
+
+use anyhow::{Context, bail};
 
 use super::args::{Cli, Command, GlobalArgs};
-use super::project::{self, Paths};
 use super::{Status, init_logging};
-use crate::engine::{Engine, EngineConfig};
+use crate::engine::{Engine, EngineConfig, ProjectLayout, absolute};
 
 pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
     let global = cli.global;
-    let paths = project::resolve(&global);
+    let layout = ProjectLayout::derive(
+        global.project.as_deref(),
+        global.tools.as_deref(),
+        global.overrides.as_deref(),
+        global.journal.as_deref(),
+    );
+    init_logging(log_level(&cli.command));
     match cli.command {
         Command::Completions { shell } => completions::run(shell),
-        Command::Serve(args) => {
-            init_logging("info,rmcp=warn");
-            serve::run(&global, &paths, &args)
-        }
-        Command::Dashboard(args) => {
-            init_logging("info");
-            dashboard::run(&global, &paths, &args)
-        }
-        Command::Verify(args) => {
-            // rmcp's client logs every JSON-RPC error answer (test 10 asks for one) and every
-            // failed connection; the report carries both, so its logs would only repeat them.
-            init_logging("warn,rmcp=off");
-            verify::run(&global, &paths, &args)
-        }
-        command => {
-            init_logging("warn");
-            match command {
-                Command::Scenario(args) => scenario::set(&paths, &args),
-                Command::Scenarios { tool } => scenarios::run(&paths, tool.as_deref()),
-                Command::Reset => scenario::reset(&paths),
-                Command::Lint {
-                    write_source,
-                    format,
-                } => lint::run(&global, &paths, write_source, format),
-                Command::Call(args) => call::run(&global, &paths, &args),
-                Command::Calls(args) => calls::run(&paths, &args),
-                Command::Completions { .. }
-                | Command::Serve(_)
-                | Command::Verify(_)
-                | Command::Dashboard(_) => {
-                    unreachable!("handled above")
-                }
-            }
-        }
+        Command::Serve(args) => serve::run(&global, &layout, &args),
+        Command::Dashboard(args) => dashboard::run(&global, &layout, &args),
+        Command::Verify(args) => verify::run(&global, &layout, &args),
+        Command::Scenario(args) => scenario::set(&layout, &args),
+        Command::Scenarios { tool } => scenarios::run(&layout, tool.as_deref()),
+        Command::Reset => scenario::reset(&layout),
+        Command::Lint {
+            write_source,
+            format,
+        } => lint::run(&global, &layout, write_source, format),
+        Command::Call(args) => call::run(&global, &layout, &args),
+        Command::Calls(args) => calls::run(&layout, &args),
     }
 }
 
-/// The engine's settings; the tools folder must exist (see [`Paths::tools`]).
-pub fn engine_config(global: &GlobalArgs, paths: &Paths) -> anyhow::Result<EngineConfig> {
+/// What each command logs to stderr unless `CAREEM_MCP_LOG` says otherwise.
+fn log_level(command: &Command) -> &'static str {
+    match command {
+        Command::Serve(_) => "info,rmcp=warn",
+        Command::Dashboard(_) => "info",
+        // rmcp's client logs every JSON-RPC error answer (test 10 asks for one) and every
+        // failed connection; the report carries both, so its logs would only repeat them.
+        Command::Verify(_) => "warn,rmcp=off",
+        _ => "warn",
+    }
+}
+
+/// The tools folder, or an error that names the folder used and how to name the project: a
+/// bare "not found" leaves a user whose client started the server elsewhere guessing.
+pub fn tools_dir(layout: &ProjectLayout) -> anyhow::Result<&Path> {
+    if layout.tools.is_dir() {
+        return Ok(&layout.tools);
+    }
+    if layout.named.tools {
+        bail!(
+            "no tools folder at {} (named by --tools or CAREEM_MCP_TOOLS)",
+            absolute(&layout.tools).display()
+        );
+    }
+    let which = if layout.named.project {
+        "the project folder named by --project or CAREEM_MCP_PROJECT"
+    } else {
+        "the current folder, as no project was named"
+    };
+    bail!(
+        "no tools folder in {} ({which})\n  point at the project with `--project DIR` or \
+         CAREEM_MCP_PROJECT=DIR; give MCP clients an absolute path",
+        absolute(&layout.project).display()
+    )
+}
+
+/// The engine's settings; the tools folder must exist (see [`tools_dir`]).
+pub fn engine_config(global: &GlobalArgs, layout: &ProjectLayout) -> anyhow::Result<EngineConfig> {
     Ok(EngineConfig {
-        tools_dir: paths.tools()?.to_path_buf(),
-        overrides: paths.overrides.clone(),
+        tools_dir: tools_dir(layout)?.to_path_buf(),
+        overrides: layout.overrides.clone(),
         clock: global.clock,
         seed: global.seed,
     })
 }
 
-/// The engine over the tools folder, or every problem that keeps it from loading.
-pub fn load_engine(global: &GlobalArgs, paths: &Paths) -> anyhow::Result<Engine> {
-    Engine::load(engine_config(global, paths)?).with_context(|| {
-        format!(
-            "the tool files in {} have problems (run `careem-mcp lint`)",
-            paths.tools.display()
-        )
-    })
-}
-
-/// The engine, journalling its calls unless `--no-journal`.
-pub fn load_journalled_engine(
+/// The engine over the tools folder, or every problem that keeps it from loading; it journals
+/// its calls unless `--no-journal`.
+pub fn load_engine(
     global: &GlobalArgs,
-    paths: &Paths,
+    layout: &ProjectLayout,
     no_journal: bool,
 ) -> anyhow::Result<Engine> {
-    let engine = load_engine(global, paths)?;
+    let engine = Engine::load(engine_config(global, layout)?).with_context(|| {
+        format!(
+            "the tool files in {} have problems (run `careem-mcp lint`)",
+            layout.tools.display()
+        )
+    })?;
     Ok(if no_journal {
         engine
     } else {
-        engine.journalled(&paths.journal, global.journal_max_size)
+        engine.journalled(&layout.journal, global.journal_max_size)
     })
 }
 

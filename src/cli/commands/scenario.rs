@@ -4,15 +4,15 @@
 
 use anyhow::{Context, bail};
 
+use super::tools_dir;
 use crate::cli::args::ScenarioArgs;
-use crate::cli::project::Paths;
 use crate::cli::{Status, printer};
 use crate::engine::{
-    Control, DEFAULT_ENTRY, ForceError, Step, ToolFile, clear_overrides, control_from_steps,
-    did_you_mean, find_tool, load_catalog, set_override,
+    Control, DEFAULT_ENTRY, ForceError, ProjectLayout, Step, ToolFile, clear_overrides,
+    control_from_steps, did_you_mean, find_tool, load_catalog, set_override,
 };
 
-pub fn set(paths: &Paths, args: &ScenarioArgs) -> anyhow::Result<Status> {
+pub fn set(layout: &ProjectLayout, args: &ScenarioArgs) -> anyhow::Result<Status> {
     let tool = args.tool.as_str();
     let control = if tool == DEFAULT_ENTRY {
         if !args.steps.is_empty() {
@@ -27,7 +27,7 @@ pub fn set(paths: &Paths, args: &ScenarioArgs) -> anyhow::Result<Status> {
             sequence: Vec::new(),
         })
     } else {
-        let loaded = load_catalog(paths.tools()?);
+        let loaded = load_catalog(tools_dir(layout)?);
         let files: Vec<_> = loaded.tool_files().collect();
         let file = match find_tool(&files, tool) {
             Ok(file) => file,
@@ -40,7 +40,7 @@ pub fn set(paths: &Paths, args: &ScenarioArgs) -> anyhow::Result<Status> {
         };
         tool_control(file, args)?
     };
-    let path = &paths.overrides;
+    let path = &layout.overrides;
     match control {
         Some(control) => {
             set_override(path, tool, Some(&control)).context("cannot save the override")?;
@@ -84,8 +84,8 @@ fn tool_control(file: &ToolFile, args: &ScenarioArgs) -> anyhow::Result<Option<C
     }
 }
 
-pub fn reset(paths: &Paths) -> anyhow::Result<Status> {
-    clear_overrides(&paths.overrides).context("cannot reset the overrides")?;
+pub fn reset(layout: &ProjectLayout) -> anyhow::Result<Status> {
+    clear_overrides(&layout.overrides).context("cannot reset the overrides")?;
     printer::out("every tool → normal selection")?;
     Ok(Status::Success)
 }

@@ -5,15 +5,16 @@
 use anyhow::bail;
 use comfy_table::Color;
 
-use crate::cli::project::{self, Paths};
+use super::tools_dir;
 use crate::cli::{Status, printer};
 use crate::engine::{
-    Controls, did_you_mean, entry_notes, load_catalog, read_overrides, scenario_kinds,
+    Controls, ProjectLayout, absolute, did_you_mean, entry_notes, load_catalog, read_overrides,
+    scenario_kinds,
 };
 
-pub fn run(paths: &Paths, only: Option<&str>) -> anyhow::Result<Status> {
-    let loaded = load_catalog(paths.tools()?);
-    let controls = Controls::from_overrides(&read_overrides(&paths.overrides));
+pub fn run(layout: &ProjectLayout, only: Option<&str>) -> anyhow::Result<Status> {
+    let loaded = load_catalog(tools_dir(layout)?);
+    let controls = Controls::from_overrides(&read_overrides(&layout.overrides));
     let files: Vec<_> = loaded
         .tool_files()
         .filter(|f| only.is_none_or(|t| f.tool == t))
@@ -48,7 +49,10 @@ pub fn run(paths: &Paths, only: Option<&str>) -> anyhow::Result<Status> {
         }
     }
     // Which file was read, so that a server reading another one shows at a glance.
-    printer::out(&format!("overrides: {}", project::shown(&paths.overrides)))?;
+    printer::out(&format!(
+        "overrides: {}",
+        absolute(&layout.overrides).display()
+    ))?;
     printer::out(&table.to_string())?;
     let lines = entry_notes(&controls, &files, only);
     if !lines.is_empty() {

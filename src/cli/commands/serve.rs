@@ -4,25 +4,37 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{load_journalled_engine, runtime};
+use super::{load_engine, runtime};
 use crate::cli::Status;
 use crate::cli::args::{GlobalArgs, ServeArgs};
-use crate::cli::project::{Paths, shown};
-use crate::server::{ConnectionLimits, ServerOptions, is_loopback, serve_stdio, start_http};
+use crate::engine::{ProjectLayout, absolute};
+use crate::server::{
+    ConnectionLimits, ServerOptions, is_loopback, serve_stdio, shutdown_signal, start_http,
+};
 
 /// How long the process waits, after the server has stopped, for work it cannot interrupt.
 const LEFTOVER_GRACE: Duration = Duration::from_secs(1);
 
-pub fn run(global: &GlobalArgs, paths: &Paths, args: &ServeArgs) -> anyhow::Result<Status> {
-    let engine = Arc::new(load_journalled_engine(global, paths, args.no_journal)?);
+pub fn run(
+    global: &GlobalArgs,
+    layout: &ProjectLayout,
+    args: &ServeArgs,
+) -> anyhow::Result<Status> {
+    let engine = Arc::new(load_engine(global, layout, args.no_journal)?);
     // On stderr, before anything else: a client starts the server in a folder of its own
     // choosing, and these show which files `scenario` and `calls` must agree with.
-    eprintln!("careem-mcp: tools {}", shown(&paths.tools));
-    eprintln!("careem-mcp: overrides {}", shown(&paths.overrides));
+    eprintln!("careem-mcp: tools {}", absolute(&layout.tools).display());
+    eprintln!(
+        "careem-mcp: overrides {}",
+        absolute(&layout.overrides).display()
+    );
     if args.no_journal {
         eprintln!("careem-mcp: journal off (--no-journal)");
     } else {
-        eprintln!("careem-mcp: journal {}", shown(&paths.journal));
+        eprintln!(
+            "careem-mcp: journal {}",
+            absolute(&layout.journal).display()
+        );
     }
     let options = ServerOptions {
         host: args.host.clone(),
@@ -33,12 +45,12 @@ pub fn run(global: &GlobalArgs, paths: &Paths, args: &ServeArgs) -> anyhow::Resu
         allowed_hosts: args.allowed_hosts.clone(),
         no_output_schema: args.no_output_schema,
         no_meta: args.no_meta,
-        session_idle: Duration::from_secs(args.session_idle.max(1)),
+        session_idle: args.session_idle,
         max_sessions: args.max_sessions,
         connections: ConnectionLimits {
-            max_connections: usize::try_from(args.max_connections).unwrap_or(usize::MAX),
-            header_timeout: Duration::from_secs(args.header_timeout),
-            body_timeout: Duration::from_secs(args.body_timeout),
+            max_connections: args.max_connections,
+            header_timeout: args.header_timeout,
+            body_timeout: args.body_timeout,
         },
         fast_path: true,
     };
@@ -66,26 +78,4 @@ pub fn run(global: &GlobalArgs, paths: &Paths, args: &ServeArgs) -> anyhow::Resu
     // behind rather than wait for it, so SIGTERM always ends the process.
     runtime.shutdown_timeout(LEFTOVER_GRACE);
     served
-}
-
-pub(super) async fn shutdown_signal() {
-    let interrupt = tokio::signal::ctrl_c();
-    #[cfg(unix)]
-    {
-        let mut terminate =
-            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-                Ok(signal) => signal,
-                Err(error) => {
-                    tracing::warn!("cannot listen for SIGTERM: {error}");
-                    let _ = interrupt.await;
-                    return;
-                }
-            };
-        tokio::select! {
-            _ = interrupt => {}
-            _ = terminate.recv() => {}
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = interrupt.await;
 }

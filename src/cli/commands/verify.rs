@@ -6,11 +6,15 @@ use comfy_table::Color;
 
 use super::{engine_config, runtime};
 use crate::cli::args::{GlobalArgs, TransportChoice, VerifyArgs};
-use crate::cli::project::Paths;
 use crate::cli::{Status, printer};
+use crate::engine::ProjectLayout;
 use crate::probe::{self, Finding, Plan, Transport, Verdict};
 
-pub fn run(global: &GlobalArgs, paths: &Paths, args: &VerifyArgs) -> anyhow::Result<Status> {
+pub fn run(
+    global: &GlobalArgs,
+    layout: &ProjectLayout,
+    args: &VerifyArgs,
+) -> anyhow::Result<Status> {
     let transports = match args.transport {
         TransportChoice::Http => vec![Transport::Http],
         TransportChoice::Sse => vec![Transport::Sse],
@@ -23,10 +27,10 @@ pub fn run(global: &GlobalArgs, paths: &Paths, args: &VerifyArgs) -> anyhow::Res
         );
     }
     let plan = Plan {
-        config: engine_config(global, paths)?,
+        config: engine_config(global, layout)?,
         transports,
         url: args.url.clone(),
-        overrides_given: paths.overrides_named,
+        overrides_given: layout.named.overrides,
     };
     let runtime = runtime()?;
     let findings = runtime.block_on(probe::run(&plan))?;
