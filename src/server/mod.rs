@@ -17,6 +17,7 @@ mod sessions;
 mod shutdown_signal;
 mod sse;
 mod stdio;
+mod unique_ids;
 mod widget;
 
 use std::net::SocketAddr;

@@ -1,6 +1,7 @@
 //! Legacy HTTP+SSE (MCP 2024-11-05), which rmcp 3.x no longer serves: `GET /sse` opens a
 //! stream whose first event names the POST endpoint, and each connection gets its own rmcp
-//! service over a pair of channels (rmcp takes a `(Sink, Stream)` pair as a transport).
+//! service over a pair of channels (rmcp takes a `(Sink, Stream)` pair as a transport), its
+//! request ids kept unique by `unique_ids.rs`.
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -16,6 +17,7 @@ use axum::routing::{get, post};
 use futures::{Stream, StreamExt};
 use rmcp::ServiceExt;
 use rmcp::model::{ClientJsonRpcMessage, ClientRequest, GetExtensions, ServerJsonRpcMessage};
+use rmcp::transport::sink_stream::SinkStreamTransport;
 use serde::Deserialize;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
@@ -24,10 +26,16 @@ use tokio_util::sync::{CancellationToken, PollSender};
 use super::faults::{self, Planned};
 use super::handler::Handler;
 use super::session_limit::{self, SessionLimit, SessionSlot};
+use super::unique_ids::UniqueIds;
 use crate::engine::{Fault, Plan};
 
 /// Where clients POST their messages; the `endpoint` event adds `?sessionId=`.
 const MESSAGE_PATH: &str = "/message";
+/// A session's rmcp transport: the channels each way, request ids kept unique.
+type Transport = UniqueIds<
+    SinkStreamTransport<PollSender<ServerJsonRpcMessage>, ReceiverStream<ClientJsonRpcMessage>>,
+>;
+
 /// Messages buffered each way per session before a sender waits.
 const CHANNEL_CAPACITY: usize = 64;
 
@@ -128,7 +136,10 @@ fn open_stream(
             },
         );
 
-    let transport = (PollSender::new(to_client), ReceiverStream::new(from_client));
+    let transport = UniqueIds::new(SinkStreamTransport::new(
+        PollSender::new(to_client),
+        ReceiverStream::new(from_client),
+    ));
     tokio::spawn(run(
         sessions.handler.labelled("sse", Some(&id)),
         id.clone(),
@@ -169,15 +180,7 @@ fn event(message: &ServerJsonRpcMessage) -> Option<Event> {
 }
 
 /// One session's rmcp service; it ends when the client disconnects or the server shuts down.
-async fn run(
-    handler: Handler,
-    id: String,
-    transport: (
-        PollSender<ServerJsonRpcMessage>,
-        ReceiverStream<ClientJsonRpcMessage>,
-    ),
-    stop: CancellationToken,
-) {
+async fn run(handler: Handler, id: String, transport: Transport, stop: CancellationToken) {
     match handler.serve_with_ct(transport, stop).await {
         Ok(service) => {
             if let Err(error) = service.waiting().await {

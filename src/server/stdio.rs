@@ -4,8 +4,11 @@
 use std::sync::Arc;
 
 use rmcp::ServiceExt;
+use rmcp::transport::async_rw::AsyncRwTransport;
 
 use super::handler::Handler;
+use super::null_ids::NullIds;
+use super::unique_ids::UniqueIds;
 use super::{ServerError, ServerOptions};
 use crate::engine::Engine;
 
@@ -26,8 +29,9 @@ pub async fn serve_stdio(
     // Pipes, as MCP clients launch servers, are driven by the IO reactor; anything else falls
     // back to tokio's blocking stdio.
     let (reader, writer) = rmcp::transport::stdio_pipes();
+    let transport = AsyncRwTransport::new_server(reader, NullIds::new(writer));
     let service = handler
-        .serve((reader, super::null_ids::NullIds::new(writer)))
+        .serve(UniqueIds::new(transport))
         .await
         .map_err(|error| ServerError::StdioStart(Box::new(error)))?;
     let cancel = service.cancellation_token();

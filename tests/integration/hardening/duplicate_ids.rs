@@ -1,63 +1,177 @@
-//! Item 7: the same JSON-RPC request id twice at once on one Streamable HTTP session. The
-//! second is answered at once with `-32600`, as production's Go SDK words it; the first stays
-//! pending; other ids, and the same id once answered, are served as usual.
+//! Item 7: the same JSON-RPC request id twice at once on one session, over each transport. The
+//! second is answered at once with `-32600`, as production's Go SDK words it; the first is
+//! answered as usual once it ends; another id meanwhile, and the same id once answered, are
+//! served as usual.
+
+use std::process::Stdio;
 
 use serde_json::{Value, json};
+use tokio::sync::mpsc;
 
-use super::{DEADLINE, run_bounded};
-use crate::support::{Project, Raw, marina, serve_binary};
+use super::DEADLINE;
+use crate::support::{
+    JournalPipe, Process, Project, Raw, StdioServer, jsonrpc, large_search, serve_binary, sse,
+};
 
-fn geocode() -> Value {
-    json!({"name": "reverse_geocode", "arguments": marina()})
+/// One session, over one transport, driven by hand: requests go out as JSON-RPC, answers are
+/// read by id.
+enum Wire {
+    /// Each POST answers its own request; the answers are gathered on a channel.
+    Http {
+        raw: Raw,
+        sent: mpsc::UnboundedSender<Value>,
+        answers: mpsc::UnboundedReceiver<Value>,
+        _server: Process,
+    },
+    /// Every answer comes on the session's stream.
+    Sse {
+        session: sse::Session,
+        _server: Process,
+    },
+    Stdio(StdioServer),
+}
+
+/// A [`Wire`] and the answers read but not yet asked for.
+struct Client {
+    wire: Wire,
+    unread: Vec<Value>,
+}
+
+impl Client {
+    /// A session on `transport` with a server of `project` whose journal is `journal`.
+    async fn open(transport: &str, project: &Project, journal: &str) -> Self {
+        let wire = match transport {
+            "stdio" => {
+                let mut command = project.command();
+                command.args(["serve", "--stdio", "--journal", journal]);
+                let mut server = StdioServer::start(command, Stdio::null());
+                tokio::task::block_in_place(|| server.initialize());
+                Wire::Stdio(server)
+            }
+            "streamable-http" => {
+                let (process, url, _) = serve_binary(project, &["--journal", journal]);
+                let (raw, _) = Raw::initialize(url, "2025-06-18").await;
+                let (sent, answers) = mpsc::unbounded_channel();
+                Wire::Http {
+                    raw,
+                    sent,
+                    answers,
+                    _server: process,
+                }
+            }
+            "sse" => {
+                let (process, url, _) = serve_binary(project, &["--journal", journal]);
+                let session = sse::Session::open(&url.replace("/mcp", "/sse")).await;
+                Wire::Sse {
+                    session,
+                    _server: process,
+                }
+            }
+            other => panic!("no transport {other}"),
+        };
+        Self {
+            wire,
+            unread: Vec::new(),
+        }
+    }
+
+    /// Sends a `tools/call` with `id`, without waiting for its answer.
+    async fn call(&mut self, id: u64, tool: &str, arguments: Value) {
+        let message = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": tool, "arguments": arguments}});
+        match &mut self.wire {
+            Wire::Http { raw, sent, .. } => {
+                let raw = Raw {
+                    url: raw.url.clone(),
+                    session: raw.session.clone(),
+                    version: raw.version.clone(),
+                };
+                let sent = sent.clone();
+                tokio::spawn(async move {
+                    let response = raw.send(&message).await;
+                    let body = response.text().await.unwrap_or_default();
+                    let _ = sent.send(jsonrpc(&body).unwrap_or(Value::Null));
+                });
+            }
+            Wire::Sse { session, .. } => {
+                let status = sse::post(&session.endpoint, message.to_string()).await;
+                assert_eq!(status, 202, "the POST is accepted");
+            }
+            Wire::Stdio(server) => server.send_json(&message),
+        }
+    }
+
+    /// The next answer to `id`, read within the deadline.
+    async fn answer(&mut self, id: u64) -> Value {
+        let read = async {
+            loop {
+                if let Some(at) = self.unread.iter().position(|answer| answer["id"] == id) {
+                    return self.unread.remove(at);
+                }
+                let next = match &mut self.wire {
+                    Wire::Http { answers, .. } => answers.recv().await.expect("an answer"),
+                    Wire::Sse { session, .. } => session.events.next_message().await,
+                    Wire::Stdio(server) => tokio::task::block_in_place(|| server.next()),
+                };
+                self.unread.push(next);
+            }
+        };
+        tokio::time::timeout(DEADLINE, read)
+            .await
+            .unwrap_or_else(|_| panic!("no answer to id {id} within {DEADLINE:?}"))
+    }
 }
 
 fn menu() -> Value {
-    json!({"name": "food_get_restaurant_menu",
-        "arguments": {"restaurant_id": 30104, "latitude": 25.0866, "longitude": 55.1474}})
+    json!({"restaurant_id": 30104, "latitude": 25.0866, "longitude": 55.1474})
+}
+
+/// An answer's start, for a failure message (the held call's answer is over 100 KB).
+fn start(answer: &Value) -> String {
+    answer.to_string().chars().take(300).collect()
+}
+
+fn assert_served(answer: &Value, id: u64) {
+    assert_eq!(answer["id"], id, "{}", start(answer));
+    assert_eq!(answer["result"]["isError"], false, "{}", start(answer));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_same_request_id_twice_at_once_on_a_session_gets_invalid_request() {
-    let project = Project::copy_of_repo();
-    // reverse_geocode never answers: its request id stays pending.
-    let forced = run_bounded(
-        &project,
-        &["scenario", "reverse_geocode", "--fault", "hang"],
-    );
-    assert_eq!(forced.code, 0, "{}", forced.stderr);
-    let (_server, url, mut stderr) = serve_binary(&project, &["--no-journal"]);
-    let (raw, _) = Raw::initialize(url, "2025-06-18").await;
-    let first = Raw {
-        url: raw.url.clone(),
-        session: raw.session.clone(),
-        version: raw.version.clone(),
-    };
-    let pending = tokio::spawn(async move {
-        let message =
-            json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": geocode()});
-        first.send(&message).await
-    });
-    let started = tokio::task::block_in_place(|| {
-        stderr.wait_for(DEADLINE, |line| line.contains("scenario=<fault hang>"))
-    });
-    assert!(started.is_some(), "the first call's log line");
+    for transport in ["streamable-http", "sse", "stdio"] {
+        let project = Project::copy_of_repo();
+        let mut pipe = JournalPipe::new(&project);
+        let journal = pipe.path.to_string_lossy().into_owned();
+        let mut client = Client::open(transport, &project, &journal).await;
 
-    let within = |what: &'static str| move |_| panic!("{what}: no answer within {DEADLINE:?}");
-    let (second, _) = tokio::time::timeout(DEADLINE, raw.request(7, "tools/call", geocode()))
+        // Id 7 held in its journal write until the test drains the pipe: pending meanwhile.
+        client.call(7, "food_merchant_search", large_search()).await;
+        let pipe = tokio::task::spawn_blocking(move || {
+            pipe.wait_for_a_call();
+            pipe
+        })
         .await
-        .unwrap_or_else(within("the second request with id 7"));
-    assert_eq!(
-        second,
-        json!({"jsonrpc": "2.0", "id": 7, "error": {"code": -32600,
-            "message": "invalid request: request ID 7 already in use"}})
-    );
-    // Another id on the same session, twice in turn: the id is free once answered.
-    for _ in 0..2 {
-        let (answer, _) = tokio::time::timeout(DEADLINE, raw.request(8, "tools/call", menu()))
-            .await
-            .unwrap_or_else(within("a request with id 8"));
-        assert_eq!(answer["id"], 8, "{answer}");
-        assert_eq!(answer["result"]["isError"], false, "{answer}");
+        .expect("id 7 is inside its journal write");
+        client.call(8, "food_get_restaurant_menu", menu()).await;
+        client.call(7, "food_get_restaurant_menu", menu()).await;
+        assert_eq!(
+            client.answer(7).await,
+            json!({"jsonrpc": "2.0", "id": 7, "error": {"code": -32600,
+                "message": "invalid request: request ID 7 already in use"}}),
+            "{transport}: the second id 7, while the first is still held"
+        );
+
+        pipe.drain();
+        let first = client.answer(7).await;
+        assert_served(&first, 7);
+        assert!(
+            first["result"].to_string().contains("xxxxxxxxxx"),
+            "{transport}: the first id 7 gets its own answer (its query echoed): {}",
+            start(&first)
+        );
+        assert_served(&client.answer(8).await, 8);
+        // Answered, id 7 is free again.
+        client.call(7, "food_get_restaurant_menu", menu()).await;
+        assert_served(&client.answer(7).await, 7);
     }
-    pending.abort();
 }

@@ -5,6 +5,7 @@
 
 #[cfg(target_os = "linux")]
 mod connections;
+#[cfg(unix)]
 mod duplicate_ids;
 mod edits;
 #[cfg(target_os = "linux")]
