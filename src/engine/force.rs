@@ -57,7 +57,7 @@ pub fn find_scenario(file: &ToolFile, name: &str) -> Result<String, ForceError> 
 }
 
 /// Checks every scenario `control` names against `file`, spelling each as the file does.
-pub fn check_names(file: &ToolFile, control: &mut Control) -> Result<(), ForceError> {
+fn check_names(file: &ToolFile, control: &mut Control) -> Result<(), ForceError> {
     for step in std::iter::once(&mut control.each).chain(&mut control.sequence) {
         if let Some(name) = &step.scenario {
             step.scenario = Some(find_scenario(file, name)?);
@@ -102,13 +102,10 @@ pub fn force(
     tool: &str,
     name: Option<&str>,
 ) -> Result<Option<String>, ForceError> {
-    let loaded = catalog::load(tools_dir);
-    let files: Vec<_> = loaded.tool_files().collect();
-    let file = find_tool(&files, tool)?;
-    let chosen = name.map(|name| find_scenario(file, name)).transpose()?;
-    let control = chosen.clone().map(Control::scenario);
-    overrides::set_entry(overrides_path, tool, control.as_ref())?;
-    Ok(chosen)
+    let control = write_checked(tools_dir, overrides_path, tool, false, || {
+        Ok(name.map(Control::scenario))
+    })?;
+    Ok(control.and_then(|control| control.each.scenario))
 }
 
 /// Sets the whole entry of `tool` (or of `"*"`) from its JSON form, as the overrides file holds
@@ -119,21 +116,34 @@ pub fn set(
     tool: &str,
     entry: Option<&Value>,
 ) -> Result<Option<Control>, ForceError> {
+    write_checked(tools_dir, overrides_path, tool, true, || match entry {
+        None | Some(Value::Null) => Ok(None),
+        Some(value) => Control::parse(tool, value)
+            .map(Some)
+            .map_err(ForceError::Invalid),
+    })
+}
+
+/// Writes `tool`'s entry (an entry that sets nothing clears it) once the tool is found among
+/// the tool files (`"*"` too, where `default_allowed`) and every scenario the entry names is
+/// checked and spelled as the file does. The tool is looked up before the entry is made, so an
+/// unknown tool is reported as such whatever the entry.
+fn write_checked(
+    tools_dir: &Path,
+    overrides_path: &Path,
+    tool: &str,
+    default_allowed: bool,
+    entry: impl FnOnce() -> Result<Option<Control>, ForceError>,
+) -> Result<Option<Control>, ForceError> {
     let loaded = catalog::load(tools_dir);
     let files: Vec<_> = loaded.tool_files().collect();
-    let file = (tool != DEFAULT_ENTRY)
+    let file = (!default_allowed || tool != DEFAULT_ENTRY)
         .then(|| find_tool(&files, tool))
         .transpose()?;
-    let control = match entry {
-        None | Some(Value::Null) => None,
-        Some(value) => {
-            let mut control = Control::parse(tool, value).map_err(ForceError::Invalid)?;
-            if let Some(file) = file {
-                check_names(file, &mut control)?;
-            }
-            (control != Control::default()).then_some(control)
-        }
-    };
+    let mut control = entry()?.filter(|control| *control != Control::default());
+    if let (Some(file), Some(control)) = (file, control.as_mut()) {
+        check_names(file, control)?;
+    }
     overrides::set_entry(overrides_path, tool, control.as_ref())?;
     Ok(control)
 }

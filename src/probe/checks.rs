@@ -13,7 +13,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::finding::{Finding, Verdict};
-use super::transport::Client;
+use super::transport::{Client, answer};
 use crate::engine::{
     Change, Engine, Outcome, Overrides, differences, odd_arguments, pointer_token,
     sample_arguments, tool_paths, violations, write_overrides as write,
@@ -388,7 +388,7 @@ async fn lists(session: &mut Session<'_>, engine: &Engine) -> Result<String, Str
     let files = tool_paths(tools_dir)
         .map_err(|error| format!("cannot list {}: {error}", tools_dir.display()))?
         .len();
-    let listed = answer("tools/list", session.client.list_all_tools()).await?;
+    let listed = answer("tools/list", CALL_TIMEOUT, session.client.list_all_tools()).await?;
     session.saw("tools/list", &listed);
     let mut problems = Vec::new();
     if listed.len() != files {
@@ -416,7 +416,12 @@ async fn lists(session: &mut Session<'_>, engine: &Engine) -> Result<String, Str
         problems.push(format!("{} is listed but has no tool file", extra.name));
     }
 
-    let resources = answer("resources/list", session.client.list_all_resources()).await?;
+    let resources = answer(
+        "resources/list",
+        CALL_TIMEOUT,
+        session.client.list_all_resources(),
+    )
+    .await?;
     session.saw("resources/list", &resources);
     if !resources.iter().any(|r| r.uri == WIDGET_URI) {
         problems.push(format!("resources/list has no {WIDGET_URI}"));
@@ -424,7 +429,7 @@ async fn lists(session: &mut Session<'_>, engine: &Engine) -> Result<String, Str
     for resource in &resources {
         let what = format!("resources/read {}", resource.uri);
         let params = ReadResourceRequestParams::new(resource.uri.clone());
-        match answer(&what, session.client.read_resource(params)).await {
+        match answer(&what, CALL_TIMEOUT, session.client.read_resource(params)).await {
             Ok(read) => session.saw(what, &read),
             Err(problem) => problems.push(problem),
         }
@@ -435,18 +440,6 @@ async fn lists(session: &mut Session<'_>, engine: &Engine) -> Result<String, Str
         ))
     } else {
         Err(listing(&problems))
-    }
-}
-
-/// A request's answer, or why there was none, within [`CALL_TIMEOUT`].
-async fn answer<T>(
-    what: &str,
-    request: impl Future<Output = Result<T, ServiceError>>,
-) -> Result<T, String> {
-    match tokio::time::timeout(CALL_TIMEOUT, request).await {
-        Ok(Ok(answer)) => Ok(answer),
-        Ok(Err(error)) => Err(format!("{what} failed: {error}")),
-        Err(_) => Err(format!("{what}: no answer within {CALL_TIMEOUT:?}")),
     }
 }
 

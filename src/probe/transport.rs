@@ -84,13 +84,23 @@ pub async fn stdio(config: &EngineConfig) -> Result<Client, String> {
     })
 }
 
+/// The `initialize` handshake, within [`CONNECT_TIMEOUT`].
 async fn handshake<E: std::fmt::Display>(
     connecting: impl Future<Output = Result<Client, E>>,
 ) -> Result<Client, String> {
-    match tokio::time::timeout(CONNECT_TIMEOUT, connecting).await {
-        Ok(Ok(client)) => Ok(client),
-        Ok(Err(error)) => Err(format!("initialize failed: {error}")),
-        Err(_) => Err(format!("no initialize answer within {CONNECT_TIMEOUT:?}")),
+    answer("initialize", CONNECT_TIMEOUT, connecting).await
+}
+
+/// A request's answer within `limit`, or why there was none, in words for a finding.
+pub(super) async fn answer<T, E: std::fmt::Display>(
+    what: &str,
+    limit: Duration,
+    request: impl Future<Output = Result<T, E>>,
+) -> Result<T, String> {
+    match tokio::time::timeout(limit, request).await {
+        Ok(Ok(answer)) => Ok(answer),
+        Ok(Err(error)) => Err(format!("{what} failed: {error}")),
+        Err(_) => Err(format!("{what}: no answer within {limit:?}")),
     }
 }
 
