@@ -8,7 +8,7 @@ use std::process::Stdio;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
-use super::DEADLINE;
+use super::{DEADLINE, run_bounded};
 use crate::support::{
     JournalPipe, Process, Project, Raw, StdioServer, jsonrpc, large_search, serve_binary, sse,
 };
@@ -77,8 +77,13 @@ impl Client {
 
     /// Sends a `tools/call` with `id`, without waiting for its answer.
     async fn call(&mut self, id: u64, tool: &str, arguments: Value) {
-        let message = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
-            "params": {"name": tool, "arguments": arguments}});
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": tool, "arguments": arguments}}))
+            .await;
+    }
+
+    /// Sends `message` as it is, without waiting for an answer.
+    async fn send(&mut self, message: Value) {
         match &mut self.wire {
             Wire::Http { raw, sent, .. } => {
                 let raw = Raw {
@@ -173,5 +178,46 @@ async fn the_same_request_id_twice_at_once_on_a_session_gets_invalid_request() {
         // Answered, id 7 is free again.
         client.call(7, "food_get_restaurant_menu", menu()).await;
         assert_served(&client.answer(7).await, 7);
+    }
+}
+
+/// The id of a call cancelled while it still runs (a `hang` fault) is free at once, and the next
+/// request with it gets its own answer, never the cancelled call's. (Over Streamable HTTP an id
+/// is tied to its POST, which the client ends to cancel.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancelled_request_id_is_free_again_at_once() {
+    for transport in ["sse", "stdio"] {
+        let project = Project::copy_of_repo();
+        let forced = run_bounded(
+            &project,
+            &["scenario", "reverse_geocode", "--fault", "hang"],
+        );
+        assert_eq!(forced.code, 0, "{}", forced.stderr);
+        let journal = project.path().join("calls.jsonl");
+        let mut client = Client::open(transport, &project, &journal.to_string_lossy()).await;
+
+        client
+            .call(7, "reverse_geocode", crate::support::marina())
+            .await;
+        client.call(7, "food_get_restaurant_menu", menu()).await;
+        assert_eq!(
+            client.answer(7).await["error"]["code"],
+            -32600,
+            "{transport}: id 7 is pending"
+        );
+        client
+            .send(
+                json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                "params": {"requestId": 7, "reason": "timed out"}}),
+            )
+            .await;
+        client.call(7, "food_get_restaurant_menu", menu()).await;
+        let answer = client.answer(7).await;
+        assert_served(&answer, 7);
+        assert!(
+            answer["result"].to_string().contains("30104"),
+            "{transport}: the menu's own answer: {}",
+            start(&answer)
+        );
     }
 }
