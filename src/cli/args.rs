@@ -1,6 +1,7 @@
 //! The command line's shape: every subcommand and option, with the help text users read.
 
 use std::path::PathBuf;
+use std::str::FromStr;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -159,7 +160,7 @@ pub struct ScenarioArgs {
     #[arg(value_name = "STEP", add = ArgValueCandidates::new(complete::scenarios))]
     pub steps: Vec<String>,
     /// Wait this long before answering: `2s`, `800ms`, or a range drawn uniformly, `200ms..1500ms`.
-    #[arg(long, value_name = "DURATION", value_parser = parse_delay)]
+    #[arg(long, value_name = "DURATION", value_parser = Delay::from_str)]
     pub delay: Option<Delay>,
     /// Fail every call (or one in `--rate`) this way instead of answering.
     #[arg(long, value_name = "KIND", value_parser = PossibleValuesParser::new(Fault::ALL.map(Fault::name)).try_map(|name| name.parse::<Fault>()))]
@@ -167,10 +168,6 @@ pub struct ScenarioArgs {
     /// The probability, 0 to 1, that `--fault` fires on a call (the same draws under --seed).
     #[arg(long, value_name = "P", requires = "fault", value_parser = parse_rate)]
     pub rate: Option<f64>,
-}
-
-fn parse_delay(text: &str) -> Result<Delay, String> {
-    text.parse()
 }
 
 fn parse_rate(text: &str) -> Result<f64, String> {

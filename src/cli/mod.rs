@@ -13,21 +13,19 @@ use clap::{CommandFactory, FromArgMatches};
 
 pub use args::{Cli, Command, GlobalArgs};
 
-/// How a subcommand ended, as ruff's `ExitStatus`: 0 ok, 1 findings, 2 failure or misuse.
+/// How a subcommand ended, as ruff's `ExitStatus`; the exit code is the discriminant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Status {
-    Success,
-    Findings,
-    Failure,
+    Success = 0,
+    Findings = 1,
+    /// A failure or misuse.
+    Failure = 2,
 }
 
 impl From<Status> for ExitCode {
     fn from(status: Status) -> Self {
-        match status {
-            Status::Success => ExitCode::SUCCESS,
-            Status::Findings => ExitCode::from(1),
-            Status::Failure => ExitCode::from(2),
-        }
+        ExitCode::from(status as u8)
     }
 }
 

@@ -17,9 +17,9 @@ use axum::middleware;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-use crate::engine::Engine;
-use crate::server::ServerError;
+use crate::engine::{Engine, EngineConfig, load_catalog};
 use crate::server::guard::HostGuard;
+use crate::server::{ServerError, is_loopback, runtime, shutdown_signal};
 
 /// Request bodies above this are refused: the largest is a "try a call" form.
 const MAX_BODY_BYTES: usize = 1024 * 1024;
@@ -33,6 +33,8 @@ pub struct DashboardOptions {
     pub allowed_hosts: Vec<String>,
     /// The call journal the live view follows and "clear" empties.
     pub journal: PathBuf,
+    /// Where the journal of the calls made from the page rotates (`--journal-max-size`).
+    pub journal_max_size: u64,
 }
 
 /// What every handler shares: the engine (its tools, its overrides path, its journal for the
@@ -91,6 +93,44 @@ impl Drop for RunningDashboard {
     fn drop(&mut self) {
         self.shutdown.cancel();
     }
+}
+
+/// `careem-mcp dashboard` from start to end: the engine over `config`, served until SIGINT or
+/// SIGTERM; `listening` is told the page's URL once it is bound. Unlike `serve`, broken tool
+/// files do not stop the dashboard: its Tools view lists them.
+///
+/// # Errors
+///
+/// The runtime cannot start, or the address cannot be bound.
+pub fn run_until_signal(
+    config: EngineConfig,
+    options: DashboardOptions,
+    listening: impl FnOnce(&str) + Send,
+) -> Result<(), ServerError> {
+    let loaded = load_catalog(&config.tools_dir);
+    if !loaded.diagnostics.is_empty() {
+        tracing::warn!(
+            "the tool files in {} have {} problem(s); the Tools view lists them",
+            config.tools_dir.display(),
+            loaded.diagnostics.len()
+        );
+    }
+    // Opening the journal creates it, so the live view can follow it before `serve` starts.
+    let engine = Engine::from_tools(config, loaded.tools)
+        .journalled(&options.journal, options.journal_max_size);
+    runtime()?.block_on(async move {
+        if !is_loopback(&options.host) {
+            tracing::warn!(
+                "listening on {}: anyone who can reach this address can steer your scenarios",
+                options.host
+            );
+        }
+        let running = start(Arc::new(engine), options).await?;
+        listening(&running.url());
+        shutdown_signal().await;
+        running.shutdown().await;
+        Ok(())
+    })
 }
 
 /// Binds (port 0 picks a free port), starts serving in the background and returns at once.

@@ -102,7 +102,7 @@ pub fn force(
     tool: &str,
     name: Option<&str>,
 ) -> Result<Option<String>, ForceError> {
-    let control = write_checked(tools_dir, overrides_path, tool, false, || {
+    let control = write_checked(tools_dir, overrides_path, tool, false, |_| {
         Ok(name.map(Control::scenario))
     })?;
     Ok(control.and_then(|control| control.each.scenario))
@@ -116,7 +116,7 @@ pub fn set(
     tool: &str,
     entry: Option<&Value>,
 ) -> Result<Option<Control>, ForceError> {
-    write_checked(tools_dir, overrides_path, tool, true, || match entry {
+    write_checked(tools_dir, overrides_path, tool, true, |_| match entry {
         None | Some(Value::Null) => Ok(None),
         Some(value) => Control::parse(tool, value)
             .map(Some)
@@ -124,23 +124,51 @@ pub fn set(
     })
 }
 
+/// `careem-mcp scenario`'s edit: the entry of `tool` from the steps typed and the options that
+/// apply to every call (see [`control_from_steps`]), or of `"*"` from the options alone; an
+/// entry that sets nothing clears it. Returns the entry as written.
+pub fn set_steps(
+    tools_dir: &Path,
+    overrides_path: &Path,
+    tool: &str,
+    steps: &[String],
+    each: Step,
+) -> Result<Option<Control>, ForceError> {
+    write_checked(tools_dir, overrides_path, tool, true, |file| match file {
+        Some(file) => control_from_steps(file, steps, each),
+        None if steps.is_empty() => Ok(Some(Control {
+            each,
+            sequence: Vec::new(),
+        })),
+        // `"*"` names no tool, so no scenario either.
+        None => Err(ForceError::Invalid(
+            "the '*' entry takes a delay, a fault and a rate only: scenario names belong to one \
+             tool"
+                .to_string(),
+        )),
+    })
+}
+
 /// Writes `tool`'s entry (an entry that sets nothing clears it) once the tool is found among
-/// the tool files (`"*"` too, where `default_allowed`) and every scenario the entry names is
-/// checked and spelled as the file does. The tool is looked up before the entry is made, so an
-/// unknown tool is reported as such whatever the entry.
+/// the tool files (`"*"`, where `default_allowed`, reads none) and every scenario the entry
+/// names is checked and spelled as the file does. The tool is looked up before the entry is
+/// made, so an unknown tool is reported as such whatever the entry.
 fn write_checked(
     tools_dir: &Path,
     overrides_path: &Path,
     tool: &str,
     default_allowed: bool,
-    entry: impl FnOnce() -> Result<Option<Control>, ForceError>,
+    entry: impl FnOnce(Option<&ToolFile>) -> Result<Option<Control>, ForceError>,
 ) -> Result<Option<Control>, ForceError> {
-    let loaded = catalog::load(tools_dir);
-    let files: Vec<_> = loaded.tool_files().collect();
-    let file = (!default_allowed || tool != DEFAULT_ENTRY)
-        .then(|| find_tool(&files, tool))
-        .transpose()?;
-    let mut control = entry()?.filter(|control| *control != Control::default());
+    let loaded;
+    let file = if default_allowed && tool == DEFAULT_ENTRY {
+        None
+    } else {
+        loaded = catalog::load(tools_dir);
+        let files: Vec<_> = loaded.tool_files().collect();
+        Some(find_tool(&files, tool)?)
+    };
+    let mut control = entry(file)?.filter(|control| *control != Control::default());
     if let (Some(file), Some(control)) = (file, control.as_mut()) {
         check_names(file, control)?;
     }

@@ -55,8 +55,8 @@ pub use controls::{Control, Controls, DEFAULT_ENTRY, Delay, Fault, Step};
 pub use diagnostic::{Diagnostic, Diagnostics};
 pub use entry_notes::entry_notes;
 pub use force::{
-    ForceError, control_from_steps, find_tool, force as force_scenario, reset as reset_overrides,
-    set as set_control,
+    ForceError, force as force_scenario, reset as reset_overrides, set as set_control,
+    set_steps as set_scenario_steps,
 };
 pub use honesty::{sample_arguments, violations};
 pub use journal::{Entry as JournalEntry, Journal, read as read_journal};

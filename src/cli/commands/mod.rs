@@ -109,11 +109,3 @@ pub fn load_engine(
         engine.journalled(&layout.journal, global.journal_max_size)
     })
 }
-
-/// The async runtime `serve`, `dashboard` and `verify` run in.
-pub fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")
-}

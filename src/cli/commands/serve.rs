@@ -2,18 +2,12 @@
 //! stdin closes); calls in flight finish first.
 
 use std::sync::Arc;
-use std::time::Duration;
 
-use super::{load_engine, runtime};
+use super::load_engine;
 use crate::cli::Status;
 use crate::cli::args::{GlobalArgs, ServeArgs};
 use crate::engine::{ProjectLayout, absolute};
-use crate::server::{
-    ConnectionLimits, ServerOptions, is_loopback, serve_stdio, shutdown_signal, start_http,
-};
-
-/// How long the process waits, after the server has stopped, for work it cannot interrupt.
-const LEFTOVER_GRACE: Duration = Duration::from_secs(1);
+use crate::server::{ConnectionLimits, ServerOptions, run_until_signal};
 
 pub fn run(
     global: &GlobalArgs,
@@ -54,28 +48,12 @@ pub fn run(
         },
         fast_path: true,
     };
-    let runtime = runtime()?;
-    let served = runtime.block_on(async move {
-        let tools = engine.tools().len();
-        if args.stdio {
-            tracing::info!("serving {tools} tools over stdio");
-            serve_stdio(engine, options, shutdown_signal()).await?;
-            return Ok(Status::Success);
-        }
-        if !is_loopback(&args.host) {
-            tracing::warn!("listening on {}: anyone who can reach this address can use the server", args.host);
-        }
-        let server = start_http(engine, options).await?;
-        let base = format!("http://{}", server.addr);
-        eprintln!("careem-mcp: serving {tools} tools at {base}/mcp (Streamable HTTP), {base}/sse (legacy SSE), {base}/health");
-        shutdown_signal().await;
-        tracing::info!("shutting down");
-        server.shutdown().await;
-        Ok(Status::Success)
-    });
-    // The sessions are over. What still runs is stuck in a blocking call (a journal write to a
-    // pipe nobody reads, a disk that does not answer) that no shutdown can interrupt: leave it
-    // behind rather than wait for it, so SIGTERM always ends the process.
-    runtime.shutdown_timeout(LEFTOVER_GRACE);
-    served
+    let tools = engine.tools().len();
+    run_until_signal(engine, options, args.stdio, |addr| {
+        let base = format!("http://{addr}");
+        eprintln!(
+            "careem-mcp: serving {tools} tools at {base}/mcp (Streamable HTTP), {base}/sse (legacy SSE), {base}/health"
+        );
+    })?;
+    Ok(Status::Success)
 }

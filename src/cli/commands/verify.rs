@@ -4,11 +4,14 @@
 use anyhow::bail;
 use comfy_table::Color;
 
-use super::{engine_config, runtime};
+use anyhow::Context;
+
+use super::engine_config;
 use crate::cli::args::{GlobalArgs, TransportChoice, VerifyArgs};
 use crate::cli::{Status, printer};
 use crate::engine::ProjectLayout;
 use crate::probe::{self, Finding, Plan, Transport, Verdict};
+use crate::server::runtime;
 
 pub fn run(
     global: &GlobalArgs,
@@ -32,7 +35,7 @@ pub fn run(
         url: args.url.clone(),
         overrides_given: layout.named.overrides,
     };
-    let runtime = runtime()?;
+    let runtime = runtime().context("cannot start the async runtime")?;
     let findings = runtime.block_on(probe::run(&plan))?;
     print(&findings, args.json)?;
     Ok(if probe::failed(&findings) {
