@@ -31,13 +31,13 @@ use crate::engine::{Fault, Plan};
 
 /// Where clients POST their messages; the `endpoint` event adds `?sessionId=`.
 const MESSAGE_PATH: &str = "/message";
-/// A session's rmcp transport: the channels each way, request ids kept unique.
-type Transport = UniqueIds<
-    SinkStreamTransport<PollSender<ServerJsonRpcMessage>, ReceiverStream<ClientJsonRpcMessage>>,
->;
-
 /// Messages buffered each way per session before a sender waits.
 const CHANNEL_CAPACITY: usize = 64;
+
+/// A session's rmcp transport: the channels each way, request ids kept unique.
+type SessionTransport = UniqueIds<
+    SinkStreamTransport<PollSender<ServerJsonRpcMessage>, ReceiverStream<ClientJsonRpcMessage>>,
+>;
 
 /// The open SSE connections, each with the sender that feeds its rmcp service.
 #[derive(Debug, Clone)]
@@ -180,7 +180,7 @@ fn event(message: &ServerJsonRpcMessage) -> Option<Event> {
 }
 
 /// One session's rmcp service; it ends when the client disconnects or the server shuts down.
-async fn run(handler: Handler, id: String, transport: Transport, stop: CancellationToken) {
+async fn run(handler: Handler, id: String, transport: SessionTransport, stop: CancellationToken) {
     match handler.serve_with_ct(transport, stop).await {
         Ok(service) => {
             if let Err(error) = service.waiting().await {
