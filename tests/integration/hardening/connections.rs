@@ -10,7 +10,7 @@ use serde_json::json;
 
 use super::{DEADLINE, run_bounded};
 use crate::support::{
-    Project, assert_marina, call, http_client, kill_term, marina, serve_binary, sse,
+    Project, assert_marina, call, http_client, marina, serve_binary, sse, terminate_cleanly,
     wait_until_async,
 };
 
@@ -104,10 +104,7 @@ async fn a_flood_of_half_open_connections_is_capped_and_normal_clients_are_still
     assert_marina(&fresh).await;
     assert_marina(&before).await;
     drop(flood);
-    kill_term(&server);
-    let mut server = server;
-    let status = server.wait_for_exit(DEADLINE);
-    assert!(status.is_some_and(|s| s.success()), "exits 0: {status:?}");
+    terminate_cleanly(server, DEADLINE);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -172,8 +169,5 @@ async fn stalled_headers_bodies_and_idle_connections_are_closed_but_streams_are_
         message["result"]["structuredContent"]["location"]["locationUuid"],
         "LOC-50001"
     );
-    kill_term(&server);
-    let mut server = server;
-    let status = server.wait_for_exit(DEADLINE);
-    assert!(status.is_some_and(|s| s.success()), "exits 0: {status:?}");
+    terminate_cleanly(server, DEADLINE);
 }

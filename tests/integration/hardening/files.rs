@@ -9,8 +9,8 @@ use serde_json::{Value, json};
 
 use super::{DEADLINE, SLACK_KIB, run_bounded};
 use crate::support::{
-    Client, Lines, Project, assert_marina, call, http_client, kill_term, make_fifo, marina,
-    rss_kib, serve_binary,
+    Client, Lines, Project, assert_marina, call, http_client, make_fifo, marina, rss_kib,
+    serve_binary, terminate_cleanly,
 };
 
 /// How a file is replaced, and the reason the server's stderr must give.
@@ -121,10 +121,7 @@ async fn tool_files_that_block_or_are_huge_answer_at_once_in_bounded_memory() {
         std::fs::write(&path, &original).expect("restore");
         assert_marina(&attacked).await;
     }
-    kill_term(&server);
-    let mut server = server;
-    let status = server.wait_for_exit(DEADLINE);
-    assert!(status.is_some_and(|s| s.success()), "exits 0: {status:?}");
+    terminate_cleanly(server, DEADLINE);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -194,10 +191,9 @@ async fn symlink_loops_in_the_tools_folder_are_not_followed() {
     std::os::unix::fs::symlink("..", tools.join("food/up")).expect("food/up -> ..");
     let lint = run_bounded(&project, &["lint"]);
     assert_eq!(lint.code, 0, "{}", lint.stderr);
-    let (mut server, url, _stderr) = serve_binary(&project, &["--no-journal"]);
+    let (server, url, _stderr) = serve_binary(&project, &["--no-journal"]);
     let pid = server.0.id();
     assert_marina(&http_client(&url).await).await;
     assert!(rss_kib(pid) < SLACK_KIB * 2, "RSS {} KiB", rss_kib(pid));
-    kill_term(&server);
-    assert!(server.wait_for_exit(DEADLINE).is_some_and(|s| s.success()));
+    terminate_cleanly(server, DEADLINE);
 }

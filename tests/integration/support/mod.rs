@@ -21,7 +21,7 @@ pub use http::{ACCEPT, Raw, http, jsonrpc};
 #[cfg(target_os = "linux")]
 pub use process::rss_kib;
 #[cfg(unix)]
-pub use process::{JournalPipe, kill_term, make_fifo};
+pub use process::{JournalPipe, kill_term, make_fifo, terminate_cleanly};
 pub use process::{
     Lines, Process, StdioServer, large_search, lines_of, serve_binary, start_announced,
 };

@@ -128,6 +128,15 @@ pub fn kill_term(process: &Process) {
     assert!(status.success());
 }
 
+/// Sends SIGTERM to `process` and checks that it shuts down cleanly: exit code 0 within
+/// `limit`.
+#[cfg(unix)]
+pub fn terminate_cleanly(mut process: Process, limit: Duration) {
+    kill_term(&process);
+    let status = process.wait_for_exit(limit);
+    assert!(status.is_some_and(|s| s.success()), "exits 0: {status:?}");
+}
+
 /// The resident memory of process `pid`, in KiB (0 when it cannot be read).
 #[cfg(target_os = "linux")]
 pub fn rss_kib(pid: u32) -> u64 {
