@@ -21,18 +21,29 @@ impl ParseCache {
     /// The file as it is on disk now.
     pub fn get(&self, path: &Path) -> std::io::Result<Arc<Parsed>> {
         let bytes = safe_read::read_limited(path, safe_read::TOOL_FILE_LIMIT)?;
-        // The comparison runs outside the lock, so that concurrent calls of one tool do not
-        // queue behind each other's comparisons.
-        let cached = self.lock().get(path).cloned();
-        if let Some((cached, parsed)) = cached
-            && *cached == *bytes
-        {
+        if let Some(parsed) = self.parsed(path, &bytes) {
             return Ok(parsed);
         }
         let parsed = Arc::new(toolfile::parse(path, &String::from_utf8_lossy(&bytes)));
         self.lock()
             .insert(path.to_path_buf(), (Arc::from(bytes), Arc::clone(&parsed)));
         Ok(parsed)
+    }
+
+    /// The file as it is on disk now when it is parsed already, `None` when its bytes changed
+    /// since: a read and a comparison, never a parse, which for a large file takes
+    /// milliseconds (what an async caller must not spend in place).
+    pub fn get_parsed(&self, path: &Path) -> std::io::Result<Option<Arc<Parsed>>> {
+        let bytes = safe_read::read_limited(path, safe_read::TOOL_FILE_LIMIT)?;
+        Ok(self.parsed(path, &bytes))
+    }
+
+    /// What `bytes` parsed to, if they are the bytes last parsed for `path`.
+    fn parsed(&self, path: &Path, bytes: &[u8]) -> Option<Arc<Parsed>> {
+        // The comparison runs outside the lock, so that concurrent calls of one tool do not
+        // queue behind each other's comparisons.
+        let (cached, parsed) = self.lock().get(path).cloned()?;
+        (*cached == *bytes).then_some(parsed)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Entry>> {

@@ -186,6 +186,19 @@ impl Journal {
         line.push(b'\n');
         self.file.write_line(&line)
     }
+
+    /// As [`Journal::append_call`] when the write cannot block (see
+    /// [`JournalFile::try_write_line`]); `None` when nothing was written.
+    pub fn try_append_call(
+        &self,
+        transport: &str,
+        session: Option<&str>,
+        output: &CallOutput,
+    ) -> Option<std::io::Result<()>> {
+        let mut line = call_line(now(), transport, session, output);
+        line.push(b'\n');
+        self.file.try_write_line(&line)
+    }
 }
 
 /// Every entry of the journal at `path`; lines that do not parse are skipped.

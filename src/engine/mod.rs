@@ -210,10 +210,54 @@ impl Engine {
         plan: &Plan,
     ) -> Result<CallOutput, UnknownTool> {
         let started = Instant::now();
-        let tool = self
-            .tools
+        let tool = self.known(name)?;
+        let file = self.cache.get(&tool.path);
+        Ok(self.answer_with(started, name, tool, arguments, plan, file))
+    }
+
+    /// As [`Engine::call_planned`] when the tool's file is parsed already as it is on disk now:
+    /// then a call is a read of the file (opened without blocking, as every read here) and a
+    /// render, cheap enough to answer in an async task. `None`, with `arguments` untouched,
+    /// when the file changed since its last parse: the caller makes the call where a parse
+    /// (milliseconds for a large file) may block.
+    pub fn call_planned_warm(
+        &self,
+        name: &str,
+        arguments: &mut Option<Map<String, Value>>,
+        plan: &Plan,
+    ) -> Option<Result<CallOutput, UnknownTool>> {
+        let started = Instant::now();
+        let tool = match self.known(name) {
+            Ok(tool) => tool,
+            Err(unknown) => return Some(Err(unknown)),
+        };
+        let file = self.cache.get_parsed(&tool.path).transpose()?;
+        Some(Ok(self.answer_with(
+            started,
+            name,
+            tool,
+            arguments.take(),
+            plan,
+            file,
+        )))
+    }
+
+    fn known(&self, name: &str) -> Result<&Tool, UnknownTool> {
+        self.tools
             .get(name)
-            .ok_or_else(|| UnknownTool(name.to_string()))?;
+            .ok_or_else(|| UnknownTool(name.to_string()))
+    }
+
+    /// The answer from the tool's `file` as read at the start of the call.
+    fn answer_with(
+        &self,
+        started: Instant,
+        name: &str,
+        tool: &Tool,
+        arguments: Option<Map<String, Value>>,
+        plan: &Plan,
+        file: std::io::Result<Arc<Parsed>>,
+    ) -> CallOutput {
         let received = arguments::normalise(arguments);
         let mut args = received.clone();
         arguments::apply_defaults(&tool.input_schema, &mut args);
@@ -231,15 +275,21 @@ impl Engine {
             output.decision = Decision::InvalidArguments;
             output.text = message;
         } else {
-            self.answer(&tool.path, plan.scenario.as_deref(), &mut output);
+            self.answer(&tool.path, file, plan.scenario.as_deref(), &mut output);
         }
         output.micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
         output::log(&output);
-        Ok(output)
+        output
     }
 
-    fn answer(&self, path: &Path, force: Option<&str>, output: &mut CallOutput) {
-        let parsed = match self.cache.get(path) {
+    fn answer(
+        &self,
+        path: &Path,
+        file: std::io::Result<Arc<Parsed>>,
+        force: Option<&str>,
+        output: &mut CallOutput,
+    ) {
+        let parsed = match file {
             Ok(parsed) => parsed,
             Err(error) => {
                 tracing::error!(tool = %output.tool, path = %path.display(), "cannot read the tool file: {error}");
@@ -297,6 +347,24 @@ impl Engine {
             && let Err(error) = journal.append_call(transport, session, output)
         {
             tracing::warn!(path = %journal.path().display(), "cannot write the call journal: {error}");
+        }
+    }
+
+    /// As [`Engine::record`] when that cannot block: the journal is a regular file that no
+    /// other call is writing, still at its path and short of rotation. `false` when the line
+    /// was not written: the caller then calls [`Engine::record`] where blocking is fine (a
+    /// journal that is a pipe may wait for its reader for ever).
+    pub fn record_now(&self, transport: &str, session: Option<&str>, output: &CallOutput) -> bool {
+        let Some(journal) = &self.journal else {
+            return true;
+        };
+        match journal.try_append_call(transport, session, output) {
+            Some(Ok(())) => true,
+            Some(Err(error)) => {
+                tracing::warn!(path = %journal.path().display(), "cannot write the call journal: {error}");
+                true
+            }
+            None => false,
         }
     }
 

@@ -3,7 +3,8 @@
 //! task, then to its service task, then to a task of its own for the handler, and its answer
 //! back through the same hops: a wake-up across threads at each. Here the same rmcp dispatcher
 //! (`Service::handle_request`, with the session's own peer) answers `ping`, `tools/list`,
-//! `resources/list` and `resources/read` at once and `tools/call` in one task, and the stream
+//! `resources/list`, `resources/read` and a `tools/call` that waits on nothing at once, a call
+//! that waits (a delay, a `hang`, a parse, a journal that is a pipe) in one task, and the stream
 //! carries the same `ServerSseMessage`s the worker would send: a priming event `0/N`, then the
 //! answer `1/N`. Everything else stays rmcp's (`sessions.rs`).
 
@@ -102,19 +103,30 @@ pub(crate) fn answer(
     tracing::debug!(%id, method = request.request.method(), "answered on the fast path");
     let calling = matches!(request.request, ClientRequest::CallToolRequest(_));
     // As in rmcp's service: the call's token is a child of the session's, the handler's a
-    // child of the call's.
+    // child of the call's. A call's is registered before its first poll, so that a
+    // cancellation reaches it from the moment it runs.
     let call = session.ended.child_token();
+    if calling {
+        session.calls.lock().insert(id.clone(), call.clone());
+    }
     let context = context(session.peer, &mut request, call.child_token());
     let mut answering = Box::pin(dispatch(handler.clone(), request, context));
-    if !calling && let Some(message) = answering.as_mut().now_or_never() {
-        // Lists, reads and pings wait on nothing: answered right here, in the request's task.
+    if let Some(message) = answering.as_mut().now_or_never() {
+        // Lists, reads, pings and the calls that wait on nothing (no delay or hang, the tool
+        // file parsed already, the journal line written in place) are answered right here, in
+        // the request's own task: the call ran to its end, as in a task of its own.
+        if calling {
+            session.calls.lock().remove(&id);
+        }
         return futures::stream::iter(priming.into_iter().chain([event(message)])).left_stream();
     }
     let (sender, receiver) = mpsc::channel(2);
     if let Some(priming) = priming {
         let _ = sender.try_send(priming);
     }
-    session.calls.lock().insert(id.clone(), call.clone());
+    if !calling {
+        session.calls.lock().insert(id.clone(), call.clone());
+    }
     let calls = Arc::clone(session.calls);
     // One task, as rmcp gives each handler: the call runs to its end even if the client goes
     // away (its journal line, its place in a sequence). A cancelled call's stream ends at once

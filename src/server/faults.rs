@@ -112,18 +112,16 @@ impl ToolCall {
     }
 }
 
-/// Plans a call of a known tool off the async workers (the plan reads the overrides file).
-pub(crate) async fn plan(engine: &Arc<Engine>, tool: &str, session: Option<&str>) -> Option<Plan> {
+/// Plans a call of a known tool, in place: the plan reads the overrides file, which is opened
+/// without blocking, refused unless it is a regular file, bounded to 1 MiB and parsed only when
+/// its bytes change (`engine::overrides`), so the read cannot hold up the runtime. A thread
+/// hand-off here used to cost more than the plan.
+pub(crate) fn plan(engine: &Engine, tool: &str, session: Option<&str>) -> Option<Plan> {
     engine.tool(tool)?;
-    let (engine, tool, session) = (
-        Arc::clone(engine),
-        tool.to_string(),
-        session.map(str::to_string),
-    );
-    match tokio::task::spawn_blocking(move || engine.plan(&tool, session.as_deref())).await {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.plan(tool, session))) {
         Ok(plan) => Some(plan),
-        Err(error) => {
-            tracing::error!("planning a call failed: {error}");
+        Err(_) => {
+            tracing::error!("planning a call failed: it panicked");
             None
         }
     }
@@ -196,7 +194,7 @@ pub(crate) async fn streamable_http(
             .await
             .unwrap_or(false)
     {
-        planned = plan(&faults.engine, &call.name, Some(&session)).await;
+        planned = plan(&faults.engine, &call.name, Some(&session));
     }
     if let (Some(call), Some(plan)) = (call, planned) {
         if let Some(fault) = plan.fault.filter(|fault| answered_by_http(*fault)) {

@@ -2,6 +2,7 @@
 //! widget resource and `tools/call`, each answered the way production answers it.
 
 use std::borrow::Cow;
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 
 use rmcp::model::{
@@ -14,7 +15,6 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::{Value, json};
 use tokio::sync::watch;
-use tokio::task::JoinError;
 use tokio_util::sync::CancellationToken;
 
 use super::call_result::call_result;
@@ -148,7 +148,7 @@ impl Handler {
     }
 
     /// The call's plan: made where the request arrived (HTTP, SSE), else here (stdio).
-    async fn plan_of(
+    fn plan_of(
         &self,
         tool: &str,
         session: Option<&str>,
@@ -162,9 +162,7 @@ impl Handler {
         });
         match carried {
             Some(Planned(plan)) => plan.clone(),
-            None => faults::plan(&self.inner.engine, tool, session)
-                .await
-                .unwrap_or_default(),
+            None => faults::plan(&self.inner.engine, tool, session).unwrap_or_default(),
         }
     }
 
@@ -178,7 +176,7 @@ impl Handler {
         let engine = Arc::clone(&self.inner.engine);
         let name = request.name.to_string();
         let (transport, session) = (self.transport, self.session_of(&context));
-        let plan = self.plan_of(&name, session.as_deref(), &context).await;
+        let plan = self.plan_of(&name, session.as_deref(), &context);
         // The delay runs in this call's own task: other calls and sessions go on meanwhile.
         if !faults::wait(plan.delay, &context.ct).await {
             return Err(faults::internal_error());
@@ -196,19 +194,32 @@ impl Handler {
                 .await;
             return Err(error);
         }
-        let tool = name.clone();
-        // The engine reads files; keep it off the async workers. The journal line is written
-        // there too, so a slow disk never holds up the runtime.
-        let answered = tokio::task::spawn_blocking(move || {
-            let arguments = request.arguments;
-            let answer = engine.call_planned(&tool, arguments.clone(), &plan);
-            match &answer {
-                Ok(output) => engine.record(transport, session.as_deref(), output),
-                Err(_) => engine.record_unknown(transport, session.as_deref(), &tool, arguments),
+        let mut arguments = request.arguments;
+        // Warm (the tool's file parsed as it is on disk now), a call is a file read without
+        // blocking and a render: answered here, in the request's own task. After an edit the
+        // file is parsed again on a blocking thread.
+        let warm = panic::catch_unwind(AssertUnwindSafe(|| {
+            engine.call_planned_warm(&name, &mut arguments, &plan)
+        }));
+        let answered = match warm {
+            Ok(Some(Ok(output))) => journalled(engine, transport, session, output).await,
+            Err(_) => Err(PANICKED.to_string()),
+            Ok(_) => {
+                let tool = name.clone();
+                tokio::task::spawn_blocking(move || {
+                    let answer = engine.call_planned(&tool, arguments.clone(), &plan);
+                    match &answer {
+                        Ok(output) => engine.record(transport, session.as_deref(), output),
+                        Err(_) => {
+                            engine.record_unknown(transport, session.as_deref(), &tool, arguments);
+                        }
+                    }
+                    answer
+                })
+                .await
+                .map_err(|error| error.to_string())
             }
-            answer
-        })
-        .await;
+        };
         drop(in_flight);
         respond(&name, answered)
     }
@@ -251,6 +262,34 @@ impl Handler {
         faults::internal_error()
     }
 }
+
+/// The call's journal line, written before the answer goes out: in place when the write cannot
+/// block ([`Engine::record_now`]), else on a blocking thread, so that a journal that is a pipe
+/// nobody drains holds up this call alone, never the runtime.
+async fn journalled(
+    engine: Arc<Engine>,
+    transport: &'static str,
+    session: Option<String>,
+    output: CallOutput,
+) -> Result<Result<CallOutput, UnknownTool>, String> {
+    let now = panic::catch_unwind(AssertUnwindSafe(|| {
+        engine.record_now(transport, session.as_deref(), &output)
+    }));
+    match now {
+        Ok(true) => return Ok(Ok(output)),
+        Ok(false) => {}
+        Err(_) => return Err(PANICKED.to_string()),
+    }
+    tokio::task::spawn_blocking(move || {
+        engine.record(transport, session.as_deref(), &output);
+        Ok(output)
+    })
+    .await
+    .map_err(|error| error.to_string())
+}
+
+/// For the log, when a call panicked in place (the panic's message went to stderr).
+const PANICKED: &str = "the call panicked";
 
 /// A Go server's exit status after a panic, which production's stack would show over stdio.
 const CRASH_STATUS: i32 = 2;
@@ -326,12 +365,12 @@ fn internal_error() -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(INTERNAL_ERROR)])
 }
 
-/// A call's outcome as MCP. The engine runs on a blocking thread, so a panic inside it arrives
-/// here as a `JoinError`: the client gets `internal server error`, the details go to the log
-/// (and the panic message to stderr), and the server carries on.
+/// A call's outcome as MCP. A panic inside the engine (caught in place, or a blocking thread's
+/// `JoinError`) arrives here as its description: the client gets `internal server error`, the
+/// details go to the log (and the panic message to stderr), and the server carries on.
 fn respond(
     tool: &str,
-    answered: Result<Result<CallOutput, UnknownTool>, JoinError>,
+    answered: Result<Result<CallOutput, UnknownTool>, String>,
 ) -> Result<CallToolResponse, McpError> {
     match answered {
         Ok(Ok(output)) => Ok(call_result(output).into()),
@@ -462,6 +501,7 @@ impl ServerHandler for Handler {
 #[cfg(test)]
 mod tests {
     use rmcp::model::ErrorCode;
+    use tokio::task::JoinError;
 
     use super::*;
 
@@ -472,7 +512,8 @@ mod tests {
         })
         .await;
         assert!(joined.as_ref().is_err_and(JoinError::is_panic));
-        let Ok(CallToolResponse::Complete(result)) = respond("t", joined) else {
+        let failed = joined.map_err(|error| error.to_string());
+        let Ok(CallToolResponse::Complete(result)) = respond("t", failed) else {
             panic!("a panic must be a tool result, not a protocol error");
         };
         let result = serde_json::to_value(result).expect("serialises");

@@ -225,7 +225,7 @@ async fn message(
         && let ClientRequest::CallToolRequest(call) = &mut request.request
     {
         let engine = sessions.handler.engine();
-        if let Some(plan) = faults::plan(&engine, &call.params.name, Some(&id)).await {
+        if let Some(plan) = faults::plan(&engine, &call.params.name, Some(&id)) {
             if let Some(fault) = plan.fault.filter(|fault| faults::answered_by_http(*fault)) {
                 let call = faults::ToolCall {
                     name: call.params.name.to_string(),
