@@ -7,7 +7,6 @@ use std::path::Path;
 use chrono::{SecondsFormat, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use serde_json::value::RawValue;
 
 use super::clip::{JOURNAL_LIMIT, clip};
 use super::journal_file::{DEFAULT_MAX_SIZE, JournalFile};
@@ -89,17 +88,6 @@ struct Head<'a> {
     delay_ms: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     fault: Option<&'static str>,
-    result: Answer<'a>,
-}
-
-/// The call's result as the journal holds it: the value's compact JSON, which the call's text
-/// already is (so it is written as it stands, not serialised again), or the text as a string
-/// (an error message, or a value too long to keep whole).
-#[derive(Serialize)]
-#[serde(untagged)]
-enum Answer<'a> {
-    Json(&'a RawValue),
-    Text(Cow<'a, str>),
 }
 
 /// The value, or when its JSON is longer than [`JOURNAL_LIMIT`], a string of its first bytes
@@ -113,19 +101,14 @@ fn bounded(value: &Value) -> Cow<'_, Value> {
 }
 
 /// The journal line of a call, as `serde_json::to_vec(&Entry::new(…))` would write it at
-/// `time`. The result is the call's text when it has a value: that text is the value's compact
-/// JSON already, so it is not serialised a second time.
+/// `time`: the head's fields, then the result, last. When the call has a value, its text is the
+/// value's compact JSON (`CallOutput::text`), which is what `result` holds: it goes in as it
+/// stands, neither serialised again nor parsed to be checked. Otherwise, or when it is too long
+/// to keep whole, the result is the text as a JSON string.
 fn call_line(time: String, transport: &str, session: Option<&str>, output: &CallOutput) -> Vec<u8> {
     let (scenario, forced) = match &output.decision {
         Decision::Scenario { name, forced } => (Some(name.as_str()), *forced),
         _ => (None, false),
-    };
-    let text = clip(&output.text, JOURNAL_LIMIT);
-    let result = match text {
-        Cow::Borrowed(whole) if output.value.is_some() => {
-            serde_json::from_str(whole).map_or_else(|_| Answer::Text(text), Answer::Json)
-        }
-        _ => Answer::Text(text),
     };
     let head = Head {
         time,
@@ -141,10 +124,17 @@ fn call_line(time: String, transport: &str, session: Option<&str>, output: &Call
         step: output.step.map(|step| step + 1),
         delay_ms: (output.delay_ms > 0).then_some(output.delay_ms),
         fault: output.fault().map(super::controls::Fault::name),
-        result,
     };
     let mut line = Vec::with_capacity(output.text.len() + 512);
     serde_json::to_writer(&mut line, &head).expect("a journal entry serialises");
+    // The head is an object with fields: its closing brace goes after the result.
+    line.pop();
+    line.extend_from_slice(b",\"result\":");
+    match clip(&output.text, JOURNAL_LIMIT) {
+        Cow::Borrowed(json) if output.value.is_some() => line.extend_from_slice(json.as_bytes()),
+        text => serde_json::to_writer(&mut line, &text).expect("a string serialises"),
+    }
+    line.push(b'}');
     line
 }
 
