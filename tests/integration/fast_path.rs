@@ -1,10 +1,11 @@
 //! The fast path (`server/fast_path.rs`) must never drift from rmcp's session tasks: the same
 //! requests go to a server with it and to one without, and every answer's bytes — status,
 //! headers, SSE framing, priming event, event ids, JSON — must be the same, with only the
-//! session id and the `Date` header masked. A log line proves the fast path really answered.
+//! session id and the `Date` header masked. The served binary's own log proves the fast path
+//! really answers: read from its stderr, where nothing but its one subscriber writes (in this
+//! process, other tests' subscribers share tracing's level cache and can hide lines).
 
-use std::io::Write;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 use std::time::Duration;
 
 use careem_mcp::engine::{Engine, EngineConfig};
@@ -13,7 +14,7 @@ use chrono::{TimeZone, Utc};
 use futures::StreamExt;
 use serde_json::{Value, json};
 
-use crate::support::Project;
+use crate::support::{Project, serve_command, wait_until};
 
 const ACCEPT: &str = "application/json, text/event-stream";
 
@@ -48,9 +49,9 @@ struct Conversation {
 }
 
 impl Conversation {
-    fn new(server: &RunningServer, version: &str) -> Self {
+    fn new(url: &str, version: &str) -> Self {
         Self {
-            url: server.url(),
+            url: url.to_string(),
             http: reqwest::Client::builder()
                 .no_proxy()
                 .build()
@@ -173,8 +174,8 @@ fn request(id: u64, method: &str, params: Value) -> Value {
 
 /// Every request kind the fast path answers, with those rmcp keeps interleaved (so the
 /// streams' numbering is shared), errors of each kind, a cancelled call, and the session's end.
-async fn converse(server: &RunningServer, version: &str) -> Vec<String> {
-    let mut client = Conversation::new(server, version);
+async fn converse(url: &str, version: &str) -> Vec<String> {
+    let mut client = Conversation::new(url, version);
     let menu = json!({"restaurant_id": 30104, "latitude": 25.0866, "longitude": 55.1474});
     client
         .post(request(
@@ -225,55 +226,29 @@ async fn converse(server: &RunningServer, version: &str) -> Vec<String> {
     client.seen
 }
 
-/// Log lines written by the code under test, kept for the test to read.
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Captured {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Captured {
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.0.lock().unwrap_or_else(PoisonError::into_inner)).into()
-    }
-}
-
-// One thread: the servers' tasks run where the log capture is installed.
-#[tokio::test(flavor = "current_thread")]
-async fn the_fast_path_answers_byte_for_byte_as_rmcps_session_tasks() {
-    let captured = Captured::default();
-    let writer = captured.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_max_level(tracing::Level::DEBUG)
-        .with_writer(move || writer.clone())
-        .with_ansi(false)
-        .finish();
-    let _logging = tracing::subscriber::set_default(subscriber);
-
+/// A project whose `get_saved_locations` answers after 30 s: the call `converse` cancels.
+fn project_with_a_slow_tool() -> Project {
     let project = Project::copy_of_repo();
     project.write(
         ".run/overrides.json",
         &json!({"get_saved_locations": {"delay": "30s"}}).to_string(),
     );
+    project
+}
+
+#[tokio::test]
+async fn the_fast_path_answers_byte_for_byte_as_rmcps_session_tasks() {
+    let project = project_with_a_slow_tool();
     let (fast, slow) = (server(&project, true).await, server(&project, false).await);
     for version in ["2025-06-18", "2025-03-26", "2025-11-25"] {
-        let through_fast = tokio::time::timeout(Duration::from_secs(60), converse(&fast, version))
-            .await
-            .expect("the fast server answers");
-        let through_rmcp = tokio::time::timeout(Duration::from_secs(60), converse(&slow, version))
-            .await
-            .expect("the other server answers");
+        let through_fast =
+            tokio::time::timeout(Duration::from_secs(60), converse(&fast.url(), version))
+                .await
+                .expect("the fast server answers");
+        let through_rmcp =
+            tokio::time::timeout(Duration::from_secs(60), converse(&slow.url(), version))
+                .await
+                .expect("the other server answers");
         assert_eq!(through_fast.len(), through_rmcp.len());
         for (fast, rmcp) in through_fast.iter().zip(&through_rmcp) {
             assert_eq!(
@@ -282,11 +257,27 @@ async fn the_fast_path_answers_byte_for_byte_as_rmcps_session_tasks() {
             );
         }
     }
-    let log = captured.text();
-    let answered = log.matches("answered on the fast path").count();
-    // Per version: ids 3–8, 10, 11, 14–18; not 2 (before `initialized`), 9 and 13 (other
-    // methods), 12 (no tool name: rmcp's custom request) or 19 (after DELETE). Run alone the
-    // count is exact; beside other tests that install log subscribers, tracing's shared
-    // interest cache can drop a few of these lines, so only the upper bound is exact.
-    assert!((1..=3 * 13).contains(&answered), "{answered} lines: {log}");
+}
+
+#[tokio::test]
+async fn the_served_binary_answers_a_sessions_hot_requests_on_the_fast_path() {
+    let project = project_with_a_slow_tool();
+    let mut command = project.command();
+    command.env("CAREEM_MCP_LOG", "careem_mcp=debug");
+    let (_server, url, mut stderr) = serve_command(command, &[]);
+    tokio::time::timeout(Duration::from_secs(60), converse(&url, "2025-06-18"))
+        .await
+        .expect("the server answers");
+    // Ids 3–8, 10, 11, 14–18; not 2 (before `initialized`), 9 and 13 (other methods), 12 (no
+    // tool name: rmcp's custom request) or 19 (after DELETE). Each line is written before its
+    // answer, so all are on their way once the conversation has ended.
+    let count = wait_until(Duration::from_secs(30), || {
+        let answered = stderr
+            .lines()
+            .iter()
+            .filter(|line| line.contains("answered on the fast path"))
+            .count();
+        (answered >= 13).then_some(answered)
+    });
+    assert_eq!(count, Some(13), "{:#?}", stderr.lines());
 }

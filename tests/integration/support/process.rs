@@ -107,7 +107,11 @@ pub fn start_announced(mut command: Command, announce: &str) -> (Process, String
 /// Starts `careem-mcp serve` with `args` in `project` and reads its stderr until the line that
 /// names the URL: the process, the `/mcp` URL and its stderr.
 pub fn serve_binary(project: &Project, args: &[&str]) -> (Process, String, Lines) {
-    let mut command = project.command();
+    serve_command(project.command(), args)
+}
+
+/// As [`serve_binary`], for a `command` already set up (its environment, say).
+pub fn serve_command(mut command: Command, args: &[&str]) -> (Process, String, Lines) {
     command.args(["serve", "--port", "0"]).args(args);
     let (process, rest, stderr) = start_announced(command, "careem-mcp: serving ");
     let url = rest
