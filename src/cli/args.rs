@@ -235,7 +235,7 @@ pub struct ServeArgs {
         value_name = "N",
         env = "CAREEM_MCP_MAX_SESSIONS",
         default_value_t = DEFAULT_MAX_SESSIONS,
-        value_parser = clap::value_parser!(u64).range(1..).map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+        value_parser = count()
     )]
     pub max_sessions: usize,
     /// Keep at most this many HTTP connections open; at the cap a new one displaces the one
@@ -245,7 +245,7 @@ pub struct ServeArgs {
         value_name = "N",
         env = "CAREEM_MCP_MAX_CONNECTIONS",
         default_value = "1024",
-        value_parser = clap::value_parser!(u32).range(1..).map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+        value_parser = count()
     )]
     pub max_connections: usize,
     /// Close a connection that has sent no complete request headers for this many seconds
@@ -270,6 +270,13 @@ pub struct ServeArgs {
     /// Keep no journal.
     #[arg(long)]
     pub no_journal: bool,
+}
+
+/// A count of one or more (past `usize`, as many as there can be).
+fn count() -> impl TypedValueParser<Value = usize> {
+    clap::value_parser!(u64)
+        .range(1..)
+        .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
 }
 
 /// A whole number of seconds, one or more.
