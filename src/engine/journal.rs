@@ -58,10 +58,13 @@ impl Entry {
             step: output.step.map(|step| step + 1),
             delay_ms: (output.delay_ms > 0).then_some(output.delay_ms),
             fault: output.fault().map(|fault| fault.name().to_string()),
-            result: output
-                .value
-                .clone()
-                .unwrap_or_else(|| Value::String(output.text.clone())),
+            result: match (&output.value, output.json) {
+                (Some(value), _) => value.clone(),
+                (None, Some(_)) => {
+                    serde_json::from_str(&output.text).expect("a scenario's text is its JSON")
+                }
+                (None, None) => Value::String(output.text.clone()),
+            },
         }
     }
 }
@@ -131,7 +134,7 @@ fn call_line(time: String, transport: &str, session: Option<&str>, output: &Call
     line.pop();
     line.extend_from_slice(b",\"result\":");
     match clip(&output.text, JOURNAL_LIMIT) {
-        Cow::Borrowed(json) if output.value.is_some() => line.extend_from_slice(json.as_bytes()),
+        Cow::Borrowed(json) if output.json.is_some() => line.extend_from_slice(json.as_bytes()),
         text => serde_json::to_writer(&mut line, &text).expect("a string serialises"),
     }
     line.push(b'}');
@@ -222,6 +225,7 @@ mod tests {
             },
             text: value.to_string(),
             value: Some(value),
+            json: Some(crate::engine::output::JsonShape::Object),
             is_error: false,
             micros: 17,
             step: None,
@@ -231,8 +235,13 @@ mod tests {
         let invalid = CallOutput {
             decision: Decision::InvalidArguments,
             value: None,
+            json: None,
             text: "validating \"arguments\": bad \n value".into(),
             is_error: true,
+            ..answered.clone()
+        };
+        let text_only = CallOutput {
+            value: None,
             ..answered.clone()
         };
         let stepped = CallOutput {
@@ -249,7 +258,9 @@ mod tests {
             },
             crate::engine::controls::Fault::Http503,
         );
-        for output in [&answered, &unknown, &invalid, &stepped, &faulted] {
+        for output in [
+            &answered, &text_only, &unknown, &invalid, &stepped, &faulted,
+        ] {
             for session in [None, Some("s-1")] {
                 let time = "2026-10-05T12:00:00.000Z".to_string();
                 let mut entry = Entry::new("http", session.map(str::to_string), output);

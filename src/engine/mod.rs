@@ -68,7 +68,7 @@ pub use json_diff::{Change, Difference, differences, pointer_token};
 pub use lint::{Linted, ProjectLint, project as lint_project, tool_files as lint_tool_files};
 pub use matcher::matches;
 pub use odd_arguments::combined as odd_arguments;
-pub use output::{CallOutput, Decision, INTERNAL_ERROR, UnknownTool};
+pub use output::{CallOutput, Decision, INTERNAL_ERROR, JsonShape, Rendering, UnknownTool};
 pub use overrides::{
     Overrides, OverridesError, clear as clear_overrides, read_bytes as read_overrides_bytes,
     read_lenient as read_overrides, read_strict as read_overrides_strict,
@@ -113,6 +113,16 @@ pub struct Engine {
     journal: Option<Journal>,
 }
 
+/// One call as the answer path sees it: what was asked, of which tool, under which plan.
+#[derive(Clone, Copy)]
+struct Call<'a> {
+    started: Instant,
+    name: &'a str,
+    tool: &'a Tool,
+    plan: &'a Plan,
+    rendering: Rendering,
+}
+
 impl Engine {
     /// Loads every tool file; any problem in any file refuses the whole folder.
     pub fn load(config: EngineConfig) -> Result<Self, Diagnostics> {
@@ -120,7 +130,11 @@ impl Engine {
         if !loaded.diagnostics.is_empty() {
             return Err(Diagnostics(loaded.diagnostics));
         }
-        Ok(Self::from_tools(config, loaded.tools))
+        let engine = Self::from_tools(config, loaded.tools);
+        for (parsed, bytes) in loaded.files.into_iter().zip(loaded.sources) {
+            engine.cache.insert(bytes, parsed);
+        }
+        Ok(engine)
     }
 
     /// An engine over whatever loaded, for `lint`, which reports problems instead of refusing.
@@ -212,7 +226,14 @@ impl Engine {
         let started = Instant::now();
         let tool = self.known(name)?;
         let file = self.cache.get(&tool.path);
-        Ok(self.answer_with(started, name, tool, arguments, plan, file))
+        let call = Call {
+            started,
+            name,
+            tool,
+            plan,
+            rendering: Rendering::Value,
+        };
+        Ok(self.answer_with(&call, arguments, file))
     }
 
     /// As [`Engine::call_planned`] when the tool's file is parsed already as it is on disk now:
@@ -225,6 +246,7 @@ impl Engine {
         name: &str,
         arguments: &mut Option<Map<String, Value>>,
         plan: &Plan,
+        rendering: Rendering,
     ) -> Option<Result<CallOutput, UnknownTool>> {
         let started = Instant::now();
         let tool = match self.known(name) {
@@ -232,14 +254,14 @@ impl Engine {
             Err(unknown) => return Some(Err(unknown)),
         };
         let file = self.cache.get_parsed(&tool.path).transpose()?;
-        Some(Ok(self.answer_with(
+        let call = Call {
             started,
             name,
             tool,
-            arguments.take(),
             plan,
-            file,
-        )))
+            rendering,
+        };
+        Some(Ok(self.answer_with(&call, arguments.take(), file)))
     }
 
     fn known(&self, name: &str) -> Result<&Tool, UnknownTool> {
@@ -251,13 +273,17 @@ impl Engine {
     /// The answer from the tool's `file` as read at the start of the call.
     fn answer_with(
         &self,
-        started: Instant,
-        name: &str,
-        tool: &Tool,
+        call: &Call<'_>,
         arguments: Option<Map<String, Value>>,
-        plan: &Plan,
         file: std::io::Result<Arc<Parsed>>,
     ) -> CallOutput {
+        let Call {
+            started,
+            name,
+            tool,
+            plan,
+            rendering,
+        } = *call;
         let received = arguments::normalise(arguments);
         let mut args = received.clone();
         arguments::apply_defaults(&tool.input_schema, &mut args);
@@ -275,7 +301,13 @@ impl Engine {
             output.decision = Decision::InvalidArguments;
             output.text = message;
         } else {
-            self.answer(&tool.path, file, plan.scenario.as_deref(), &mut output);
+            self.answer(
+                &tool.path,
+                file,
+                plan.scenario.as_deref(),
+                rendering,
+                &mut output,
+            );
         }
         output.micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
         output::log(&output);
@@ -287,6 +319,7 @@ impl Engine {
         path: &Path,
         file: std::io::Result<Arc<Parsed>>,
         force: Option<&str>,
+        rendering: Rendering,
         output: &mut CallOutput,
     ) {
         let parsed = match file {
@@ -314,11 +347,24 @@ impl Engine {
             name: scenario.name.clone(),
             forced: selection.forced,
         };
-        match self.render_with_text(scenario, &output.arguments) {
-            Ok((value, text)) => {
-                output.text = text;
+        let context = self.render_context(&output.arguments);
+        let rendered = match rendering {
+            Rendering::Value => scenario
+                .template
+                .render_with_text(context)
+                .map(|(value, text)| {
+                    let object = value.is_object();
+                    (text, object, Some(value))
+                }),
+            Rendering::Text => scenario
+                .template
+                .render_json_text(context)
+                .map(|(text, object)| (text, object, None)),
+        };
+        match rendered {
+            Ok((text, object, value)) => {
+                output.rendered(text, object, value);
                 output.is_error = scenario.outcome == Outcome::Error;
-                output.value = Some(value);
             }
             Err(error) => {
                 tracing::error!(tool = %output.tool, scenario = %scenario.name, path = %path.display(), "{error}");

@@ -25,6 +25,29 @@ pub enum Decision {
     Fault(Fault),
 }
 
+/// Whether a scenario's value is an object: MCP's `structuredContent` is sent only for one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsonShape {
+    Object,
+    Other,
+}
+
+impl JsonShape {
+    fn of(object: bool) -> Self {
+        if object { Self::Object } else { Self::Other }
+    }
+}
+
+/// What a caller needs of a scenario's answer. The value is as large as the answer and costs
+/// most of a render to build; a caller that sends the text as it stands does without it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rendering {
+    /// The value and its text.
+    Value,
+    /// The text alone ([`CallOutput::value`] stays `None`).
+    Text,
+}
+
 /// The engine's answer to one call, free of any protocol type.
 #[derive(Debug, Clone)]
 pub struct CallOutput {
@@ -34,9 +57,13 @@ pub struct CallOutput {
     /// The arguments after `inputSchema` defaults.
     pub arguments: Value,
     pub decision: Decision,
-    /// The rendered value, when a scenario answered.
+    /// The rendered value, when a scenario answered and the caller asked for it
+    /// ([`Rendering::Value`]).
     pub value: Option<Value>,
-    /// The one text content item: the compact JSON of `value`, or an error message.
+    /// Set when a scenario answered, whether or not `value` was built: `text` is then the
+    /// value's compact JSON.
+    pub json: Option<JsonShape>,
+    /// The one text content item: the compact JSON of the value, or an error message.
     pub text: String,
     pub is_error: bool,
     pub micros: u64,
@@ -62,6 +89,7 @@ impl CallOutput {
             arguments,
             decision,
             value: None,
+            json: None,
             text,
             is_error: true,
             micros: 0,
@@ -106,9 +134,11 @@ impl CallOutput {
         }
     }
 
-    /// `structuredContent`: the value, whenever it is a JSON object.
-    pub fn structured(&self) -> Option<&Map<String, Value>> {
-        self.value.as_ref().and_then(Value::as_object)
+    /// Records a scenario's rendered text, and its value when one was built.
+    pub(super) fn rendered(&mut self, text: String, object: bool, value: Option<Value>) {
+        self.text = text;
+        self.json = Some(JsonShape::of(object));
+        self.value = value;
     }
 
     pub fn scenario(&self) -> Option<(&str, bool)> {

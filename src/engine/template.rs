@@ -170,6 +170,22 @@ impl Template {
         Ok(compiled.render(evaluated))
     }
 
+    /// The rendered value's compact JSON text (what [`Template::render_with_text`] gives) and
+    /// whether that value is an object, without building the value: for a caller that sends
+    /// the text as it is, the value's copy and its allocations are most of a render's cost.
+    pub fn render_json_text(&self, ctx: RenderContext<'_>) -> Result<(String, bool), RenderError> {
+        let Some(compiled) = &self.compiled else {
+            let (value, text) = self.render_with_text(ctx)?;
+            return Ok((text, value.is_object()));
+        };
+        let evaluated = self.evaluate(ctx);
+        if compiled.nests_too_deep(&evaluated) {
+            let value: Value = serde_json::from_str(&self.text_of(&evaluated))?;
+            return Ok((value.to_string(), value.is_object()));
+        }
+        Ok((compiled.text(&evaluated), compiled.is_object(&evaluated)))
+    }
+
     /// [`Template::render_text`] with the placeholders already evaluated.
     fn text_of(&self, evaluated: &[Evaluated]) -> String {
         let mut out = String::new();
@@ -337,7 +353,8 @@ impl Compiled {
         })
     }
 
-    fn render(&self, mut evaluated: Vec<Evaluated>) -> (Value, String) {
+    /// The filled value's compact JSON: the literal text joined with the placeholders'.
+    fn text(&self, evaluated: &[Evaluated]) -> String {
         let mut text = String::with_capacity(self.text_len + 32 * self.gaps.len());
         for (literal, &gap) in self.text.iter().zip(&self.gaps) {
             text.push_str(literal);
@@ -349,6 +366,24 @@ impl Compiled {
         if let Some(last) = self.text.last() {
             text.push_str(last);
         }
+        text
+    }
+
+    /// Whether the filled value is an object: the skeleton's kind, unless one placeholder is
+    /// the whole template.
+    fn is_object(&self, evaluated: &[Evaluated]) -> bool {
+        let whole = self.slots.iter().find(|slot| slot.path.is_empty());
+        match whole.map(|slot| &slot.content) {
+            Some(Content::Value(index)) => {
+                matches!(evaluated[*index], Evaluated::Bare(Value::Object(_)))
+            }
+            Some(Content::Text(_)) => false,
+            None => self.skeleton.is_object(),
+        }
+    }
+
+    fn render(&self, mut evaluated: Vec<Evaluated>) -> (Value, String) {
+        let text = self.text(&evaluated);
         let mut value = self.skeleton.clone();
         for slot in &self.slots {
             let Some(target) = slot_mut(&mut value, &slot.path) else {
@@ -634,6 +669,10 @@ mod tests {
                 true,
             ),
             ("{{args.o}}", true),
+            ("{{args.n}}", true),
+            (r#""{{args.q}}""#, true),
+            (r#""x {{args.q}}""#, true),
+            ("[1, {{args.o}}]", true),
             (
                 r#"{"now": "{{now}}", "u": {{unix}}, "id": "{{uuid}}", "r": {{rand:1-9}}}"#,
                 true,
@@ -672,6 +711,16 @@ mod tests {
                     assert_eq!(value, want_value, "{template}");
                     assert_eq!(text, want_text, "{template}");
                     assert_eq!(text, value.to_string(), "{template}");
+                    let only_text = parsed
+                        .render_json_text(RenderContext {
+                            args: &args,
+                            now: DateTime::parse_from_rfc3339("2026-10-05T12:00:00.5Z")
+                                .unwrap()
+                                .to_utc(),
+                            entropy: &Entropy::seeded(11),
+                        })
+                        .unwrap();
+                    assert_eq!(only_text, (text, value.is_object()), "{template}");
                 }
                 (Err(_), Err(_)) => {}
                 (got, want) => panic!("{template}: {:?} vs {:?}", got.is_ok(), want.is_ok()),

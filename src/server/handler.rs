@@ -22,7 +22,9 @@ use super::fast_path::PeerSlot;
 use super::faults::{self, Planned};
 use super::widget::Widget;
 use super::{ServerError, ServerOptions};
-use crate::engine::{self, CallOutput, Change, Engine, Fault, INTERNAL_ERROR, Plan, UnknownTool};
+use crate::engine::{
+    self, CallOutput, Change, Engine, Fault, INTERNAL_ERROR, Plan, Rendering, UnknownTool,
+};
 
 /// Cheap to clone: every session (HTTP, SSE, stdio) gets its own copy of the same state,
 /// labelled with where its calls come from, for the call journal.
@@ -143,6 +145,32 @@ impl Handler {
         self.inner.in_flight.clone()
     }
 
+    /// Counts a call answered outside rmcp's dispatch (`direct.rs`) as in flight, until the
+    /// guard drops.
+    pub(crate) fn enter_call(&self) -> InFlightGuard {
+        self.inner.in_flight.enter()
+    }
+
+    /// A call's journal line written where it may block, as a call through rmcp's dispatch
+    /// has it written: the call's outcome (`Err` says why the answer is an internal error), or
+    /// `None` when a shutdown cut the call first, which is then a JSON-RPC error.
+    pub(crate) async fn journal_off_task(
+        &self,
+        session: Option<String>,
+        output: CallOutput,
+    ) -> Option<Result<CallOutput, String>> {
+        let engine = self.engine();
+        tokio::select! {
+            answered = journalled(engine, self.transport, session, output) => {
+                Some(answered.and_then(|answered| answered.map_err(|unknown| unknown.to_string())))
+            }
+            () = self.inner.in_flight.cut_off() => {
+                tracing::warn!("a call still running at shutdown: answering it with an error");
+                None
+            }
+        }
+    }
+
     pub(crate) fn engine(&self) -> Arc<Engine> {
         Arc::clone(&self.inner.engine)
     }
@@ -199,7 +227,7 @@ impl Handler {
         // blocking and a render: answered here, in the request's own task. After an edit the
         // file is parsed again on a blocking thread.
         let warm = panic::catch_unwind(AssertUnwindSafe(|| {
-            engine.call_planned_warm(&name, &mut arguments, &plan)
+            engine.call_planned_warm(&name, &mut arguments, &plan, Rendering::Value)
         }));
         let answered = match warm {
             Ok(Some(Ok(output))) => journalled(engine, transport, session, output).await,
