@@ -27,7 +27,7 @@ use super::sessions::session_of_post;
 #[derive(Debug, Clone, Default)]
 pub(crate) struct PendingIds(Arc<Mutex<HashSet<Key>>>);
 
-type Key = (String, RequestId);
+pub(crate) type Key = (String, RequestId);
 
 /// What this layer reads of a message: a request has a `method` and an `id`.
 #[derive(Deserialize)]
@@ -48,7 +48,7 @@ pub(crate) fn refusal(id: RequestId) -> ServerJsonRpcMessage {
 }
 
 /// A request id pending on a session, freed when dropped.
-struct Pending {
+pub(crate) struct Pending {
     ids: PendingIds,
     key: Key,
 }
@@ -65,7 +65,7 @@ impl PendingIds {
     }
 
     /// Marks `key` pending, unless it already is.
-    fn take(&self, key: Key) -> Option<Pending> {
+    pub(crate) fn take(&self, key: Key) -> Option<Pending> {
         self.lock().insert(key.clone()).then(|| Pending {
             ids: self.clone(),
             key,

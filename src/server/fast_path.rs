@@ -56,6 +56,16 @@ impl Calls {
         }
     }
 
+    /// Registers a call, so that a cancellation reaches it.
+    pub(crate) fn insert(&self, id: RequestId, call: CancellationToken) {
+        self.lock().insert(id, call);
+    }
+
+    /// Forgets a call that has ended.
+    pub(crate) fn remove(&self, id: &RequestId) {
+        self.lock().remove(id);
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<RequestId, CancellationToken>> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -63,16 +73,18 @@ impl Calls {
 
 /// Whether the fast path answers `message`.
 pub(crate) fn is_hot(message: &ClientJsonRpcMessage) -> bool {
+    matches!(message, ClientJsonRpcMessage::Request(request) if is_hot_request(&request.request))
+}
+
+/// Whether the fast path answers a request of this kind.
+pub(crate) fn is_hot_request(request: &ClientRequest) -> bool {
     matches!(
-        message,
-        ClientJsonRpcMessage::Request(request) if matches!(
-            request.request,
-            ClientRequest::CallToolRequest(_)
-                | ClientRequest::ListToolsRequest(_)
-                | ClientRequest::ListResourcesRequest(_)
-                | ClientRequest::ReadResourceRequest(_)
-                | ClientRequest::PingRequest(_)
-        )
+        request,
+        ClientRequest::CallToolRequest(_)
+            | ClientRequest::ListToolsRequest(_)
+            | ClientRequest::ListResourcesRequest(_)
+            | ClientRequest::ReadResourceRequest(_)
+            | ClientRequest::PingRequest(_)
     )
 }
 
@@ -107,7 +119,7 @@ pub(crate) fn answer(
     // cancellation reaches it from the moment it runs.
     let call = session.ended.child_token();
     if calling {
-        session.calls.lock().insert(id.clone(), call.clone());
+        session.calls.insert(id.clone(), call.clone());
     }
     let context = context(session.peer, &mut request, call.child_token());
     let mut answering = Box::pin(dispatch(handler.clone(), request, context));
@@ -116,7 +128,7 @@ pub(crate) fn answer(
         // file parsed already, the journal line written in place) are answered right here, in
         // the request's own task: the call ran to its end, as in a task of its own.
         if calling {
-            session.calls.lock().remove(&id);
+            session.calls.remove(&id);
         }
         return futures::stream::iter(priming.into_iter().chain([event(message)])).left_stream();
     }
@@ -125,7 +137,7 @@ pub(crate) fn answer(
         let _ = sender.try_send(priming);
     }
     if !calling {
-        session.calls.lock().insert(id.clone(), call.clone());
+        session.calls.insert(id.clone(), call.clone());
     }
     let calls = Arc::clone(session.calls);
     // One task, as rmcp gives each handler: the call runs to its end even if the client goes
@@ -143,14 +155,14 @@ pub(crate) fn answer(
                 let _ = sender.send(event(message)).await;
             }
         }
-        calls.lock().remove(&id);
+        calls.remove(&id);
     });
     ReceiverStream::new(receiver).right_stream()
 }
 
 /// The handler's context, made as rmcp's service makes it: the request's `_meta` and
 /// extensions (the HTTP request's parts, a planned call) move into it.
-fn context(
+pub(crate) fn context(
     peer: Peer<RoleServer>,
     request: &mut JsonRpcRequest<ClientRequest>,
     ct: CancellationToken,
@@ -164,7 +176,7 @@ fn context(
 
 /// rmcp's own dispatch (protocol checks, result shaping per negotiated version), and the answer
 /// as rmcp's service frames it.
-async fn dispatch(
+pub(crate) async fn dispatch(
     handler: Handler,
     request: JsonRpcRequest<ClientRequest>,
     context: RequestContext<RoleServer>,

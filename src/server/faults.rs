@@ -185,6 +185,8 @@ pub(crate) async fn streamable_http(
         }
     };
     let call = ToolCall::read(&bytes);
+    // Made already when the call came by `direct.rs`, which passed it on.
+    let carried = parts.extensions.remove::<Planned>();
     let mut planned = None;
     // A session rmcp no longer has gets its own 404 there, with no plan made.
     if let Some(call) = &call
@@ -194,7 +196,10 @@ pub(crate) async fn streamable_http(
             .await
             .unwrap_or(false)
     {
-        planned = plan(&faults.engine, &call.name, Some(&session));
+        planned = match carried {
+            Some(Planned(plan)) => Some(plan),
+            None => plan(&faults.engine, &call.name, Some(&session)),
+        };
     }
     if let (Some(call), Some(plan)) = (call, planned) {
         if let Some(fault) = plan.fault.filter(|fault| answered_by_http(*fault)) {

@@ -16,6 +16,7 @@ use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
+use super::direct::Direct;
 use super::duplicate_ids::{PendingIds, refuse_duplicate_ids};
 use super::faults::HttpFaults;
 use super::guard::{HostGuard, guard_hosts};
@@ -91,6 +92,13 @@ pub fn app(state: AppState) -> Router {
         state.fast_path,
     ));
     let handler = state.handler.clone();
+    let pending = PendingIds::default();
+    let direct = Direct {
+        handler: state.handler.clone(),
+        sessions: Arc::clone(&sessions),
+        pending: pending.clone(),
+        shutdown: state.shutdown.clone(),
+    };
     let faults = HttpFaults {
         engine: state.handler.engine(),
         sessions: Arc::clone(&sessions),
@@ -100,7 +108,7 @@ pub fn app(state: AppState) -> Router {
     let mcp = Router::new()
         .route_service("/mcp", mcp)
         .layer(middleware::from_fn_with_state(
-            PendingIds::default(),
+            pending,
             refuse_duplicate_ids,
         ))
         .layer(middleware::from_fn_with_state(
@@ -112,6 +120,10 @@ pub fn app(state: AppState) -> Router {
         .layer(middleware::from_fn_with_state(
             state.limit.clone(),
             sessions::reserve,
+        ))
+        .layer(middleware::from_fn_with_state(
+            direct,
+            super::direct::answer_hot_requests,
         ));
 
     let tools = state.handler.tool_count();

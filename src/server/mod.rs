@@ -3,6 +3,7 @@
 
 mod call_result;
 mod connections;
+mod direct;
 mod duplicate_ids;
 mod fast_path;
 mod faults;

@@ -4,7 +4,8 @@
 //! - the `--max-sessions` cap: a session holds its [`SessionSlot`] from `initialize` until it
 //!   ends (DELETE, idle expiry, a failed handshake, shutdown), when rmcp calls `close_session`;
 //! - the hot requests of an initialized session, answered on the fast path (`fast_path.rs`)
-//!   instead of through the session's worker and service tasks;
+//!   instead of through the session's worker and service tasks, or before rmcp sees them at
+//!   all (`direct.rs`, which asks [`Sessions::ready`]);
 //! - so that both paths number their streams as the worker alone would (the `N` of event ids
 //!   `0/N`, `1/N`), the numbers are handed out here, and the worker's are translated;
 //! - so that fast-path traffic keeps a session alive, idle expiry is kept here too.
@@ -20,7 +21,11 @@ use axum::http::Method;
 use axum::middleware::Next;
 use axum::response::Response;
 use futures::{Stream, StreamExt};
-use rmcp::model::{ClientJsonRpcMessage, ClientNotification, GetExtensions, ServerJsonRpcMessage};
+use rmcp::RoleServer;
+use rmcp::model::{
+    ClientJsonRpcMessage, ClientNotification, GetExtensions, ProtocolVersion, ServerJsonRpcMessage,
+};
+use rmcp::service::Peer;
 use rmcp::transport::WorkerTransport;
 use rmcp::transport::streamable_http_server::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::{
@@ -100,6 +105,31 @@ impl Session {
     }
 }
 
+/// A session that requests may be answered in before rmcp sees them (`direct.rs`): rmcp has
+/// it, the client has said `initialized`, and it negotiated a version with the handshake.
+pub(crate) struct Ready {
+    pub(crate) peer: Peer<RoleServer>,
+    session: Arc<Session>,
+    /// rmcp's `sse_retry`: the priming event's `retry`, or no priming event.
+    pub(crate) retry: Option<Duration>,
+}
+
+impl Ready {
+    /// The next request-wise stream's number, as the client sees it (`N` in `0/N`, `1/N`).
+    pub(crate) fn next_stream(&self) -> u64 {
+        self.session.next_stream.fetch_add(1, Ordering::Relaxed)
+    }
+
+    pub(crate) fn calls(&self) -> &Arc<Calls> {
+        &self.session.calls
+    }
+
+    /// Cancelled when the session ends.
+    pub(crate) fn ended(&self) -> &CancellationToken {
+        &self.session.ended
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum SessionsError {
     #[error(transparent)]
@@ -141,6 +171,33 @@ impl Sessions {
             session.touch();
         }
         session
+    }
+
+    /// The session `id`, when a request in it may be answered before rmcp sees it (seen, as
+    /// any request to it is). Only sessions that negotiated a version before 2026-07-28
+    /// (which rmcp answers alike on every request) qualify.
+    pub(crate) async fn ready(&self, id: &str) -> Option<Ready> {
+        if !self.fast {
+            return None;
+        }
+        let id = SessionId::from(id);
+        let session = self.session(&id)?;
+        if !session.initialized.load(Ordering::Acquire) {
+            return None;
+        }
+        let peer = session.peer.peer()?;
+        let negotiated = peer.peer_info()?.protocol_version.clone();
+        if negotiated.as_str() >= ProtocolVersion::V_2026_07_28.as_str() {
+            return None;
+        }
+        if !self.local.has_session(&id).await.unwrap_or(false) {
+            return None;
+        }
+        Some(Ready {
+            peer,
+            session,
+            retry: self.local.session_config.sse_retry,
+        })
     }
 
     /// Ends the session once it has seen nothing for the idle time (rmcp's worker would).
