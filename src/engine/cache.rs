@@ -38,12 +38,6 @@ impl ParseCache {
         Ok(self.parsed(path, &bytes))
     }
 
-    /// Remembers that `bytes`, read from the file's path, parsed to `parsed`.
-    pub fn insert(&self, bytes: Arc<[u8]>, parsed: Parsed) {
-        let path = parsed.file.path.clone();
-        self.lock().insert(path, (bytes, Arc::new(parsed)));
-    }
-
     /// What `bytes` parsed to, if they are the bytes last parsed for `path`.
     fn parsed(&self, path: &Path, bytes: &[u8]) -> Option<Arc<Parsed>> {
         // The comparison runs outside the lock, so that concurrent calls of one tool do not

@@ -3,7 +3,6 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
@@ -27,9 +26,6 @@ pub struct Tool {
 /// Every parsed file and every problem found in any of them.
 pub struct Loaded {
     pub files: Vec<Parsed>,
-    /// The bytes each of `files` was parsed from, in the same order: the engine starts its
-    /// parse cache with them, so that no first call waits for a parse.
-    pub sources: Vec<Arc<[u8]>>,
     pub tools: BTreeMap<String, Tool>,
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -79,7 +75,6 @@ pub fn tool_paths(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
 pub fn load(dir: &Path) -> Loaded {
     let mut loaded = Loaded {
         files: Vec::new(),
-        sources: Vec::new(),
         tools: BTreeMap::new(),
         diagnostics: Vec::new(),
     };
@@ -102,11 +97,8 @@ pub fn load(dir: &Path) -> Loaded {
         ));
     }
     for path in paths {
-        let (parsed, bytes) = match safe_read::read_limited(&path, safe_read::TOOL_FILE_LIMIT) {
-            Ok(bytes) => (
-                toolfile::parse(&path, &String::from_utf8_lossy(&bytes)),
-                Arc::from(bytes),
-            ),
+        let parsed = match safe_read::read_limited(&path, safe_read::TOOL_FILE_LIMIT) {
+            Ok(bytes) => toolfile::parse(&path, &String::from_utf8_lossy(&bytes)),
             Err(error) => {
                 loaded
                     .diagnostics
@@ -121,7 +113,6 @@ pub fn load(dir: &Path) -> Loaded {
             loaded.tools.insert(tool.name.clone(), tool);
         }
         loaded.files.push(parsed);
-        loaded.sources.push(bytes);
     }
     loaded
 }

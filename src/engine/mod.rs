@@ -130,11 +130,7 @@ impl Engine {
         if !loaded.diagnostics.is_empty() {
             return Err(Diagnostics(loaded.diagnostics));
         }
-        let engine = Self::from_tools(config, loaded.tools);
-        for (parsed, bytes) in loaded.files.into_iter().zip(loaded.sources) {
-            engine.cache.insert(bytes, parsed);
-        }
-        Ok(engine)
+        Ok(Self::from_tools(config, loaded.tools))
     }
 
     /// An engine over whatever loaded, for `lint`, which reports problems instead of refusing.
