@@ -206,6 +206,7 @@ pub async fn start_http(
     let router = app(state);
     // Abandoned sessions expire after `session_idle`; give their memory back about as often,
     // and soon after any session ends.
+    memory::trim_after_loading().await;
     memory::spawn_trimmer(options.session_idle, limit, sessions.clone());
     let accept = CancellationToken::new();
     let task = tokio::spawn(connections::serve(
