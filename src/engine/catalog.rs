@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Map, Value};
 
@@ -96,13 +97,13 @@ pub fn load(dir: &Path) -> Loaded {
             "the tools folder holds no tool files (*.md)",
         ));
     }
-    for path in paths {
-        let parsed = match safe_read::read_limited(&path, safe_read::TOOL_FILE_LIMIT) {
-            Ok(bytes) => toolfile::parse(&path, &String::from_utf8_lossy(&bytes)),
+    for (path, read) in paths.iter().zip(read_all(&paths)) {
+        let parsed = match read {
+            Ok(parsed) => parsed,
             Err(error) => {
                 loaded
                     .diagnostics
-                    .push(Diagnostic::new(&path, 0, format!("cannot read: {error}")));
+                    .push(Diagnostic::new(path, 0, format!("cannot read: {error}")));
                 continue;
             }
         };
@@ -115,6 +116,48 @@ pub fn load(dir: &Path) -> Loaded {
         loaded.files.push(parsed);
     }
     loaded
+}
+
+/// Every file read and parsed, in the order of `paths`, on as many threads as there are
+/// cores: the largest tool files take tens of milliseconds each to parse, and start-up waits for
+/// all of them.
+fn read_all(paths: &[PathBuf]) -> Vec<std::io::Result<Parsed>> {
+    let read = |path: &PathBuf| {
+        safe_read::read_limited(path, safe_read::TOOL_FILE_LIMIT)
+            .map(|bytes| toolfile::parse(path, &String::from_utf8_lossy(&bytes)))
+    };
+    let threads = std::thread::available_parallelism()
+        .map_or(1, std::num::NonZeroUsize::get)
+        .min(paths.len());
+    if threads <= 1 {
+        return paths.iter().map(read).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let mut done: Vec<(usize, std::io::Result<Parsed>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(path) = paths.get(index) else {
+                            return done;
+                        };
+                        done.push((index, read(path)));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|worker| match worker.join() {
+                Ok(done) => done,
+                Err(panic) => std::panic::resume_unwind(panic),
+            })
+            .collect()
+    });
+    done.sort_by_key(|(index, _)| *index);
+    done.into_iter().map(|(_, read)| read).collect()
 }
 
 fn compile(
