@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value, json};
 
 use careem_mcp::engine::{
-    Decision, Engine, EngineConfig, apply_defaults, parse_tool_file, validate_arguments,
+    Decision, Engine, EngineConfig, Plan, Rendering, apply_defaults, parse_tool_file,
+    validate_arguments,
 };
 
 use crate::stats::{Summary, report};
@@ -35,6 +36,7 @@ pub fn run() {
     parse_largest(&tools);
     let menu = engine.tool(MENU).expect("the menu tool").path.clone();
     let warm = warm_call(&engine);
+    text_call(&engine);
     pieces(&engine, &menu);
     logged_call(&engine);
     after_edit(&engine, &menu);
@@ -100,6 +102,21 @@ fn warm_call(engine: &Engine) -> Summary {
     let summary = Summary::new(samples);
     report("warm call food_get_restaurant_menu", &summary.line());
     summary
+}
+
+/// The warm call as the Streamable HTTP path makes it: the answer's text alone, no value.
+fn text_call(engine: &Engine) {
+    let args = menu_arguments();
+    let plan = Plan::default();
+    let samples = measure(CALLS, || {
+        let mut arguments = Some(args.clone());
+        let output = engine.call_planned_warm(MENU, &mut arguments, &plan, Rendering::Text);
+        black_box(output.expect("warm").expect("known tool"));
+    });
+    report(
+        "warm call, the text alone (Rendering::Text, as HTTP asks)",
+        &Summary::new(samples).line(),
+    );
 }
 
 /// What the warm call is made of, each timed alone.
