@@ -301,8 +301,7 @@ fn now(ready: &Ready, number: u64, json: &[u8], pending: Pending) -> Response {
 }
 
 /// A stream whose answer comes later: the priming event at once, the answer once `answering`
-/// has it, in a task of its own as rmcp gives each handler. A cancelled request's stream ends
-/// without an answer, but what it does runs to its end (a call's journal line).
+/// has it (`fast_path::answer_in_task`: cancellable, run to its end).
 fn later(
     ready: &Ready,
     id: RequestId,
@@ -312,23 +311,10 @@ fn later(
     answering: impl Future<Output = Vec<u8>> + Send + 'static,
 ) -> Response {
     ready.calls().insert(id.clone(), call.clone());
-    let calls = Arc::clone(ready.calls());
     let index = u64::from(ready.retry.is_some());
     let (sender, receiver) = mpsc::channel::<Bytes>(1);
-    let mut answering = Box::pin(answering);
-    tokio::spawn(async move {
-        tokio::select! {
-            biased;
-            () = call.cancelled() => {
-                drop(sender);
-                answering.await;
-            }
-            json = &mut answering => {
-                let _ = sender.send(event(index, number, &json)).await;
-            }
-        }
-        calls.remove(&id);
-    });
+    let answering = answering.map(move |json| event(index, number, &json));
+    fast_path::answer_in_task(Arc::clone(ready.calls()), id, call, answering, sender);
     let events = futures::stream::iter(priming(ready.retry, number))
         .chain(ReceiverStream::new(receiver))
         .map(Ok::<_, Infallible>);

@@ -9,6 +9,7 @@
 //! answer `1/N`. Everything else stays rmcp's (`sessions.rs`).
 
 use std::collections::HashMap;
+use std::future::Future;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
@@ -139,10 +140,23 @@ pub(crate) fn answer(
     if !calling {
         session.calls.insert(id.clone(), call.clone());
     }
-    let calls = Arc::clone(session.calls);
-    // One task, as rmcp gives each handler: the call runs to its end even if the client goes
-    // away (its journal line, its place in a sequence). A cancelled call's stream ends at once
-    // and its answer is dropped.
+    let answering = answering.map(event);
+    answer_in_task(Arc::clone(session.calls), id, call, answering, sender);
+    ReceiverStream::new(receiver).right_stream()
+}
+
+/// Runs a request that waits in a task of its own, as rmcp gives each handler: it runs to its
+/// end even if the client goes away (a call's journal line, its place in a sequence). Its answer
+/// goes to `sender`; once `call` is cancelled the stream ends at once and the answer is dropped.
+/// The request is forgotten from `calls` at its end.
+pub(crate) fn answer_in_task<T: Send + 'static>(
+    calls: Arc<Calls>,
+    id: RequestId,
+    call: CancellationToken,
+    answering: impl Future<Output = T> + Send + 'static,
+    sender: mpsc::Sender<T>,
+) {
+    let mut answering = Box::pin(answering);
     tokio::spawn(async move {
         tokio::select! {
             // A cancelled call's handler may end at once (its token fired): cancelled first.
@@ -151,13 +165,12 @@ pub(crate) fn answer(
                 drop(sender);
                 answering.await;
             }
-            message = &mut answering => {
-                let _ = sender.send(event(message)).await;
+            answer = &mut answering => {
+                let _ = sender.send(answer).await;
             }
         }
         calls.remove(&id);
     });
-    ReceiverStream::new(receiver).right_stream()
 }
 
 /// The handler's context, made as rmcp's service makes it: the request's `_meta` and
