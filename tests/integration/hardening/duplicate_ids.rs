@@ -148,10 +148,21 @@ async fn the_same_request_id_twice_at_once_on_a_session_gets_invalid_request() {
         let mut pipe = JournalPipe::new(&project);
         let journal = pipe.path.to_string_lossy().into_owned();
         let mut client = Client::open(transport, &project, &journal).await;
+        // The tool's first call parses its file; id 7 is its second, which Streamable HTTP
+        // answers before rmcp (`server/direct.rs`), its journal write on a thread of its own.
+        let small = json!({"query": "x", "latitude": 25.0866, "longitude": 55.1474});
+        client.call(6, "food_merchant_search", small).await;
+        let mut pipe = tokio::task::spawn_blocking(move || {
+            pipe.read_line();
+            pipe
+        })
+        .await
+        .expect("id 6's journal line");
+        assert_served(&client.answer(6).await, 6);
 
         // Id 7 held in its journal write until the test drains the pipe: pending meanwhile.
         client.call(7, "food_merchant_search", large_search()).await;
-        let pipe = tokio::task::spawn_blocking(move || {
+        pipe = tokio::task::spawn_blocking(move || {
             pipe.wait_for_a_call();
             pipe
         })

@@ -256,6 +256,17 @@ impl JournalPipe {
         assert_eq!(byte[0], b'{');
     }
 
+    /// Reads one whole journal line: the call writing it can finish.
+    pub fn read_line(&mut self) {
+        use std::io::Read;
+        let mut byte = [0u8; 1];
+        while byte[0] != b'\n' {
+            self.reader
+                .read_exact(&mut byte)
+                .expect("a journal line arrives");
+        }
+    }
+
     /// Drains the pipe from now on, so that every held call completes.
     pub fn drain(self) {
         let mut reader = self.reader;
