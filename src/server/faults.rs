@@ -185,8 +185,6 @@ pub(crate) async fn streamable_http(
         }
     };
     let call = ToolCall::read(&bytes);
-    // Made already when the call came by `direct.rs`, which passed it on.
-    let carried = parts.extensions.remove::<Planned>();
     let mut planned = None;
     // A session rmcp no longer has gets its own 404 there, with no plan made.
     if let Some(call) = &call
@@ -196,7 +194,10 @@ pub(crate) async fn streamable_http(
             .await
             .unwrap_or(false)
     {
-        planned = match carried {
+        // Made already when the call came by `direct.rs`, which passed it on. A call this
+        // layer does not recognise keeps its plan for the handler, which would otherwise make
+        // a second one.
+        planned = match parts.extensions.remove::<Planned>() {
             Some(Planned(plan)) => Some(plan),
             None => plan(&faults.engine, &call.name, Some(&session)),
         };
