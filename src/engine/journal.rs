@@ -60,9 +60,8 @@ impl Entry {
             fault: output.fault().map(|fault| fault.name().to_string()),
             result: match (&output.value, output.json) {
                 (Some(value), _) => value.clone(),
-                (None, Some(_)) => {
-                    serde_json::from_str(&output.text).expect("a scenario's text is its JSON")
-                }
+                (None, Some(_)) => serde_json::from_str(&output.text)
+                    .unwrap_or_else(|_| Value::String(output.text.clone())),
                 (None, None) => Value::String(output.text.clone()),
             },
         }
@@ -104,10 +103,11 @@ fn bounded(value: &Value) -> Cow<'_, Value> {
 }
 
 /// The journal line of a call, as `serde_json::to_vec(&Entry::new(…))` would write it at
-/// `time`: the head's fields, then the result, last. When the call has a value, its text is the
-/// value's compact JSON (`CallOutput::text`), which is what `result` holds: it goes in as it
-/// stands, neither serialised again nor parsed to be checked. Otherwise, or when it is too long
-/// to keep whole, the result is the text as a JSON string.
+/// `time`: the head's fields, then the result, last. When a scenario answered
+/// (`CallOutput::json`, whether or not the value was built), its text is the value's compact
+/// JSON, which is what `result` holds: it goes in as it stands, neither serialised again nor
+/// parsed to be checked. Otherwise, or when it is too long to keep whole, the result is the text
+/// as a JSON string.
 fn call_line(time: String, transport: &str, session: Option<&str>, output: &CallOutput) -> Vec<u8> {
     let (scenario, forced) = match &output.decision {
         Decision::Scenario { name, forced } => (Some(name.as_str()), *forced),

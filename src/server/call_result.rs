@@ -1,5 +1,6 @@
 //! The one place that shapes an engine answer as MCP's `tools/call` result: the server sends
-//! it, and `careem-mcp call` prints it, so the two can never disagree.
+//! it (as rmcp's result, or written from its text on the direct path), and `careem-mcp call`
+//! prints it, so they can never disagree.
 
 use rmcp::model::{CallToolResult, ContentBlock, RequestId};
 use serde_json::Value;
@@ -8,7 +9,7 @@ use crate::engine::CallOutput;
 
 /// The result as the handler hands it to rmcp.
 pub fn call_result(output: CallOutput) -> CallToolResult {
-    // Moved, not copied: the value is as large as the answer (`CallOutput::structured`).
+    // Moved, not copied: the value is as large as the answer.
     let structured = match output.value {
         Some(Value::Object(object)) => Some(Value::Object(object)),
         _ => None,

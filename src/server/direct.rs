@@ -14,35 +14,29 @@
 //! carried along, and is answered there as before. `tests/integration/fast_path.rs` holds the
 //! two paths to the same bytes.
 
-use std::convert::Infallible;
-use std::future::Future;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
-use std::time::Duration;
 
-use axum::body::{Body, Bytes};
+use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use futures::{FutureExt, StreamExt};
+use futures::FutureExt;
 use rmcp::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, GetMeta, JsonRpcRequest, RequestId,
     ServerJsonRpcMessage,
 };
-use sse_stream::Sse;
-use tokio::sync::mpsc;
-use tokio_stream::wrappers::ReceiverStream;
 use tokio_util::sync::CancellationToken;
 
+use super::answer_stream;
 use super::call_result::call_answer_json;
 use super::duplicate_ids::{Pending, PendingIds};
 use super::fast_path;
 use super::faults::{self, Planned};
-use super::guarded_body::holding;
-use super::handler::Handler;
+use super::handler::{Handler, PANICKED};
 use super::http::MAX_BODY_BYTES;
 use super::sessions::{Ready, SESSION_ID, Sessions, session_of_post};
 use crate::engine::{CallOutput, INTERNAL_ERROR, JsonShape, Rendering};
@@ -66,7 +60,8 @@ pub(crate) async fn answer_hot_requests(
     let Some(session) = session_of_post(&request) else {
         return next.run(request).await;
     };
-    if direct.shutdown.is_cancelled() || !plain_headers(request.headers(), &direct.handler) {
+    let ending = direct.shutdown.is_cancelled() || direct.handler.calls_cut();
+    if ending || !plain_headers(request.headers(), &direct.handler) {
         return next.run(request).await;
     }
     let Some(ready) = direct.sessions.ready(&session).await else {
@@ -151,10 +146,15 @@ impl Direct {
         let mut answering = Box::pin(fast_path::dispatch(self.handler.clone(), request, context));
         let number = ready.next_stream();
         if let Some(answer) = answering.as_mut().now_or_never() {
-            return Some(now(ready, number, &to_json(&answer), pending));
+            return Some(answer_stream::now(
+                ready,
+                number,
+                &to_json(&answer),
+                pending,
+            ));
         }
         let json = answering.map(|message| to_json(&message));
-        Some(later(ready, id, number, pending, call, json))
+        Some(answer_stream::later(ready, id, number, pending, call, json))
     }
 
     /// A `tools/call` that waits on nothing: planned, answered by the engine from a tool file
@@ -182,7 +182,8 @@ impl Direct {
         }));
         let answered = match warm {
             Ok(Some(Ok(output))) => Ok(output),
-            // The file changed since its last parse: parsed where that may block.
+            // The file changed since its last parse (parsed where that may block), or the tool
+            // is gone: rmcp's path answers either.
             Ok(_) => {
                 parts.extensions.insert(Planned(plan));
                 return None;
@@ -218,17 +219,19 @@ impl Direct {
                     }
                 };
                 let call = ready.ended().child_token();
-                return Some(later(ready, id, number, pending, call, json));
+                return Some(answer_stream::later(ready, id, number, pending, call, json));
             }
             Err(error) => Err(error),
         };
         drop(in_flight);
-        Some(now(ready, number, &call_json(&id, &tool, output), pending))
+        Some(answer_stream::now(
+            ready,
+            number,
+            &call_json(&id, &tool, output),
+            pending,
+        ))
     }
 }
-
-/// For the log, when a call panicked in place (the panic's message went to stderr).
-const PANICKED: &str = "the call panicked";
 
 /// A call's outcome as the JSON-RPC answer to `id`, as the handler shapes it: the engine's
 /// answer, or when something inside failed (the details go to the log), `internal server
@@ -251,100 +254,4 @@ fn call_json(id: &RequestId, tool: &str, answered: Result<CallOutput, String>) -
 /// A message as rmcp's stream serialises it.
 fn to_json(message: &ServerJsonRpcMessage) -> Vec<u8> {
     serde_json::to_vec(message).expect("a server message serialises")
-}
-
-/// The priming event of stream `number` (`0/N`), when rmcp sends one.
-fn priming(retry: Option<Duration>, number: u64) -> Option<Bytes> {
-    let retry = retry?;
-    let millis = u64::try_from(retry.as_millis()).unwrap_or(u64::MAX);
-    let event = Sse::default()
-        .data("")
-        .id(format!("0/{number}"))
-        .retry(millis);
-    Some(Bytes::from(event))
-}
-
-/// The answer's event in stream `number`: `index` is 1 after a priming event, else 0. Framed as
-/// `sse_stream` frames rmcp's (`data`, then `id`), without copying the JSON into a `String`.
-fn event(index: u64, number: u64, json: &[u8]) -> Bytes {
-    let id = format!("\nid: {index}/{number}\n\n");
-    let mut event = Vec::with_capacity(6 + json.len() + id.len());
-    event.extend_from_slice(b"data: ");
-    event.extend_from_slice(json);
-    event.extend_from_slice(id.as_bytes());
-    Bytes::from(event)
-}
-
-/// rmcp's answer to a request: an SSE stream of `body`, holding the request's id pending until
-/// it has been sent.
-fn sse(body: Body, pending: Pending) -> Response {
-    let mut response = Response::new(holding(body, pending));
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/event-stream"),
-    );
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
-    response
-}
-
-/// A stream answered at once: its priming event and the answer, in one piece.
-fn now(ready: &Ready, number: u64, json: &[u8], pending: Pending) -> Response {
-    let answer = event(u64::from(ready.retry.is_some()), number, json);
-    let events = match priming(ready.retry, number) {
-        Some(priming) => [priming, answer].concat().into(),
-        None => answer,
-    };
-    let body = futures::stream::once(async move { Ok::<_, Infallible>(events) });
-    sse(Body::from_stream(body), pending)
-}
-
-/// A stream whose answer comes later: the priming event at once, the answer once `answering`
-/// has it (`fast_path::answer_in_task`: cancellable, run to its end).
-fn later(
-    ready: &Ready,
-    id: RequestId,
-    number: u64,
-    pending: Pending,
-    call: CancellationToken,
-    answering: impl Future<Output = Vec<u8>> + Send + 'static,
-) -> Response {
-    ready.calls().insert(id.clone(), call.clone());
-    let index = u64::from(ready.retry.is_some());
-    let (sender, receiver) = mpsc::channel::<Bytes>(1);
-    let answering = answering.map(move |json| event(index, number, &json));
-    fast_path::answer_in_task(Arc::clone(ready.calls()), id, call, answering, sender);
-    let events = futures::stream::iter(priming(ready.retry, number))
-        .chain(ReceiverStream::new(receiver))
-        .map(Ok::<_, Infallible>);
-    sse(Body::from_stream(events), pending)
-}
-
-#[cfg(test)]
-mod tests {
-    use rmcp::model::ServerJsonRpcMessage;
-
-    use super::*;
-
-    #[test]
-    fn events_are_framed_as_rmcps_stream_frames_them() {
-        let message = ServerJsonRpcMessage::response(
-            rmcp::model::ServerResult::empty(()),
-            RequestId::Number(4),
-        );
-        let json = serde_json::to_string(&message).unwrap();
-        for (index, number) in [(0, 0), (1, 7), (1, 12_345)] {
-            let rmcps = Sse::default()
-                .data(json.clone())
-                .id(format!("{index}/{number}"));
-            assert_eq!(event(index, number, json.as_bytes()), Bytes::from(rmcps));
-        }
-        let rmcps = Sse::default().data("").id("0/3").retry(3000);
-        assert_eq!(
-            priming(Some(Duration::from_secs(3)), 3),
-            Some(Bytes::from(rmcps))
-        );
-        assert_eq!(priming(None, 3), None);
-    }
 }

@@ -27,7 +27,7 @@ use super::sessions::session_of_post;
 #[derive(Debug, Clone, Default)]
 pub(crate) struct PendingIds(Arc<Mutex<HashSet<Key>>>);
 
-pub(crate) type Key = (String, RequestId);
+type Key = (String, RequestId);
 
 /// What this layer reads of a message: a request has a `method` and an `id`.
 #[derive(Deserialize)]

@@ -10,6 +10,7 @@
 
 use std::collections::HashMap;
 use std::future::Future;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
@@ -43,32 +44,42 @@ impl PeerSlot {
     }
 }
 
-/// The `tools/call`s of one session being answered on the fast path, by JSON-RPC id, so that a
-/// `notifications/cancelled` reaches them as it reaches rmcp's.
+/// The requests of one session being answered in a task of their own, by JSON-RPC id, so that a
+/// `notifications/cancelled` reaches them as it reaches rmcp's. Each registration has a ticket
+/// of its own: a request that ends forgets only its own, never a later request's with the
+/// same id.
 #[derive(Debug, Default)]
-pub(crate) struct Calls(Mutex<HashMap<RequestId, CancellationToken>>);
+pub(crate) struct Calls {
+    next: AtomicU64,
+    running: Mutex<HashMap<RequestId, (u64, CancellationToken)>>,
+}
 
 impl Calls {
     /// Cancels the call, as rmcp does: the handler's token fires and the stream ends without an
     /// answer.
     pub(crate) fn cancel(&self, id: &RequestId) {
-        if let Some(call) = self.lock().remove(id) {
+        if let Some((_, call)) = self.lock().remove(id) {
             call.cancel();
         }
     }
 
-    /// Registers a call, so that a cancellation reaches it.
-    pub(crate) fn insert(&self, id: RequestId, call: CancellationToken) {
-        self.lock().insert(id, call);
+    /// Registers a call, so that a cancellation reaches it; the ticket forgets it.
+    pub(crate) fn insert(&self, id: RequestId, call: CancellationToken) -> u64 {
+        let ticket = self.next.fetch_add(1, Ordering::Relaxed);
+        self.lock().insert(id, (ticket, call));
+        ticket
     }
 
-    /// Forgets a call that has ended.
-    pub(crate) fn remove(&self, id: &RequestId) {
-        self.lock().remove(id);
+    /// Forgets a call that has ended, unless its id now names another.
+    pub(crate) fn remove(&self, id: &RequestId, ticket: u64) {
+        let mut running = self.lock();
+        if running.get(id).is_some_and(|(held, _)| *held == ticket) {
+            running.remove(id);
+        }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<RequestId, CancellationToken>> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<RequestId, (u64, CancellationToken)>> {
+        self.running.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
@@ -119,17 +130,15 @@ pub(crate) fn answer(
     // child of the call's. A call's is registered before its first poll, so that a
     // cancellation reaches it from the moment it runs.
     let call = session.ended.child_token();
-    if calling {
-        session.calls.insert(id.clone(), call.clone());
-    }
+    let ticket = calling.then(|| session.calls.insert(id.clone(), call.clone()));
     let context = context(session.peer, &mut request, call.child_token());
     let mut answering = Box::pin(dispatch(handler.clone(), request, context));
     if let Some(message) = answering.as_mut().now_or_never() {
         // Lists, reads, pings and the calls that wait on nothing (no delay or hang, the tool
         // file parsed already, the journal line written in place) are answered right here, in
         // the request's own task: the call ran to its end, as in a task of its own.
-        if calling {
-            session.calls.remove(&id);
+        if let Some(ticket) = ticket {
+            session.calls.remove(&id, ticket);
         }
         return futures::stream::iter(priming.into_iter().chain([event(message)])).left_stream();
     }
@@ -137,21 +146,19 @@ pub(crate) fn answer(
     if let Some(priming) = priming {
         let _ = sender.try_send(priming);
     }
-    if !calling {
-        session.calls.insert(id.clone(), call.clone());
-    }
+    let ticket = ticket.unwrap_or_else(|| session.calls.insert(id.clone(), call.clone()));
     let answering = answering.map(event);
-    answer_in_task(Arc::clone(session.calls), id, call, answering, sender);
+    let registered = (Arc::clone(session.calls), id, ticket);
+    answer_in_task(registered, call, answering, sender);
     ReceiverStream::new(receiver).right_stream()
 }
 
 /// Runs a request that waits in a task of its own, as rmcp gives each handler: it runs to its
 /// end even if the client goes away (a call's journal line, its place in a sequence). Its answer
 /// goes to `sender`; once `call` is cancelled the stream ends at once and the answer is dropped.
-/// The request is forgotten from `calls` at its end.
+/// The request, as registered in its session's calls, is forgotten there at its end.
 pub(crate) fn answer_in_task<T: Send + 'static>(
-    calls: Arc<Calls>,
-    id: RequestId,
+    (calls, id, ticket): (Arc<Calls>, RequestId, u64),
     call: CancellationToken,
     answering: impl Future<Output = T> + Send + 'static,
     sender: mpsc::Sender<T>,
@@ -169,7 +176,7 @@ pub(crate) fn answer_in_task<T: Send + 'static>(
                 let _ = sender.send(answer).await;
             }
         }
-        calls.remove(&id);
+        calls.remove(&id, ticket);
     });
 }
 

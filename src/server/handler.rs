@@ -83,6 +83,11 @@ impl InFlight {
         self.cut.cancel();
     }
 
+    /// Whether the calls were cut: every call from now on answers `-32603`.
+    fn is_cut(&self) -> bool {
+        self.cut.is_cancelled()
+    }
+
     /// Resolves once the calls are cut.
     async fn cut_off(&self) {
         self.cut.cancelled().await;
@@ -143,6 +148,12 @@ impl Handler {
 
     pub(crate) fn in_flight(&self) -> InFlight {
         self.inner.in_flight.clone()
+    }
+
+    /// Whether a shutdown has cut the calls: a call answered outside rmcp's dispatch must then
+    /// go through it, to be answered `-32603`.
+    pub(crate) fn calls_cut(&self) -> bool {
+        self.inner.in_flight.is_cut()
     }
 
     /// Counts a call answered outside rmcp's dispatch (`direct.rs`) as in flight, until the
@@ -317,7 +328,7 @@ async fn journalled(
 }
 
 /// For the log, when a call panicked in place (the panic's message went to stderr).
-const PANICKED: &str = "the call panicked";
+pub(crate) const PANICKED: &str = "the call panicked";
 
 /// A Go server's exit status after a panic, which production's stack would show over stdio.
 const CRASH_STATUS: i32 = 2;

@@ -15,8 +15,8 @@ use super::session_limit::SessionLimit;
 const SETTLE: Duration = Duration::from_secs(1);
 
 /// Hands back what loading the tool files left behind: their parse is dropped once each
-/// tool's definition is kept, ~15 MiB of freed pages with today's tools, which would otherwise
-/// stay in the arenas until the first periodic trim.
+/// tool's definition is kept, and its freed pages (about ten times the files' size) would
+/// otherwise stay in the arenas until the first periodic trim.
 pub(crate) async fn trim_after_loading() {
     let _ = tokio::task::spawn_blocking(release_free_memory).await;
 }

@@ -1,6 +1,7 @@
 //! The engine behind MCP: one rmcp handler, served over Streamable HTTP, legacy HTTP+SSE and
 //! stdio. The only layer that knows the protocol; it never prints (logs go through `tracing`).
 
+mod answer_stream;
 mod call_result;
 mod connections;
 mod direct;
@@ -204,9 +205,9 @@ pub async fn start_http(
     let listener = bind(&options.host, options.port).await?;
     let addr = listener.local_addr()?;
     let router = app(state);
+    memory::trim_after_loading().await;
     // Abandoned sessions expire after `session_idle`; give their memory back about as often,
     // and soon after any session ends.
-    memory::trim_after_loading().await;
     memory::spawn_trimmer(options.session_idle, limit, sessions.clone());
     let accept = CancellationToken::new();
     let task = tokio::spawn(connections::serve(
