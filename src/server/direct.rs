@@ -180,55 +180,48 @@ impl Direct {
         let warm = panic::catch_unwind(AssertUnwindSafe(|| {
             engine.call_planned_warm(&params.name, &mut arguments, &plan, Rendering::Text)
         }));
-        let answered = match warm {
-            Ok(Some(Ok(output))) => Ok(output),
+        let tool = params.name.into_owned();
+        let output = match warm {
+            Ok(Some(Ok(output))) => output,
             // The file changed since its last parse (parsed where that may block), or the tool
             // is gone: rmcp's path answers either.
             Ok(_) => {
                 parts.extensions.insert(Planned(plan));
                 return None;
             }
-            Err(_) => Err(PANICKED.to_string()),
+            Err(_) => {
+                let json = call_json(&id, &tool, Err(PANICKED.to_string()));
+                return Some(answer_stream::now(
+                    ready,
+                    ready.next_stream(),
+                    &json,
+                    pending,
+                ));
+            }
         };
         tracing::debug!(%id, method = "tools/call", "answered in place, before rmcp");
+        // Numbered only once this path answers for sure: rmcp numbers the streams it serves.
         let number = ready.next_stream();
-        let tool = params.name.into_owned();
-        let recorded = answered.and_then(|output| {
-            let now = panic::catch_unwind(AssertUnwindSafe(|| {
-                engine.record_now("http", Some(session), &output)
-            }));
-            match now {
-                Ok(written) => Ok((written, output)),
-                Err(_) => Err(PANICKED.to_string()),
+        let (handler, session, answer_id) = (self.handler.clone(), session.to_string(), id.clone());
+        let mut answering = Box::pin(async move {
+            let answered = handler.journal_call(Some(session), output).await;
+            drop(in_flight);
+            match answered {
+                Some(answered) => call_json(&answer_id, &tool, answered),
+                None => to_json(&ServerJsonRpcMessage::error(
+                    faults::internal_error(),
+                    Some(answer_id),
+                )),
             }
         });
-        let output = match recorded {
-            Ok((true, output)) => Ok(output),
-            Ok((false, output)) => {
-                let (handler, session, answer_id) =
-                    (self.handler.clone(), session.to_string(), id.clone());
-                let json = async move {
-                    let answered = handler.journal_off_task(Some(session), output).await;
-                    drop(in_flight);
-                    match answered {
-                        Some(answered) => call_json(&answer_id, &tool, answered),
-                        None => to_json(&ServerJsonRpcMessage::error(
-                            faults::internal_error(),
-                            Some(answer_id),
-                        )),
-                    }
-                };
-                let call = ready.ended().child_token();
-                return Some(answer_stream::later(ready, id, number, pending, call, json));
-            }
-            Err(error) => Err(error),
-        };
-        drop(in_flight);
-        Some(answer_stream::now(
-            ready,
-            number,
-            &call_json(&id, &tool, output),
-            pending,
+        // The journal line is written in place when that cannot block, else on a thread of
+        // its own while the client has the priming event.
+        if let Some(json) = answering.as_mut().now_or_never() {
+            return Some(answer_stream::now(ready, number, &json, pending));
+        }
+        let call = ready.ended().child_token();
+        Some(answer_stream::later(
+            ready, id, number, pending, call, answering,
         ))
     }
 }

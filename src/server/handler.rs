@@ -162,16 +162,19 @@ impl Handler {
         self.inner.in_flight.enter()
     }
 
-    /// A call's journal line written where it may block, as a call through rmcp's dispatch
-    /// has it written: the call's outcome (`Err` says why the answer is an internal error), or
-    /// `None` when a shutdown cut the call first, which is then a JSON-RPC error.
-    pub(crate) async fn journal_off_task(
+    /// A call's journal line, written as a call through rmcp's dispatch has it written (in
+    /// place when that cannot block, when this is ready at its first poll): the call's outcome
+    /// (`Err` says why the answer is an internal error), or `None` when a shutdown cut the call
+    /// first, which is then a JSON-RPC error.
+    pub(crate) async fn journal_call(
         &self,
         session: Option<String>,
         output: CallOutput,
     ) -> Option<Result<CallOutput, String>> {
         let engine = self.engine();
         tokio::select! {
+            // An answer written in place never waits on the cut.
+            biased;
             answered = journalled(engine, self.transport, session, output) => {
                 Some(answered.and_then(|answered| answered.map_err(|unknown| unknown.to_string())))
             }
