@@ -58,13 +58,21 @@ pub(crate) struct Sessions {
     /// `false` only to compare the two paths (tests, benchmarks).
     fast: bool,
     idle: Duration,
-    open: Mutex<HashMap<SessionId, Arc<Session>>>,
+    open: Mutex<HashMap<SessionId, Open>>,
+}
+
+/// A session in the map, with its place under the cap. The place is here rather than in the
+/// shared [`Session`], which tasks and streams hold on to for a while after it ends: it is
+/// given back the moment the session leaves the map, before a `DELETE` is answered.
+#[derive(Debug)]
+struct Open {
+    session: Arc<Session>,
+    _slot: SessionSlot,
 }
 
 /// What this manager keeps of one session.
 #[derive(Debug)]
 struct Session {
-    _slot: SessionSlot,
     /// Filled by the handler's `initialize`.
     peer: PeerSlot,
     /// The client has said `notifications/initialized`: the fast path may answer.
@@ -161,12 +169,12 @@ impl Sessions {
         }
     }
 
-    fn open(&self) -> std::sync::MutexGuard<'_, HashMap<SessionId, Arc<Session>>> {
+    fn open(&self) -> std::sync::MutexGuard<'_, HashMap<SessionId, Open>> {
         self.open.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     fn session(&self, id: &SessionId) -> Option<Arc<Session>> {
-        let session = self.open().get(id).cloned();
+        let session = self.open().get(id).map(|open| Arc::clone(&open.session));
         if let Some(session) = &session {
             session.touch();
         }
@@ -295,7 +303,6 @@ impl SessionManager for Sessions {
             .ok_or(SessionsError::Full)?;
         let (id, transport) = self.local.create_session().await?;
         let session = Arc::new(Session {
-            _slot: slot,
             peer: PeerSlot::default(),
             initialized: AtomicBool::new(false),
             next_stream: AtomicU64::new(0),
@@ -306,7 +313,13 @@ impl SessionManager for Sessions {
             born: Instant::now(),
         });
         self.expire_when_idle(id.clone(), &session);
-        self.open().insert(id.clone(), session);
+        self.open().insert(
+            id.clone(),
+            Open {
+                session,
+                _slot: slot,
+            },
+        );
         Ok((id, transport))
     }
 
@@ -333,8 +346,8 @@ impl SessionManager for Sessions {
     async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
         let closed = self.local.close_session(id).await;
         // Given back even when closing failed: the session is out of the map either way.
-        if let Some(session) = self.open().remove(id) {
-            session.ended.cancel();
+        if let Some(open) = self.open().remove(id) {
+            open.session.ended.cancel();
         }
         Ok(closed?)
     }
