@@ -30,6 +30,10 @@ struct State {
     cut: bool,
     /// A regular file, whose writes never wait on a reader (a pipe's do).
     regular: bool,
+    /// The open file's identity, fixed while it is open: a call then costs one `stat` of the
+    /// path to notice that the file was deleted or renamed away, not two.
+    #[cfg(unix)]
+    identity: (u64, u64),
 }
 
 impl JournalFile {
@@ -49,7 +53,7 @@ impl JournalFile {
     /// Appends `line` (ending in `\n`) in one write.
     pub fn write_line(&self, line: &[u8]) -> io::Result<()> {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        if self.moved(&state.file) {
+        if self.moved(&state) {
             *state = open(&self.path)?;
         }
         if self.full(&state, line) {
@@ -72,7 +76,7 @@ impl JournalFile {
             Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
             Err(TryLockError::WouldBlock) => return None,
         };
-        if !state.regular || self.moved(&state.file) || self.full(&state, line) {
+        if !state.regular || self.moved(&state) || self.full(&state, line) {
             return None;
         }
         Some(append(&mut state, line))
@@ -85,17 +89,13 @@ impl JournalFile {
 
     /// Whether the path no longer names the open file: deleted, or renamed away.
     #[cfg(unix)]
-    fn moved(&self, file: &File) -> bool {
+    fn moved(&self, state: &State) -> bool {
         use std::os::unix::fs::MetadataExt;
-        match (std::fs::metadata(&self.path), file.metadata()) {
-            (Ok(now), Ok(ours)) => (now.dev(), now.ino()) != (ours.dev(), ours.ino()),
-            (Err(_), _) => true,
-            (_, Err(_)) => false,
-        }
+        !std::fs::metadata(&self.path).is_ok_and(|now| (now.dev(), now.ino()) == state.identity)
     }
 
     #[cfg(not(unix))]
-    fn moved(&self, _file: &File) -> bool {
+    fn moved(&self, _state: &State) -> bool {
         !self.path.exists()
     }
 }
@@ -114,6 +114,11 @@ fn open(path: &Path) -> io::Result<State> {
         size,
         cut,
         regular: metadata.is_file(),
+        #[cfg(unix)]
+        identity: {
+            use std::os::unix::fs::MetadataExt;
+            (metadata.dev(), metadata.ino())
+        },
     })
 }
 
