@@ -20,7 +20,7 @@ pub fn repo() -> PathBuf {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some(protocol::CEILING_ARG) {
-        protocol::ceiling_server(&args[1], &args[2]);
+        protocol::ceiling_server(&args[1], &args[2], &args[3..]);
         return;
     }
     // cargo passes `--bench`; anything else not starting with `-` names a section.

@@ -284,10 +284,23 @@ pub fn run() {
     drop(server);
 
     // The ceiling: a plain axum route answering the captured bytes, in its own process.
-    let ceiling = Ceiling::start(&captured);
+    let ceiling = Ceiling::start(&captured, None);
     let plain = measure_server(
         &runtime,
         "plain axum route (ceiling)",
+        ceiling.pid(),
+        ceiling.addr,
+        false,
+        Request::Call,
+    );
+    drop(ceiling);
+
+    // The same route doing the file work every call must do by the product's rules.
+    let work = FileWork::of(&project);
+    let ceiling = Ceiling::start(&captured, Some(&work));
+    let worked = measure_server(
+        &runtime,
+        "plain axum route + the call's file work",
         ceiling.pid(),
         ceiling.addr,
         false,
@@ -308,6 +321,12 @@ pub fn run() {
             100.0 * http[i] / plain[i],
             100.0 * lean[i] / plain[i],
             100.0 * ping[i] / plain[i]
+        );
+    }
+    for (i, sessions) in LEVELS.iter().enumerate() {
+        println!(
+            "  ratio to the ceiling with the file work at {sessions:>2} sessions: serve {:>3.0} %",
+            100.0 * http[i] / worked[i]
         );
     }
     let at32 = 100.0 * http[2] / plain[2];
@@ -377,6 +396,39 @@ fn stdio(project: &Project) {
     );
 }
 
+/// What a call must do besides answering, by the product's rules: read the tool file and the
+/// overrides file (SPEC §3 and §6: on every call), append the journal line (issue 8: before the
+/// answer) and write the log line (SPEC §5). The second ceiling does the same, so that its
+/// ratio measures the protocol and the engine alone.
+struct FileWork {
+    tool: std::path::PathBuf,
+    overrides: std::path::PathBuf,
+    journal: std::path::PathBuf,
+    /// The line `serve` journalled for the menu call, appended as it is.
+    line: tempfile::NamedTempFile,
+    /// Where the journal grows, removed afterwards.
+    _dir: tempfile::TempDir,
+}
+
+impl FileWork {
+    fn of(project: &Project) -> Self {
+        let journalled = std::fs::read_to_string(project.journal()).expect("serve's journal");
+        let last = journalled.lines().last().expect("a journalled call");
+        let mut line = tempfile::NamedTempFile::new().expect("a temporary file");
+        writeln!(line, "{last}").expect("write");
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        Self {
+            tool: project
+                .root()
+                .join("tools/food/food_get_restaurant_menu.md"),
+            overrides: project.root().join(".run/overrides.json"),
+            journal: dir.path().join("calls.jsonl"),
+            line,
+            _dir: dir,
+        }
+    }
+}
+
 /// The ceiling server: this bench binary re-run as a plain axum app (see `main.rs`).
 struct Ceiling {
     child: std::process::Child,
@@ -385,21 +437,32 @@ struct Ceiling {
 }
 
 impl Ceiling {
-    fn start(captured: &Response) -> Self {
+    fn start(captured: &Response, work: Option<&FileWork>) -> Self {
         let mut body = tempfile::NamedTempFile::new().expect("a temporary file");
         body.write_all(&captured.body).expect("write");
         let content_type = captured
             .header("content-type")
             .unwrap_or("text/event-stream");
-        let mut child = std::process::Command::new(std::env::current_exe().expect("this bench"))
-            .arg(CEILING_ARG)
-            .arg(body.path())
-            .arg(content_type)
+        let mut command = std::process::Command::new(std::env::current_exe().expect("this bench"));
+        command.arg(CEILING_ARG).arg(body.path()).arg(content_type);
+        if let Some(work) = work {
+            command
+                .arg(&work.tool)
+                .arg(&work.overrides)
+                .arg(&work.journal)
+                .arg(work.line.path());
+        }
+        // Drained by a thread, as `Server` drains `serve`'s: the log line goes to a pipe.
+        let mut child = command
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("the ceiling server starts");
+        let stderr = child.stderr.take().expect("piped stderr");
+        std::thread::spawn(move || {
+            std::io::copy(&mut BufReader::new(stderr), &mut std::io::sink())
+        });
         let mut announced = String::new();
         BufReader::new(child.stdout.take().expect("stdout"))
             .read_line(&mut announced)
@@ -426,14 +489,22 @@ impl Drop for Ceiling {
 pub const CEILING_ARG: &str = "--ceiling-server";
 
 /// `POST /mcp` answered with fixed bytes by a plain axum route, on the same runtime flavour
-/// and with `TCP_NODELAY` as `serve`: the most any HTTP server on this stack can do here.
-pub fn ceiling_server(body_path: &str, content_type: &str) {
+/// and with `TCP_NODELAY` as `serve`: the most any HTTP server on this stack can do here. With
+/// `work` (tool file, overrides file, journal, journal line) each request first does a call's
+/// file work, in place as `serve` does it.
+pub fn ceiling_server(body_path: &str, content_type: &str, work: &[String]) {
     use axum::body::Bytes;
     use axum::http::header;
     use axum::serve::ListenerExt;
 
     let body = Bytes::from(std::fs::read(body_path).expect("the captured body"));
     let content_type = content_type.to_string();
+    let work = match work {
+        [tool, overrides, journal, line] => Some(std::sync::Arc::new(CallWork::open(
+            tool, overrides, journal, line,
+        ))),
+        _ => None,
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -448,9 +519,12 @@ pub fn ceiling_server(body_path: &str, content_type: &str) {
         });
         let app = axum::Router::new().route(
             "/mcp",
-            axum::routing::post(move |_request: Bytes| {
+            axum::routing::post(move |request: Bytes| {
                 let body = body.clone();
                 let content_type = content_type.clone();
+                if let Some(work) = &work {
+                    work.run(&request);
+                }
                 async move {
                     (
                         [
@@ -464,4 +538,48 @@ pub fn ceiling_server(body_path: &str, content_type: &str) {
         );
         axum::serve(listener, app).await.expect("serve");
     });
+}
+
+/// The second ceiling's file work for one request (see `FileWork`).
+struct CallWork {
+    tool: std::path::PathBuf,
+    overrides: std::path::PathBuf,
+    journal_path: std::path::PathBuf,
+    journal: std::sync::Mutex<std::fs::File>,
+    /// The tool file as last read: each read is compared with it, as the engine's cache does.
+    known: Vec<u8>,
+    line: Vec<u8>,
+}
+
+impl CallWork {
+    fn open(tool: &str, overrides: &str, journal: &str, line: &str) -> Self {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(journal)
+            .expect("the journal");
+        Self {
+            tool: tool.into(),
+            overrides: overrides.into(),
+            journal_path: journal.into(),
+            journal: std::sync::Mutex::new(file),
+            known: std::fs::read(tool).expect("the tool file"),
+            line: std::fs::read(line).expect("the journal line"),
+        }
+    }
+
+    fn run(&self, request: &[u8]) {
+        let tool = std::fs::read(&self.tool).expect("the tool file");
+        assert!(
+            std::hint::black_box(tool == self.known),
+            "the tool file changed"
+        );
+        let _ = std::hint::black_box(std::fs::read(&self.overrides));
+        let _ = std::hint::black_box(std::fs::metadata(&self.journal_path));
+        let mut journal = self.journal.lock().expect("the journal");
+        journal.write_all(&self.line).expect("a journal line");
+        drop(journal);
+        let arguments = String::from_utf8_lossy(&request[..request.len().min(160)]);
+        eprintln!("INFO food_get_restaurant_menu scenario=default args={arguments}");
+    }
 }
