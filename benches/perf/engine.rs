@@ -10,12 +10,13 @@ use serde_json::{Map, Value, json};
 
 use careem_mcp::engine::{
     Decision, Engine, EngineConfig, Plan, Rendering, apply_defaults, parse_tool_file,
-    validate_arguments,
+    sample_arguments, validate_arguments,
 };
 
 use crate::stats::{Summary, report};
 
 const MENU: &str = "food_get_restaurant_menu";
+const ORDER: &str = "food_place_order";
 
 /// Warm-call iterations; ~20 µs each keeps the section around a second.
 const CALLS: usize = 20_000;
@@ -37,6 +38,7 @@ pub fn run() {
     let menu = engine.tool(MENU).expect("the menu tool").path.clone();
     let warm = warm_call(&engine);
     text_call(&engine);
+    largest_file_call(&engine);
     pieces(&engine, &menu);
     logged_call(&engine);
     after_edit(&engine, &menu);
@@ -115,6 +117,30 @@ fn text_call(engine: &Engine) {
     });
     report(
         "warm call, the text alone (Rendering::Text, as HTTP asks)",
+        &Summary::new(samples).line(),
+    );
+}
+
+/// The warm call of the tool with the largest file, whose every call reads and compares it.
+fn largest_file_call(engine: &Engine) {
+    let tool = engine.tool(ORDER).expect("the order tool");
+    let size = std::fs::metadata(&tool.path).expect("readable").len();
+    let parsed = engine.current_file(tool).expect("readable");
+    let scenario = &parsed.file.scenarios[0];
+    let Value::Object(args) = sample_arguments(engine, tool, scenario) else {
+        panic!("sample arguments are an object");
+    };
+    let plan = Plan::default();
+    let samples = measure(CALLS / 10, || {
+        let mut arguments = Some(args.clone());
+        let output = engine.call_planned_warm(ORDER, &mut arguments, &plan, Rendering::Text);
+        black_box(output.expect("warm").expect("known tool"));
+    });
+    report(
+        &format!(
+            "warm call {ORDER} ({} KB file), the text alone",
+            size / 1024
+        ),
         &Summary::new(samples).line(),
     );
 }
