@@ -20,10 +20,10 @@ pub struct ParseCache {
 impl ParseCache {
     /// The file as it is on disk now.
     pub fn get(&self, path: &Path) -> std::io::Result<Arc<Parsed>> {
-        if let Some(parsed) = self.get_parsed(path)? {
+        let bytes = safe_read::read_limited(path, safe_read::TOOL_FILE_LIMIT)?;
+        if let Some(parsed) = self.parsed(path, &bytes) {
             return Ok(parsed);
         }
-        let bytes = safe_read::read_limited(path, safe_read::TOOL_FILE_LIMIT)?;
         let parsed = Arc::new(toolfile::parse(path, &String::from_utf8_lossy(&bytes)));
         self.lock()
             .insert(path.to_path_buf(), (Arc::from(bytes), Arc::clone(&parsed)));
@@ -34,13 +34,16 @@ impl ParseCache {
     /// since: a read and a comparison, never a parse, which for a large file takes
     /// milliseconds (what an async caller must not spend in place).
     pub fn get_parsed(&self, path: &Path) -> std::io::Result<Option<Arc<Parsed>>> {
+        let bytes = safe_read::read_limited(path, safe_read::TOOL_FILE_LIMIT)?;
+        Ok(self.parsed(path, &bytes))
+    }
+
+    /// What `bytes` parsed to, if they are the bytes last parsed for `path`.
+    fn parsed(&self, path: &Path, bytes: &[u8]) -> Option<Arc<Parsed>> {
         // The comparison runs outside the lock, so that concurrent calls of one tool do not
         // queue behind each other's comparisons.
-        let Some((cached, parsed)) = self.lock().get(path).cloned() else {
-            return Ok(None);
-        };
-        let unchanged = safe_read::holds(path, safe_read::TOOL_FILE_LIMIT, &cached)?;
-        Ok(unchanged.then_some(parsed))
+        let (cached, parsed) = self.lock().get(path).cloned()?;
+        (*cached == *bytes).then_some(parsed)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Entry>> {

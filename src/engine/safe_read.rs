@@ -18,51 +18,6 @@ pub const OVERRIDES_LIMIT: u64 = 1024 * 1024;
 /// The file's bytes, when it is a regular file of at most `limit` bytes. Otherwise an error
 /// that says why, for the log: `not a regular file (a FIFO)`, `larger than 8 MiB (…)`.
 pub fn read_limited(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
-    let (file, metadata) = open_regular(path, limit)?;
-    // The size can grow between the `fstat` and the read; `take` holds the limit regardless.
-    let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).unwrap_or(0));
-    file.take(limit + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > limit {
-        return Err(too_large(bytes.len() as u64, limit));
-    }
-    Ok(bytes)
-}
-
-/// Whether the file at `path` holds exactly `known`, checked as [`read_limited`] would read
-/// it. The bytes are compared as they arrive, a chunk at a time on the stack: a file that has
-/// not changed, which is what nearly every call finds, costs no allocation of its size (a
-/// 35 KB tool file was a heap allocation, grown three times, on every call; one over 128 KiB an
-/// `mmap` whose pages the kernel zeroed).
-pub fn holds(path: &Path, limit: u64, known: &[u8]) -> io::Result<bool> {
-    let (mut file, metadata) = open_regular(path, limit)?;
-    if metadata.len() != known.len() as u64 {
-        return Ok(false);
-    }
-    let mut chunk = [0u8; 64 * 1024];
-    let mut rest = known;
-    loop {
-        let read = match file.read(&mut chunk) {
-            Ok(read) => read,
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-            Err(error) => return Err(error),
-        };
-        if read == 0 {
-            return Ok(rest.is_empty());
-        }
-        // Longer than known (it grew since the `fstat`), or different.
-        let Some((start, after)) = rest.split_at_checked(read) else {
-            return Ok(false);
-        };
-        if *start != chunk[..read] {
-            return Ok(false);
-        }
-        rest = after;
-    }
-}
-
-/// The file at `path` opened without blocking, when it is a regular file of at most `limit`
-/// bytes, with what `fstat` said of it.
-fn open_regular(path: &Path, limit: u64) -> io::Result<(File, std::fs::Metadata)> {
     let file = open_nonblocking(path)?;
     let metadata = file.metadata()?;
     if !metadata.is_file() {
@@ -74,7 +29,13 @@ fn open_regular(path: &Path, limit: u64) -> io::Result<(File, std::fs::Metadata)
     if metadata.len() > limit {
         return Err(too_large(metadata.len(), limit));
     }
-    Ok((file, metadata))
+    // The size can grow between the `fstat` and the read; `take` holds the limit regardless.
+    let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).unwrap_or(0));
+    file.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large(bytes.len() as u64, limit));
+    }
+    Ok(bytes)
 }
 
 /// Opening a FIFO for reading blocks until a writer appears; `O_NONBLOCK` makes the open
@@ -156,35 +117,5 @@ mod tests {
                 Err(text) => assert_eq!(got.unwrap_err(), text, "{}", path.display()),
             }
         }
-    }
-
-    #[test]
-    fn holds_is_true_only_for_the_same_bytes() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("tool.md");
-        // Past one chunk, so that a difference in the second chunk is read to.
-        let big: Vec<u8> = (0..150_000u32).map(|i| (i % 251) as u8).collect();
-        let mut changed_late = big.clone();
-        changed_late[140_000] ^= 1;
-        let cases: [(&[u8], &[u8], bool); 6] = [
-            (b"same", b"same", true),
-            (b"", b"", true),
-            (b"same", b"sane", false),
-            (b"longer", b"long", false),
-            (&big, &big, true),
-            (&big, &changed_late, false),
-        ];
-        for (on_disk, known, expected) in cases {
-            std::fs::write(&path, on_disk).unwrap();
-            let held = holds(&path, TOOL_FILE_LIMIT, known).unwrap();
-            assert_eq!(held, expected, "{} bytes on disk", on_disk.len());
-        }
-        let refused = holds(dir.path(), TOOL_FILE_LIMIT, b"").unwrap_err();
-        assert_eq!(refused.to_string(), "not a regular file (a directory)");
-        let too_large = holds(&path, 10, &big).unwrap_err();
-        assert_eq!(
-            too_large.to_string(),
-            "larger than 0 MiB (150000 bytes or more)"
-        );
     }
 }
