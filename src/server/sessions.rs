@@ -145,7 +145,11 @@ impl Sessions {
                     () = live.session.ended() => return,
                     () = shutdown.cancelled() => return,
                 }
-                if live.touched().checked_add(idle).is_some_and(|due| due <= Instant::now()) {
+                if live
+                    .touched()
+                    .checked_add(idle)
+                    .is_some_and(|due| due <= Instant::now())
+                {
                     tracing::debug!(session = %id, "the session was idle for {idle:?}: ending it");
                     if let Some(sessions) = sessions.upgrade() {
                         sessions.close(&id);
@@ -175,7 +179,10 @@ mod tests {
         let (a, b) = (new_id(), new_id());
         for id in [&a, &b] {
             assert_eq!(id.len(), 26);
-            assert!(id.bytes().all(|byte| byte.is_ascii_uppercase() || (b'2'..=b'7').contains(&byte)));
+            assert!(
+                id.bytes()
+                    .all(|byte| byte.is_ascii_uppercase() || (b'2'..=b'7').contains(&byte))
+            );
         }
         assert_ne!(a, b);
     }

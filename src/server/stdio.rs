@@ -207,7 +207,10 @@ async fn read_line<R: tokio::io::AsyncBufRead + Unpin>(reader: &mut R) -> Option
             tracing::warn!("skipped a line longer than {MAX_LINE} bytes");
             continue;
         }
-        while line.last().is_some_and(|byte| matches!(byte, b'\n' | b'\r')) {
+        while line
+            .last()
+            .is_some_and(|byte| matches!(byte, b'\n' | b'\r'))
+        {
             line.pop();
         }
         if !line.iter().all(u8::is_ascii_whitespace) {

@@ -15,9 +15,12 @@ use tokio_util::sync::CancellationToken;
 
 use super::faults;
 use super::jsonrpc::{self, Message, Method, Request as RpcRequest};
-use super::mcp::{DEFAULT_HEADER_VERSION, Mcp, PROTOCOL_VERSIONS, Reply, Session, ToolCall, Transport};
+use super::mcp::{
+    DEFAULT_HEADER_VERSION, Mcp, PROTOCOL_VERSIONS, Reply, Session, ToolCall, Transport,
+};
 use super::plain;
 use super::sessions::{Live, Sessions};
+use super::streams::Streams;
 use crate::engine::Plan;
 
 pub(crate) const SESSION_ID: &str = "mcp-session-id";
@@ -29,6 +32,7 @@ const LAST_EVENT_ID: &str = "last-event-id";
 pub(crate) struct Streamable {
     pub(crate) mcp: Arc<Mcp>,
     pub(crate) sessions: Arc<Sessions>,
+    pub(crate) streams: Arc<Streams>,
     pub(crate) shutdown: CancellationToken,
 }
 
@@ -99,7 +103,7 @@ pub(crate) async fn handle(State(http): State<Streamable>, request: Request) -> 
         if let Some(refused) = unsupported(&version) {
             return refused;
         }
-        return standalone(&live, headers);
+        return standalone(&live, headers, &http.streams);
     }
     if let Some(refused) = unsupported(&version) {
         return refused;
@@ -154,7 +158,10 @@ async fn post(http: &Streamable, live: Option<Arc<Live>>, version: &str, body: &
         Some(live) => Arc::clone(&live.session),
         None => Sessions::fresh(Transport::Http),
     };
-    let calls = requests.iter().filter(|(request, _)| request.is_call()).count();
+    let calls = requests
+        .iter()
+        .filter(|(request, _)| request.is_call())
+        .count();
     if calls == 0 {
         for (request, method) in requests {
             let _ = http.mcp.answer(&session, request, method, None).await;
@@ -169,7 +176,9 @@ async fn post(http: &Streamable, live: Option<Arc<Live>>, version: &str, body: &
             .flatten()
             .and_then(|name| http.mcp.plan(&session, &name).map(|plan| (name, plan)));
         if let (false, Some((name, plan))) = (batch, &plan)
-            && let Some(fault) = plan.fault.filter(|fault| faults::answered_by_ingress(*fault))
+            && let Some(fault) = plan
+                .fault
+                .filter(|fault| faults::answered_by_ingress(*fault))
         {
             return ingress(http, &session, request, name, plan, fault).await;
         }
@@ -208,7 +217,9 @@ async fn post(http: &Streamable, live: Option<Arc<Live>>, version: &str, body: &
             id.filter(|_| initialize).as_deref(),
         );
     }
-    let id = initialize.then(|| session.id().map(str::to_string)).flatten();
+    let id = initialize
+        .then(|| session.id().map(str::to_string))
+        .flatten();
     let ended = session.clone();
     let events = answers
         .filter_map(|reply| async move {
@@ -251,7 +262,7 @@ async fn ingress(
 }
 
 /// The standalone GET stream: one per session, open until the session or the client ends.
-fn standalone(live: &Arc<Live>, headers: &HeaderMap) -> Response {
+fn standalone(live: &Arc<Live>, headers: &HeaderMap, streams: &Arc<Streams>) -> Response {
     if let Some(value) = headers.get(LAST_EVENT_ID) {
         let text = String::from_utf8_lossy(value.as_bytes());
         let well_formed = text
@@ -270,10 +281,13 @@ fn standalone(live: &Arc<Live>, headers: &HeaderMap) -> Response {
             "stream ID conflicts with ongoing stream",
         );
     }
-    let open = StandaloneOpen(Arc::clone(live));
+    let (open, slot) = (StandaloneOpen(Arc::clone(live)), streams.take());
     let events = futures::stream::once(async move {
-        open.0.session.ended().await;
-        drop(open);
+        tokio::select! {
+            () = open.0.session.ended() => {}
+            () = slot.ended.cancelled() => {}
+        }
+        drop((open, slot));
     })
     .filter_map(|()| std::future::ready(None::<Result<Bytes, std::io::Error>>));
     stream(events.boxed(), None)

@@ -99,7 +99,8 @@ mod tests {
 
     #[test]
     fn strings_escape_as_go_escapes_them() {
-        let value = json!({"a": "Fish & Chips <b>", "s": "line\u{2028}sep\u{2029}", "c": "\u{1}\n\""});
+        let value =
+            json!({"a": "Fish & Chips <b>", "s": "line\u{2028}sep\u{2029}", "c": "\u{1}\n\""});
         let cases = [
             (
                 Escaping::Envelope,

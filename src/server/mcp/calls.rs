@@ -52,7 +52,7 @@ impl ToolCall {
             None | Some("null") => Arguments::Object(None),
             Some(text) => match serde_json::from_str::<Map<String, Value>>(text) {
                 Ok(map) => Arguments::Object(Some(map)),
-                Err(_) => Arguments::Not(super::kind(text)),
+                Err(_) => Arguments::Not(crate::server::jsonrpc::kind(text)),
             },
         };
         Ok(Self {
@@ -137,12 +137,17 @@ impl Mcp {
             }
         }
         if let Some(fault) = plan.fault {
-            return self.fire(session, id, call, &plan, fault, cancelled, counted).await;
+            return self
+                .fire(session, id, call, &plan, fault, cancelled, counted)
+                .await;
         }
         let result = match call.arguments {
             Arguments::Not(kind) => not_an_object(kind),
             Arguments::Object(arguments) => {
-                match self.engine_answer(session, call.name.clone(), arguments, plan).await {
+                match self
+                    .engine_answer(session, call.name.clone(), arguments, plan)
+                    .await
+                {
                     Ok(output) => results::call_result(&output),
                     Err(error) => {
                         tracing::error!(tool = %call.name, "the call failed: {error}");

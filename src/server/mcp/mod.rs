@@ -14,8 +14,8 @@ use serde_json::{Map, Value, json};
 
 pub(crate) use calls::ToolCall;
 pub(crate) use in_flight::InFlight;
-pub use results::{advertised, call_result_json};
 pub(crate) use results::{DEFAULT_HEADER_VERSION, PROTOCOL_VERSIONS, sorted};
+pub use results::{advertised, call_result_json};
 pub(crate) use session::{Session, Transport};
 
 use super::jsonrpc::{Id, Method, Request, RpcError, error_message, result_message};
@@ -156,10 +156,9 @@ impl Mcp {
                 }
                 let initialize: Initialize = params(raw, method_name, "mcp.initializeParamsV2")
                     .map_err(|error| match raw.map(RawValue::get) {
-                        Some("null") => RpcError::new(
-                            0,
-                            "handling 'initialize': missing required \"params\"",
-                        ),
+                        Some("null") => {
+                            RpcError::new(0, "handling 'initialize': missing required \"params\"")
+                        }
                         _ => error,
                     })?;
                 session.mark_initialized();
@@ -171,7 +170,9 @@ impl Mcp {
                 ))
             }
             Method::Ping | Method::SetLevel => Ok(b"{}".to_vec()),
-            Method::ToolsList | Method::ResourcesList | Method::PromptsList
+            Method::ToolsList
+            | Method::ResourcesList
+            | Method::PromptsList
             | Method::ResourceTemplatesList => {
                 #[derive(serde::Deserialize)]
                 struct Page {
@@ -179,7 +180,10 @@ impl Mcp {
                     cursor: Option<String>,
                 }
                 let page: Option<Page> = optional_params(raw, method_name, "mcp.ListToolsParams")?;
-                if page.and_then(|page| page.cursor).is_some_and(|cursor| !cursor.is_empty()) {
+                if page
+                    .and_then(|page| page.cursor)
+                    .is_some_and(|cursor| !cursor.is_empty())
+                {
                     return Err(RpcError::new(-32602, "invalid params"));
                 }
                 Ok(match method {
@@ -296,7 +300,7 @@ fn optional_params<T: DeserializeOwned>(
     };
     serde_json::from_str(raw.get()).map(Some).map_err(|_| {
         let shown = crate::engine::go_quote(raw.get());
-        let kind = kind(raw.get());
+        let kind = super::jsonrpc::kind(raw.get());
         let bare = go_type.trim_start_matches("mcp.");
         RpcError::new(
             0,
@@ -305,15 +309,4 @@ fn optional_params<T: DeserializeOwned>(
             ),
         )
     })
-}
-
-/// What Go calls a JSON value's kind in its type errors.
-fn kind(raw: &str) -> &'static str {
-    match raw.trim_start().as_bytes().first() {
-        Some(b'"') => "string",
-        Some(b't' | b'f') => "bool",
-        Some(b'[') => "array",
-        Some(b'{') => "object",
-        _ => "number",
-    }
 }

@@ -72,11 +72,17 @@ impl Session {
     }
 
     pub(crate) fn is_initialized(&self) -> bool {
-        *self.initialized.lock().unwrap_or_else(PoisonError::into_inner)
+        *self
+            .initialized
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 
     pub(crate) fn mark_initialized(&self) {
-        *self.initialized.lock().unwrap_or_else(PoisonError::into_inner) = true;
+        *self
+            .initialized
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = true;
     }
 
     fn pending(&self) -> std::sync::MutexGuard<'_, HashMap<Id, CancellationToken>> {
