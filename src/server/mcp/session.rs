@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
 use crate::server::jsonrpc::Id;
@@ -33,9 +34,30 @@ pub(crate) struct Session {
     id: Option<Arc<str>>,
     transport: Transport,
     initialized: Mutex<bool>,
-    pending: Mutex<HashMap<Id, CancellationToken>>,
+    pending: Mutex<HashMap<Id, (u64, CancellationToken)>>,
+    serial: std::sync::atomic::AtomicU64,
+    /// Told when the call that arrived last has written its journal line.
+    last_turn: Mutex<Option<oneshot::Receiver<()>>>,
     /// Cancelled when the session ends: its calls still running stop.
     ended: CancellationToken,
+}
+
+/// A call's place in its session's journal: its line is written after the line of the call
+/// that arrived before it, so that the journal follows arrival order even when calls are
+/// answered at once. Dropping it lets the next call write.
+#[derive(Debug)]
+pub(crate) struct Turn {
+    previous: Option<oneshot::Receiver<()>>,
+    _done: oneshot::Sender<()>,
+}
+
+impl Turn {
+    /// Resolves once every call that arrived before this one has written its line (or gone).
+    pub(crate) async fn come(&mut self) {
+        if let Some(previous) = self.previous.take() {
+            let _ = previous.await;
+        }
+    }
 }
 
 /// A call's place among its session's pending requests, given back when dropped.
@@ -43,12 +65,17 @@ pub(crate) struct Session {
 pub(crate) struct Pending {
     session: Arc<Session>,
     id: Id,
+    serial: u64,
     pub(crate) cancelled: CancellationToken,
 }
 
 impl Drop for Pending {
     fn drop(&mut self) {
-        self.session.pending().remove(&self.id);
+        let mut pending = self.session.pending();
+        // A cancelled call gave its id up already; it may be another call's by now.
+        if pending.get(&self.id).is_some_and(|(serial, _)| *serial == self.serial) {
+            pending.remove(&self.id);
+        }
     }
 }
 
@@ -59,6 +86,8 @@ impl Session {
             transport,
             initialized: Mutex::new(false),
             pending: Mutex::default(),
+            serial: std::sync::atomic::AtomicU64::new(0),
+            last_turn: Mutex::default(),
             ended: CancellationToken::new(),
         })
     }
@@ -85,7 +114,7 @@ impl Session {
             .unwrap_or_else(PoisonError::into_inner) = true;
     }
 
-    fn pending(&self) -> std::sync::MutexGuard<'_, HashMap<Id, CancellationToken>> {
+    fn pending(&self) -> std::sync::MutexGuard<'_, HashMap<Id, (u64, CancellationToken)>> {
         self.pending.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
@@ -96,17 +125,35 @@ impl Session {
             return None;
         }
         let cancelled = self.ended.child_token();
-        pending.insert(id.clone(), cancelled.clone());
+        let serial = self
+            .serial
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        pending.insert(id.clone(), (serial, cancelled.clone()));
         Some(Pending {
             session: Arc::clone(self),
             id: id.clone(),
+            serial,
             cancelled,
         })
     }
 
-    /// A `notifications/cancelled` for `id`.
+    /// The next place in the journal, taken as a call arrives.
+    pub(crate) fn take_turn(&self) -> Turn {
+        let (done, next) = oneshot::channel();
+        let previous = self
+            .last_turn
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .replace(next);
+        Turn {
+            previous,
+            _done: done,
+        }
+    }
+
+    /// A `notifications/cancelled` for `id`: the call stops and its id is free at once.
     pub(crate) fn cancel(&self, id: &Id) {
-        if let Some(call) = self.pending().get(id) {
+        if let Some((_, call)) = self.pending().remove(id) {
             call.cancel();
         }
     }
