@@ -2,40 +2,12 @@
 //! overrides. Plain synchronous Rust: it knows nothing of MCP, async runtimes or terminals,
 //! so the server, `call` and `verify` all stand on the same ground.
 
-mod arguments;
-mod cache;
 mod catalog;
-mod clip;
-mod control_words;
+mod check;
 mod controls;
-mod diagnostic;
-mod entropy;
-mod entry_notes;
-mod force;
-mod frontmatter;
-mod go_fmt;
-mod go_wording;
-mod honesty;
 mod journal;
-mod journal_file;
-mod journal_read;
-mod json_diff;
-mod lint;
-mod matcher;
-mod odd_arguments;
 mod output;
-mod overrides;
-mod placeholder;
-mod plan;
-mod positions;
-mod project;
-mod safe_read;
-mod sample;
-mod scenario_kind;
 mod select;
-mod source_listing;
-mod suggest;
-mod template;
 mod toolfile;
 
 use std::collections::BTreeMap;
@@ -48,47 +20,50 @@ use serde_json::{Map, Value};
 
 // The front door: everything the server, the probe, the dashboard and the CLI use. The modules
 // behind it stay private, so a caller depends on these names and not on how the engine is cut.
-pub use arguments::{apply_defaults, validate as validate_arguments};
+pub use catalog::project::{Named, ProjectLayout, absolute};
 pub use catalog::{Loaded, Tool, load as load_catalog, tool_paths};
-pub use control_words::Forcing;
-pub use controls::{Control, Controls, DEFAULT_ENTRY, Delay, Fault, Step};
-pub use diagnostic::{Diagnostic, Diagnostics};
-pub use entry_notes::entry_notes;
-pub use force::{
+pub use check::diff::{Change, Difference, differences, pointer_token};
+pub use check::honesty::{sample_arguments, violations};
+pub use check::lint::{
+    Linted, ProjectLint, project as lint_project, tool_files as lint_tool_files,
+};
+pub use check::odd_arguments::combined as odd_arguments;
+pub use check::source_listing::WriteError as SourceListingError;
+pub use check::suggest::did_you_mean;
+pub use controls::entries::{Control, Controls, DEFAULT_ENTRY, Delay, Fault, Step};
+pub use controls::entry_notes::entry_notes;
+pub use controls::force::{
     ForceError, force as force_scenario, reset as reset_overrides, set as set_control,
     set_steps as set_scenario_steps,
 };
-pub use honesty::{sample_arguments, violations};
-pub use journal::{Entry as JournalEntry, Journal, read as read_journal};
-pub use journal_read::{
-    Follower, Recent, clear as clear_journal, complete_end, last_lines,
-    parse as parse_journal_line, recent as journal_recent,
-};
-pub use json_diff::{Change, Difference, differences, pointer_token};
-pub use lint::{Linted, ProjectLint, project as lint_project, tool_files as lint_tool_files};
-pub use matcher::matches;
-pub use odd_arguments::combined as odd_arguments;
-pub use output::{CallOutput, Decision, INTERNAL_ERROR, JsonShape, Rendering, UnknownTool};
-pub use overrides::{
+pub use controls::overrides::{
     Overrides, OverridesError, clear as clear_overrides, read_bytes as read_overrides_bytes,
     read_lenient as read_overrides, read_strict as read_overrides_strict,
     set_entry as set_override, write as write_overrides,
 };
-pub use plan::Plan;
-pub use positions::Positions;
-pub use project::{Named, ProjectLayout, absolute};
-pub use scenario_kind::{ScenarioKind, kinds as scenario_kinds};
-pub use source_listing::WriteError as SourceListingError;
-pub use suggest::did_you_mean;
-pub use template::{RenderError, Template};
+pub use controls::plan::Plan;
+pub use controls::positions::Positions;
+pub use controls::words::Forcing;
+pub use journal::read::{
+    Follower, Recent, clear as clear_journal, complete_end, last_lines,
+    parse as parse_journal_line, recent as journal_recent,
+};
+pub use journal::write::{Entry as JournalEntry, Journal, read as read_journal};
+pub use output::{CallOutput, Decision, INTERNAL_ERROR, JsonShape, Rendering, UnknownTool};
+pub use select::arguments::{apply_defaults, validate as validate_arguments};
+pub use select::matcher::matches;
+pub use toolfile::diagnostic::{Diagnostic, Diagnostics};
+pub use toolfile::scenario_kind::{ScenarioKind, kinds as scenario_kinds};
+pub use toolfile::template::{RenderError, Template};
 pub use toolfile::{Outcome, Parsed, Scenario, ToolFile, parse as parse_tool_file};
 
-use cache::ParseCache;
-use entropy::Entropy;
-use overrides::OverridesReader;
-use plan::Dice;
-use select::select;
-use template::RenderContext;
+use catalog::cache::ParseCache;
+use controls::overrides::OverridesReader;
+use controls::plan::Dice;
+use select::arguments;
+use select::selection::select;
+use toolfile::entropy::Entropy;
+use toolfile::template::RenderContext;
 
 /// Where the engine reads from, and the knobs that make its answers reproducible.
 #[derive(Debug, Clone)]
@@ -414,7 +389,7 @@ impl Engine {
     /// in-process session), from the overrides file as it is now. Each plan is one call: it
     /// moves the session along the tool's sequence.
     pub fn plan(&self, tool: &str, session: Option<&str>) -> Plan {
-        plan::plan(
+        controls::plan::plan(
             &self.overrides.controls(),
             tool,
             session,

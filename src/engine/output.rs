@@ -4,9 +4,9 @@
 
 use serde_json::{Map, Value};
 
-use super::arguments;
-use super::controls::Fault;
-use super::plan::Plan;
+use super::controls::entries::Fault;
+use super::controls::plan::Plan;
+use super::select::arguments;
 
 /// The only text a client sees when something inside went wrong; details go to the log.
 pub const INTERNAL_ERROR: &str = "internal server error";
@@ -175,6 +175,6 @@ pub(super) fn log(output: &CallOutput) {
         controls.push_str(&format!(" delay={}ms", output.delay_ms));
     }
     let arguments = output.arguments.to_string();
-    let arguments = super::clip::clip(&arguments, super::clip::LOG_LIMIT);
+    let arguments = super::journal::clip::clip(&arguments, super::journal::clip::LOG_LIMIT);
     tracing::info!(target: "careem_mcp::call", "{} scenario={scenario}{controls} args={arguments}", output.tool);
 }

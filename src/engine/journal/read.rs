@@ -7,7 +7,7 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
-use super::journal::{Entry, Journal};
+use super::write::{Entry, Journal};
 
 /// How much is read at a time, backwards or forwards.
 const CHUNK: usize = 64 * 1024;

@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::diagnostic::Diagnostic;
-use super::toolfile::ToolFile;
+use crate::engine::toolfile::diagnostic::Diagnostic;
+use crate::engine::toolfile::parse::ToolFile;
 
 const BEGIN: &str = "<!-- tool files: begin (careem-mcp lint --write-source) -->";
 const END: &str = "<!-- tool files: end -->";

@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::clip::{JOURNAL_LIMIT, clip};
-use super::journal_file::{DEFAULT_MAX_SIZE, JournalFile};
-use super::output::{CallOutput, Decision};
+use super::file::{DEFAULT_MAX_SIZE, JournalFile};
+use crate::engine::output::{CallOutput, Decision};
 
 /// One journal line.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -126,7 +126,9 @@ fn call_line(time: String, transport: &str, session: Option<&str>, output: &Call
         micros: output.micros,
         step: output.step.map(|step| step + 1),
         delay_ms: (output.delay_ms > 0).then_some(output.delay_ms),
-        fault: output.fault().map(super::controls::Fault::name),
+        fault: output
+            .fault()
+            .map(crate::engine::controls::entries::Fault::name),
     };
     let mut line = Vec::with_capacity(output.text.len() + 512);
     serde_json::to_writer(&mut line, &head).expect("a journal entry serialises");
@@ -252,11 +254,11 @@ mod tests {
         let faulted = CallOutput::faulted(
             "t",
             None,
-            &crate::engine::plan::Plan {
+            &crate::engine::controls::plan::Plan {
                 step: Some(0),
                 ..Default::default()
             },
-            crate::engine::controls::Fault::Http503,
+            crate::engine::controls::entries::Fault::Http503,
         );
         for output in [
             &answered, &text_only, &unknown, &invalid, &stepped, &faulted,

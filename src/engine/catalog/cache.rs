@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use super::safe_read;
-use super::toolfile::{self, Parsed};
+use crate::engine::toolfile::{self, Parsed};
 
 /// A file's bytes as last parsed, and what they parsed to.
 type Entry = (Arc<[u8]>, Arc<Parsed>);

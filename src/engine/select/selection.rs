@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::matcher::matches;
-use super::toolfile::Scenario;
+use crate::engine::toolfile::parse::Scenario;
 
 /// The chosen scenario and whether it was forced out-of-band.
 pub struct Selection<'a> {
@@ -42,8 +42,8 @@ pub fn select<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::template::Template;
-    use crate::engine::toolfile::Outcome;
+    use crate::engine::toolfile::parse::Outcome;
+    use crate::engine::toolfile::template::Template;
     use serde_json::json;
 
     fn scenario(name: &str, rule: Option<Value>) -> Scenario {

@@ -4,10 +4,11 @@
 
 use std::path::{Path, PathBuf};
 
-use super::catalog::{self, Loaded};
-use super::diagnostic::Diagnostic;
+use super::honesty;
 use super::source_listing::{self, WriteError};
-use super::{Engine, EngineConfig, honesty};
+use crate::engine::catalog::{self, Loaded};
+use crate::engine::toolfile::diagnostic::Diagnostic;
+use crate::engine::{Engine, EngineConfig};
 
 /// Every file loaded from `config.tools_dir` and every problem in them. `loaded.tools` is
 /// moved into the engine the honesty check renders with, so it is empty here.

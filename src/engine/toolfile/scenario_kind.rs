@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::toolfile::{Outcome, Scenario};
+use super::parse::{Outcome, Scenario};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]

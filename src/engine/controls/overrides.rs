@@ -1,6 +1,6 @@
 //! The out-of-band overrides file (SPEC §6): `{ "<tool>": <entry> }`, read on every call,
 //! written atomically by the CLI so that a server never reads half a file. What each entry
-//! means is [`super::controls`]'s business; this module reads and writes the file.
+//! means is [`super::entries`]'s business; this module reads and writes the file.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -9,8 +9,8 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
-use super::controls::{Control, Controls};
-use super::safe_read;
+use super::entries::{Control, Controls};
+use crate::engine::catalog::safe_read;
 
 /// The file as written: each tool's entry as JSON, kept whole even when it cannot be used, so
 /// that an edit by the CLI never drops what a person wrote.

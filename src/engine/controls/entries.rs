@@ -11,7 +11,7 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use super::overrides::Overrides;
-use super::placeholder::parse_duration;
+use crate::engine::toolfile::placeholder::parse_duration;
 
 /// The entry that applies to every tool that does not say otherwise.
 pub const DEFAULT_ENTRY: &str = "*";

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use rand::RngExt;
 
-use super::controls::{Controls, Fault, Step};
+use super::entries::{Controls, Fault, Step};
 use super::positions::Positions;
 
 /// What the controls ask of one call. The default is a plain call: normal selection, no wait.
@@ -128,7 +128,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::engine::overrides::Overrides;
+    use crate::engine::controls::overrides::Overrides;
 
     fn controls(file: serde_json::Value) -> Controls {
         let overrides: Overrides = serde_json::from_value(file).unwrap();

@@ -7,9 +7,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Map, Value};
 
-use super::diagnostic::Diagnostic;
 use super::safe_read;
-use super::toolfile::{self, Parsed, ToolFile};
+use crate::engine::toolfile::diagnostic::Diagnostic;
+use crate::engine::toolfile::{self, Parsed, ToolFile};
 
 /// One advertised tool, as loaded at start-up.
 #[derive(Debug)]

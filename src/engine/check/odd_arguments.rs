@@ -8,9 +8,9 @@
 
 use serde_json::{Value, json};
 
-use super::arguments;
-use super::catalog::Tool;
-use super::toolfile::Scenario;
+use crate::engine::catalog::load::Tool;
+use crate::engine::select::arguments;
+use crate::engine::toolfile::parse::Scenario;
 
 /// Text agents really send: a relative time, quotes, a line break, markup, a backslash and
 /// an emoji, and nothing at all.
@@ -146,8 +146,8 @@ fn odd_values(property: &Value) -> Vec<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::template::Template;
-    use crate::engine::toolfile::Outcome;
+    use crate::engine::toolfile::parse::Outcome;
+    use crate::engine::toolfile::template::Template;
 
     #[test]
     fn each_unpinned_property_is_varied_within_what_production_accepts() {

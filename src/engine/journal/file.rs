@@ -9,7 +9,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError, TryLockError};
 
-use super::journal_read::rotated_path;
+use super::read::rotated_path;
 
 /// The default bound on the journal's size: ample for a day of agent runs, small next to a disk.
 pub const DEFAULT_MAX_SIZE: u64 = 32 * 1024 * 1024;

@@ -5,12 +5,12 @@
 
 use serde_json::Value;
 
-use super::Engine;
-use super::catalog::Tool;
-use super::diagnostic::Diagnostic;
 use super::odd_arguments;
 use super::sample::{Properties, overlay, sample_with};
-use super::toolfile::{Outcome, Scenario, ToolFile};
+use crate::engine::Engine;
+use crate::engine::catalog::load::Tool;
+use crate::engine::toolfile::diagnostic::Diagnostic;
+use crate::engine::toolfile::parse::{Outcome, Scenario, ToolFile};
 
 /// The arguments the check renders `scenario` with: every input property filled, overlaid
 /// with what its match block asks for.

@@ -96,7 +96,7 @@ mod tests {
     /// required one all come out in the Go walk's words, never the validator's fallback.
     #[test]
     fn every_shipped_schema_fails_in_go_words() {
-        let loaded = super::super::catalog::load(std::path::Path::new("tools"));
+        let loaded = crate::engine::catalog::load(std::path::Path::new("tools"));
         assert_eq!(loaded.tools.len(), 20);
         let prefix = "validating \"arguments\": validating root: ";
         for tool in loaded.tools.values() {

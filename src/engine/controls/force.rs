@@ -9,10 +9,10 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::catalog;
-use super::controls::{Control, DEFAULT_ENTRY, Step};
+use super::entries::{Control, DEFAULT_ENTRY, Step};
 use super::overrides::{self, OverridesError};
-use super::toolfile::ToolFile;
+use crate::engine::catalog;
+use crate::engine::toolfile::parse::ToolFile;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ForceError {

@@ -1,8 +1,8 @@
 //! What `careem-mcp scenarios` says under its table: each entry of the overrides file in words,
 //! and each reason an entry, or a step of one, does nothing.
 
-use super::controls::{Controls, DEFAULT_ENTRY};
-use super::toolfile::ToolFile;
+use super::entries::{Controls, DEFAULT_ENTRY};
+use crate::engine::toolfile::parse::ToolFile;
 
 /// One line per entry that applies to the listed tools (all of them, or `only`), and one per
 /// problem: an entry that cannot be used, an unknown tool, a scenario name the tool's file does

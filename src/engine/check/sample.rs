@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 
-use super::arguments;
+use crate::engine::select::arguments;
 
 /// Which properties of an object a sample fills.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use super::controls::{Control, Step};
+use super::entries::{Control, Step};
 
 impl fmt::Display for Control {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
