@@ -39,7 +39,9 @@ use super::faults::{self, Planned};
 use super::handler::{Handler, PANICKED};
 use super::http::MAX_BODY_BYTES;
 use super::sessions::{Ready, SESSION_ID, Sessions, session_of_post};
-use crate::engine::{CallOutput, INTERNAL_ERROR, JsonShape, Rendering};
+use crate::engine::{
+    CallOutput, CallRequest, INTERNAL_ERROR, InPlace, JsonShape, Origin, Planning, Rendering,
+};
 
 /// What answering in place needs: the handler and engine, the sessions, the ids pending on
 /// them (shared with `duplicate_ids`), and the shutdown, after which rmcp answers everything.
@@ -176,21 +178,28 @@ impl Direct {
             return None;
         }
         let in_flight = self.handler.enter_call();
-        let mut arguments = params.arguments;
-        let warm = panic::catch_unwind(AssertUnwindSafe(|| {
-            engine.call_planned_warm(&params.name, &mut arguments, &plan, Rendering::Text)
-        }));
-        let tool = params.name.into_owned();
-        let output = match warm {
-            Ok(Some(Ok(output))) => output,
-            // The file changed since its last parse (parsed where that may block), or the tool
-            // is gone: rmcp's path answers either.
-            Ok(_) => {
-                parts.extensions.insert(Planned(plan));
+        let request = CallRequest {
+            tool: params.name.into_owned(),
+            arguments: params.arguments,
+            planning: Planning::Given(plan),
+            rendering: Rendering::Text,
+            origin: Origin::Http,
+            session: Some(session.to_string()),
+        };
+        let in_place = panic::catch_unwind(AssertUnwindSafe(|| engine.answer_in_place(&request)));
+        let line = match in_place {
+            Ok(InPlace::Answered(output)) => Ok(output),
+            Ok(InPlace::Unjournalled(line)) => Err(line),
+            // The file changed since its last parse: rmcp's path answers, parsing it where that
+            // may block.
+            Ok(InPlace::Cold) => {
+                if let Planning::Given(plan) = request.planning {
+                    parts.extensions.insert(Planned(plan));
+                }
                 return None;
             }
             Err(_) => {
-                let json = call_json(&id, &tool, Err(PANICKED.to_string()));
+                let json = call_json(&id, &request.tool, Err(PANICKED.to_string()));
                 return Some(answer_stream::now(
                     ready,
                     ready.next_stream(),
@@ -199,12 +208,16 @@ impl Direct {
                 ));
             }
         };
+        let tool = request.tool;
         tracing::debug!(%id, method = "tools/call", "answered in place, before rmcp");
         // Numbered only once this path answers for sure: rmcp numbers the streams it serves.
         let number = ready.next_stream();
-        let (handler, session, answer_id) = (self.handler.clone(), session.to_string(), id.clone());
+        let (handler, answer_id) = (self.handler.clone(), id.clone());
         let mut answering = Box::pin(async move {
-            let answered = handler.journal_call(Some(session), output).await;
+            let answered = match line {
+                Ok(output) => Some(Ok(output)),
+                Err(line) => handler.journal_call(line).await,
+            };
             drop(in_flight);
             match answered {
                 Some(answered) => call_json(&answer_id, &tool, answered),

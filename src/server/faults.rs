@@ -19,7 +19,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::http::MAX_BODY_BYTES;
 use super::sessions::{Sessions, session_of_post};
-use crate::engine::{Engine, Fault, Plan};
+use crate::engine::{CallRequest, Engine, Fault, Origin, Plan, Planning, Rendering};
 
 /// A call's plan, made where the request arrived and carried to the handler in the request's
 /// extensions, so that each call advances its session's sequence exactly once.
@@ -130,26 +130,22 @@ pub(crate) fn plan(engine: &Engine, tool: &str, session: Option<&str>) -> Option
 /// Journals a fault off the async workers.
 pub(crate) async fn record(
     engine: &Arc<Engine>,
-    transport: &'static str,
+    origin: Origin,
     session: Option<&str>,
     call: ToolCall,
     plan: &Plan,
-    fault: Fault,
 ) {
-    let (engine, session, plan) = (
-        Arc::clone(engine),
-        session.map(str::to_string),
-        plan.clone(),
-    );
+    let engine = Arc::clone(engine);
+    let request = CallRequest {
+        tool: call.name,
+        arguments: call.arguments,
+        planning: Planning::Given(plan.clone()),
+        rendering: Rendering::Text,
+        origin,
+        session: session.map(str::to_string),
+    };
     let recorded = tokio::task::spawn_blocking(move || {
-        engine.record_fault(
-            transport,
-            session.as_deref(),
-            &call.name,
-            call.arguments,
-            &plan,
-            fault,
-        );
+        engine.answer(&request);
     })
     .await;
     if let Err(error) = recorded {
@@ -207,7 +203,7 @@ pub(crate) async fn streamable_http(
             if !wait(plan.delay, &faults.shutdown).await {
                 return (StatusCode::SERVICE_UNAVAILABLE, "no healthy upstream").into_response();
             }
-            record(&faults.engine, "http", Some(&session), call, &plan, fault).await;
+            record(&faults.engine, Origin::Http, Some(&session), call, &plan).await;
             if fault == Fault::SessionExpired {
                 let id = Arc::from(session.as_str());
                 if let Err(error) = faults.sessions.close_session(&id).await {

@@ -23,7 +23,8 @@ use super::faults::{self, Planned};
 use super::widget::Widget;
 use super::{ServerError, ServerOptions};
 use crate::engine::{
-    self, CallOutput, Change, Engine, Fault, INTERNAL_ERROR, Plan, Rendering, UnknownTool,
+    self, CallOutput, CallRequest, Change, Decision, Engine, Fault, INTERNAL_ERROR, InPlace,
+    Origin, Plan, Planning, Rendering, Unjournalled, UnknownTool,
 };
 
 /// Cheap to clone: every session (HTTP, SSE, stdio) gets its own copy of the same state,
@@ -31,7 +32,7 @@ use crate::engine::{
 #[derive(Debug, Clone)]
 pub(crate) struct Handler {
     inner: Arc<Inner>,
-    transport: &'static str,
+    origin: Origin,
     /// The session of every call through this copy; Streamable HTTP reads it per request.
     session: Option<Arc<str>>,
 }
@@ -118,16 +119,16 @@ impl Handler {
                 engine,
                 in_flight: InFlight::new(),
             }),
-            transport: "http",
+            origin: Origin::Http,
             session: None,
         })
     }
 
-    /// The same handler, journalling its calls as coming from `transport` and `session`.
-    pub(crate) fn labelled(&self, transport: &'static str, session: Option<&str>) -> Self {
+    /// The same handler, journalling its calls as coming from `origin` and `session`.
+    pub(crate) fn labelled(&self, origin: Origin, session: Option<&str>) -> Self {
         Self {
             inner: Arc::clone(&self.inner),
-            transport,
+            origin,
             session: session.map(Arc::from),
         }
     }
@@ -168,16 +169,13 @@ impl Handler {
     /// first, which is then a JSON-RPC error.
     pub(crate) async fn journal_call(
         &self,
-        session: Option<String>,
-        output: CallOutput,
+        line: Unjournalled,
     ) -> Option<Result<CallOutput, String>> {
         let engine = self.engine();
         tokio::select! {
             // An answer written in place never waits on the cut.
             biased;
-            answered = journalled(engine, self.transport, session, output) => {
-                Some(answered.and_then(|answered| answered.map_err(|unknown| unknown.to_string())))
-            }
+            answered = journalled(engine, line) => Some(answered),
             () = self.inner.in_flight.cut_off() => {
                 tracing::warn!("a call still running at shutdown: answering it with an error");
                 None
@@ -217,7 +215,7 @@ impl Handler {
     ) -> Result<CallToolResponse, McpError> {
         let engine = Arc::clone(&self.inner.engine);
         let name = request.name.to_string();
-        let (transport, session) = (self.transport, self.session_of(&context));
+        let session = self.session_of(&context);
         let plan = self.plan_of(&name, session.as_deref(), &context);
         // The delay runs in this call's own task: other calls and sessions go on meanwhile.
         if !faults::wait(plan.delay, &context.ct).await {
@@ -236,31 +234,25 @@ impl Handler {
                 .await;
             return Err(error);
         }
-        let mut arguments = request.arguments;
+        let call = CallRequest {
+            tool: name.clone(),
+            arguments: request.arguments,
+            planning: Planning::Given(plan),
+            rendering: Rendering::Value,
+            origin: self.origin,
+            session,
+        };
         // Warm (the tool's file parsed as it is on disk now), a call is a file read without
         // blocking and a render: answered here, in the request's own task. After an edit the
         // file is parsed again on a blocking thread.
-        let warm = panic::catch_unwind(AssertUnwindSafe(|| {
-            engine.call_planned_warm(&name, &mut arguments, &plan, Rendering::Value)
-        }));
-        let answered = match warm {
-            Ok(Some(Ok(output))) => journalled(engine, transport, session, output).await,
+        let in_place = panic::catch_unwind(AssertUnwindSafe(|| engine.answer_in_place(&call)));
+        let answered = match in_place {
+            Ok(InPlace::Answered(output)) => Ok(output),
+            Ok(InPlace::Unjournalled(line)) => journalled(engine, line).await,
             Err(_) => Err(PANICKED.to_string()),
-            Ok(_) => {
-                let tool = name.clone();
-                tokio::task::spawn_blocking(move || {
-                    let answer = engine.call_planned(&tool, arguments.clone(), &plan);
-                    match &answer {
-                        Ok(output) => engine.record(transport, session.as_deref(), output),
-                        Err(_) => {
-                            engine.record_unknown(transport, session.as_deref(), &tool, arguments);
-                        }
-                    }
-                    answer
-                })
+            Ok(InPlace::Cold) => tokio::task::spawn_blocking(move || engine.answer(&call))
                 .await
-                .map_err(|error| error.to_string())
-            }
+                .map_err(|error| error.to_string()),
         };
         drop(in_flight);
         respond(&name, answered)
@@ -282,8 +274,8 @@ impl Handler {
             arguments: request.arguments,
         };
         let engine = &self.inner.engine;
-        faults::record(engine, self.transport, session, call, plan, fault).await;
-        let stdio = self.transport == "stdio";
+        faults::record(engine, self.origin, session, call, plan).await;
+        let stdio = self.origin == Origin::Stdio;
         match fault {
             Fault::Hang => {
                 // A call that never ends must not hold up a shutdown, which cuts it (answers it
@@ -305,29 +297,13 @@ impl Handler {
     }
 }
 
-/// The call's journal line, written before the answer goes out: in place when the write cannot
-/// block ([`Engine::record_now`]), else on a blocking thread, so that a journal that is a pipe
-/// nobody drains holds up this call alone, never the runtime.
-async fn journalled(
-    engine: Arc<Engine>,
-    transport: &'static str,
-    session: Option<String>,
-    output: CallOutput,
-) -> Result<Result<CallOutput, UnknownTool>, String> {
-    let now = panic::catch_unwind(AssertUnwindSafe(|| {
-        engine.record_now(transport, session.as_deref(), &output)
-    }));
-    match now {
-        Ok(true) => return Ok(Ok(output)),
-        Ok(false) => {}
-        Err(_) => return Err(PANICKED.to_string()),
-    }
-    tokio::task::spawn_blocking(move || {
-        engine.record(transport, session.as_deref(), &output);
-        Ok(output)
-    })
-    .await
-    .map_err(|error| error.to_string())
+/// The journal line of a call answered in place that could not be written in place, written on
+/// a blocking thread before the answer goes out, so that a journal that is a pipe nobody
+/// drains holds up this call alone, never the runtime.
+async fn journalled(engine: Arc<Engine>, line: Unjournalled) -> Result<CallOutput, String> {
+    tokio::task::spawn_blocking(move || engine.journal(line))
+        .await
+        .map_err(|error| error.to_string())
 }
 
 /// For the log, when a call panicked in place (the panic's message went to stderr).
@@ -410,13 +386,13 @@ fn internal_error() -> CallToolResult {
 /// A call's outcome as MCP. A panic inside the engine (caught in place, or a blocking thread's
 /// `JoinError`) arrives here as its description: the client gets `internal server error`, the
 /// details go to the log (and the panic message to stderr), and the server carries on.
-fn respond(
-    tool: &str,
-    answered: Result<Result<CallOutput, UnknownTool>, String>,
-) -> Result<CallToolResponse, McpError> {
+fn respond(tool: &str, answered: Result<CallOutput, String>) -> Result<CallToolResponse, McpError> {
     match answered {
-        Ok(Ok(output)) => Ok(call_result(output).into()),
-        Ok(Err(unknown)) => Err(McpError::invalid_params(unknown.to_string(), None)),
+        Ok(output) if output.decision == Decision::UnknownTool => Err(McpError::invalid_params(
+            UnknownTool(output.tool).to_string(),
+            None,
+        )),
+        Ok(output) => Ok(call_result(output).into()),
         Err(error) => {
             tracing::error!(%tool, "the call failed: {error}");
             Ok(internal_error().into())
@@ -549,10 +525,9 @@ mod tests {
 
     #[tokio::test]
     async fn a_panic_inside_a_call_reaches_the_client_as_internal_server_error() {
-        let joined = tokio::task::spawn_blocking(|| -> Result<CallOutput, UnknownTool> {
-            panic!("a bug inside the engine")
-        })
-        .await;
+        let joined =
+            tokio::task::spawn_blocking(|| -> CallOutput { panic!("a bug inside the engine") })
+                .await;
         assert!(joined.as_ref().is_err_and(JoinError::is_panic));
         let failed = joined.map_err(|error| error.to_string());
         let Ok(CallToolResponse::Complete(result)) = respond("t", failed) else {

@@ -27,7 +27,7 @@ use super::faults::{self, Planned};
 use super::handler::Handler;
 use super::session_limit::{self, SessionLimit, SessionSlot};
 use super::unique_ids::UniqueIds;
-use crate::engine::{Fault, Plan};
+use crate::engine::{Fault, Origin, Plan};
 
 /// Where clients POST their messages; the `endpoint` event adds `?sessionId=`.
 const MESSAGE_PATH: &str = "/message";
@@ -141,7 +141,7 @@ fn open_stream(
         ReceiverStream::new(from_client),
     ));
     tokio::spawn(run(
-        sessions.handler.labelled("sse", Some(&id)),
+        sessions.handler.labelled(Origin::Sse, Some(&id)),
         id.clone(),
         transport,
         stop.clone(),
@@ -256,7 +256,7 @@ async fn fire(
         return (StatusCode::NOT_FOUND, "Not Found: the session has ended").into_response();
     }
     let engine = sessions.handler.engine();
-    faults::record(&engine, "sse", Some(id), call, plan, fault).await;
+    faults::record(&engine, Origin::Sse, Some(id), call, plan).await;
     if matches!(fault, Fault::Drop | Fault::SessionExpired) {
         session.stop.cancel();
     }

@@ -10,7 +10,7 @@ use super::handler::Handler;
 use super::null_ids::NullIds;
 use super::unique_ids::UniqueIds;
 use super::{ServerError, ServerOptions};
-use crate::engine::Engine;
+use crate::engine::{Engine, Origin};
 
 /// Serves until the client closes stdin, the session fails, or `shutdown` resolves (SIGTERM):
 /// then the calls in flight finish and answer before the session ends.
@@ -24,7 +24,7 @@ pub async fn serve_stdio(
     options: ServerOptions,
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), ServerError> {
-    let handler = Handler::new(engine, &options)?.labelled("stdio", None);
+    let handler = Handler::new(engine, &options)?.labelled(Origin::Stdio, None);
     let in_flight = handler.in_flight();
     // Pipes, as MCP clients launch servers, are driven by the IO reactor; anything else falls
     // back to tokio's blocking stdio.

@@ -1,5 +1,5 @@
 //! `POST /api/call`: one call run in process as `careem-mcp call` runs it
-//! ([`crate::engine::Engine::call_recorded`]), journalled as made from the dashboard, answered
+//! ([`crate::engine::Engine::answer`]), journalled as made from the dashboard, answered
 //! with the MCP result a client would get (shaped by the server's own [`call_result_json`]) and
 //! the scenario that produced it.
 
@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 
 use super::{ApiError, blocking};
 use crate::dashboard::Dashboard;
-use crate::engine::Decision;
+use crate::engine::{CallRequest, Decision, Origin, Planning, UnknownTool};
 use crate::server::call_result_json;
 
 #[derive(Debug, Deserialize)]
@@ -30,17 +30,17 @@ pub(super) async fn run(
 ) -> Result<Json<Value>, ApiError> {
     blocking(move || {
         let engine = &dashboard.engine;
-        let output = engine
-            .call_recorded(
-                "dashboard",
-                &body.tool,
-                body.arguments,
-                body.scenario.as_deref().filter(|s| !s.is_empty()),
-            )
-            .map_err(|unknown| ApiError {
+        let mut request = CallRequest::new(Origin::Dashboard, &body.tool, body.arguments);
+        if let Some(scenario) = body.scenario.filter(|s| !s.is_empty()) {
+            request.planning = Planning::Forced(scenario);
+        }
+        let output = engine.answer(&request);
+        if output.decision == Decision::UnknownTool {
+            return Err(ApiError {
                 known: engine.tools().map(|t| t.name.clone()).collect(),
-                ..ApiError::new(StatusCode::NOT_FOUND, unknown.to_string())
-            })?;
+                ..ApiError::new(StatusCode::NOT_FOUND, UnknownTool(body.tool).to_string())
+            });
+        }
         let decision = match &output.decision {
             Decision::Scenario { .. } => "scenario",
             Decision::InvalidArguments => "invalid arguments",

@@ -4,6 +4,7 @@
 use std::process::Stdio;
 use std::time::Duration;
 
+use careem_mcp::engine::{CallRequest, Origin};
 use serde_json::{Value, json};
 
 use super::{BAD_CALL_PARAMS, INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, call_text, nested};
@@ -474,7 +475,7 @@ fn deeply_nested_arguments_render_or_fail_cleanly() {
     // (depth, answered as sent)
     for (depth, answered) in [(1, true), (60, true), (100, true), (126, false)] {
         let args = json!({"q": deep(depth)}).as_object().cloned();
-        let output = engine.call("t", args).expect("a known tool");
+        let output = engine.answer(&CallRequest::new(Origin::Cli, "t", args));
         if answered {
             assert!(!output.is_error, "{depth}: {}", output.text);
             assert_eq!(
@@ -490,9 +491,11 @@ fn deeply_nested_arguments_render_or_fail_cleanly() {
             );
         }
     }
-    let output = engine
-        .call("t", json!({"q": 1}).as_object().cloned())
-        .expect("known");
+    let output = engine.answer(&CallRequest::new(
+        Origin::Cli,
+        "t",
+        json!({"q": 1}).as_object().cloned(),
+    ));
     assert_eq!(output.text, r#"{"v":{"w":1}}"#);
 }
 
