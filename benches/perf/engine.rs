@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 
 use careem_mcp::engine::{
     CallRequest, Decision, Engine, EngineConfig, InPlace, Origin, Plan, Planning, Rendering,
-    apply_defaults, parse_tool_file, sample_arguments, validate_arguments,
+    arguments, sample_arguments, toolfile,
 };
 
 use crate::stats::{Summary, report};
@@ -65,9 +65,9 @@ fn parse_largest(tools: &Path) {
         .expect("a tool file");
     let text = std::fs::read_to_string(&largest).expect("readable");
     let samples = measure(2_000, || {
-        black_box(parse_tool_file(&largest, black_box(&text)));
+        black_box(toolfile::parse(&largest, black_box(&text)));
     });
-    let parsed = parse_tool_file(&largest, &text);
+    let parsed = toolfile::parse(&largest, &text);
     let compiled = parsed
         .file
         .scenarios
@@ -179,9 +179,9 @@ fn pieces(engine: &Engine, menu: &Path) {
 
     let tool = engine.tool(MENU).expect("the menu tool");
     let mut args = Value::Object(menu_arguments());
-    apply_defaults(&tool.input_schema, &mut args);
+    arguments::apply_defaults(&tool.input_schema, &mut args);
     let samples = measure(CALLS, || {
-        black_box(validate_arguments(
+        black_box(arguments::validate(
             &tool.input_schema,
             &tool.input_validator,
             black_box(&args),

@@ -3,13 +3,13 @@
 //! so the server, `call` and `verify` all stand on the same ground.
 
 mod call;
-mod catalog;
+pub mod catalog;
 mod check;
 mod controls;
-mod journal;
+pub mod journal;
 mod output;
 mod select;
-mod toolfile;
+pub mod toolfile;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -18,49 +18,37 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-// The front door: everything the server, the probe, the dashboard and the CLI use. The modules
-// behind it stay private, so a caller depends on these names and not on how the engine is cut.
+// The front door: everything the server, the probe, the dashboard and the CLI use. The types
+// a call needs are here by name; families of functions keep their module's name
+// (`journal::recent`, `overrides::clear`), so that each name says where it belongs.
 pub use call::{CallRequest, InPlace, Origin, Planning, Unjournalled};
 pub use catalog::project::{Named, ProjectLayout, absolute};
-pub use catalog::{Loaded, Tool, load as load_catalog, tool_paths};
+pub use catalog::{Loaded, Tool, tool_paths};
 pub use check::diff::{Change, Difference, differences, pointer_token};
 pub use check::honesty::{sample_arguments, violations};
-pub use check::lint::{
-    Linted, ProjectLint, project as lint_project, tool_files as lint_tool_files,
-};
-pub use check::odd_arguments::combined as odd_arguments;
-pub use check::source_listing::WriteError as SourceListingError;
+pub use check::lint::{Linted, ProjectLint};
 pub use check::suggest::did_you_mean;
+pub use check::{lint, odd_arguments};
 pub use controls::entries::{Control, Controls, DEFAULT_ENTRY, Delay, Fault, Step};
 pub use controls::entry_notes::entry_notes;
-pub use controls::force::{
-    ForceError, force as force_scenario, reset as reset_overrides, set as set_control,
-    set_steps as set_scenario_steps,
-};
-pub use controls::overrides::{
-    Overrides, OverridesError, clear as clear_overrides, read_bytes as read_overrides_bytes,
-    read_lenient as read_overrides, read_strict as read_overrides_strict,
-    set_entry as set_override, write as write_overrides,
-};
+pub use controls::force::ForceError;
+pub use controls::overrides::{Overrides, OverridesError};
 pub use controls::plan::Plan;
 pub use controls::positions::Positions;
-pub use controls::words::Forcing;
-pub use journal::read::{
-    Follower, Recent, clear as clear_journal, complete_end, last_lines,
-    parse as parse_journal_line, recent as journal_recent,
-};
-pub use journal::write::{Entry as JournalEntry, Journal, read as read_journal};
+pub use controls::{force, overrides};
+pub use journal::{Follower, Recent};
 pub use output::{CallOutput, Decision, INTERNAL_ERROR, JsonShape, Rendering, UnknownTool};
-pub use select::arguments::{apply_defaults, validate as validate_arguments};
+pub use select::arguments;
 pub use select::matcher::matches;
 pub use toolfile::diagnostic::{Diagnostic, Diagnostics};
-pub use toolfile::scenario_kind::{ScenarioKind, kinds as scenario_kinds};
+pub use toolfile::scenario_kind;
 pub use toolfile::template::{RenderError, Template};
-pub use toolfile::{Outcome, Parsed, Scenario, ToolFile, parse as parse_tool_file};
+pub use toolfile::{Outcome, Parsed, Scenario, ToolFile};
 
 use catalog::cache::ParseCache;
 use controls::overrides::OverridesReader;
 use controls::plan::Dice;
+use journal::Journal;
 use toolfile::entropy::Entropy;
 use toolfile::template::RenderContext;
 

@@ -15,8 +15,8 @@ use serde_json::{Value, json};
 use super::finding::{Finding, Verdict};
 use super::transport::{Client, answer};
 use crate::engine::{
-    Change, Engine, Outcome, Overrides, differences, odd_arguments, pointer_token,
-    sample_arguments, tool_paths, violations, write_overrides as write,
+    Change, Engine, Outcome, Overrides, differences, odd_arguments, overrides, pointer_token,
+    sample_arguments, tool_paths, violations,
 };
 
 /// A request without an answer for this long fails its check instead of hanging the run.
@@ -564,7 +564,7 @@ async fn honest(session: &mut Session<'_>, engine: &Engine, path: &Path) -> Resu
                             )
                         }));
                     }
-                    for variant in odd_arguments(tool, scenario, &arguments) {
+                    for variant in odd_arguments::combined(tool, scenario, &arguments) {
                         odd += 1;
                         let note = format!(" (forced {:?}, {})", scenario.name, variant.label);
                         let at = format!("{at} with {}", variant.label);
@@ -679,7 +679,7 @@ fn check_words(pointer: &str, text: &str, hit: &mut impl FnMut(&str, &str, &str)
 }
 
 fn write_overrides(path: &Path, forced: &Overrides) -> Result<(), String> {
-    write(path, forced).map_err(|error| error.to_string())
+    overrides::write(path, forced).map_err(|error| error.to_string())
 }
 
 /// Compact JSON, cut short so that one detail stays readable.

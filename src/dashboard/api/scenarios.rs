@@ -1,6 +1,6 @@
 //! `/api/scenarios`: every tool's scenarios with their kind and which one is forced now;
 //! forcing, setting whole entries (sequences, delays, faults, rates, the `*` default),
-//! clearing and resetting through the engine's [`force_scenario`], as `careem-mcp scenario`
+//! clearing and resetting through the engine's [`force::force`], as `careem-mcp scenario`
 //! and `reset` do.
 
 use axum::Json;
@@ -12,19 +12,21 @@ use serde_json::{Value, json};
 use super::{ApiError, blocking};
 use crate::dashboard::Dashboard;
 use crate::engine::{
-    Control, Controls, DEFAULT_ENTRY, Fault, ForceError, force_scenario, load_catalog,
-    read_overrides, read_overrides_strict, reset_overrides, scenario_kinds, set_control,
+    Control, Controls, DEFAULT_ENTRY, Fault, ForceError, catalog, force, overrides, scenario_kind,
 };
 
 pub(super) async fn list(State(dashboard): State<Dashboard>) -> Result<Json<Value>, ApiError> {
     blocking(move || {
         let config = dashboard.engine.config();
-        let loaded = load_catalog(&config.tools_dir);
+        let loaded = catalog::load(&config.tools_dir);
         // The strict read tells a file someone broke by hand from an empty one; the page says so
         // instead of showing "nothing forced".
-        let (forced, problem) = match read_overrides_strict(&config.overrides) {
+        let (forced, problem) = match overrides::read_strict(&config.overrides) {
             Ok(forced) => (forced, None),
-            Err(error) => (read_overrides(&config.overrides), Some(error.to_string())),
+            Err(error) => (
+                overrides::read_lenient(&config.overrides),
+                Some(error.to_string()),
+            ),
         };
         // Entries the engine skips (a bad delay typed by hand, a scenario key on `*`) show with
         // the reason, as `careem-mcp scenarios` shows them.
@@ -45,7 +47,7 @@ pub(super) async fn list(State(dashboard): State<Dashboard>) -> Result<Json<Valu
                     .and_then(|value| Control::parse(&file.tool, value).ok())
                     .map(|control| control.scenario_names().map(str::to_string).collect())
                     .unwrap_or_default();
-                let scenarios: Vec<Value> = scenario_kinds(&file.scenarios)
+                let scenarios: Vec<Value> = scenario_kind::kinds(&file.scenarios)
                     .into_iter()
                     .map(|(scenario, kind)| {
                         json!({
@@ -97,7 +99,7 @@ pub(super) async fn force(
 ) -> Result<Json<Value>, ApiError> {
     blocking(move || {
         let config = dashboard.engine.config();
-        force_scenario(
+        force::force(
             &config.tools_dir,
             &config.overrides,
             &tool,
@@ -125,7 +127,7 @@ pub(super) async fn set_entry(
 ) -> Result<Json<Value>, ApiError> {
     blocking(move || {
         let config = dashboard.engine.config();
-        set_control(
+        force::set(
             &config.tools_dir,
             &config.overrides,
             &tool,
@@ -155,7 +157,7 @@ fn refusal(error: ForceError) -> ApiError {
 
 pub(super) async fn reset(State(dashboard): State<Dashboard>) -> Result<Json<Value>, ApiError> {
     blocking(move || {
-        reset_overrides(&dashboard.engine.config().overrides)
+        force::reset(&dashboard.engine.config().overrides)
             .map_err(|error| ApiError::new(StatusCode::CONFLICT, error.to_string()))?;
         Ok(Json(json!({"reset": true})))
     })

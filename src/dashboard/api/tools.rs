@@ -8,11 +8,11 @@ use serde_json::{Value, json};
 
 use super::{ApiError, blocking};
 use crate::dashboard::Dashboard;
-use crate::engine::{Diagnostic, lint_tool_files};
+use crate::engine::{Diagnostic, lint};
 
 pub(super) async fn list(State(dashboard): State<Dashboard>) -> Result<Json<Value>, ApiError> {
     blocking(move || {
-        let linted = lint_tool_files(dashboard.engine.config().clone());
+        let linted = lint::tool_files(dashboard.engine.config().clone());
         let mut problems = linted.problems;
         let tools: Vec<Value> = linted
             .loaded
