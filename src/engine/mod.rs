@@ -37,7 +37,9 @@ pub use controls::plan::Plan;
 pub use controls::positions::Positions;
 pub use controls::{force, overrides};
 pub use journal::{Follower, Recent};
-pub use output::{CallOutput, Decision, INTERNAL_ERROR, JsonShape, Rendering, UnknownTool};
+pub use output::{
+    CallOutput, Decision, DecisionKind, INTERNAL_ERROR, JsonShape, Rendering, UnknownTool,
+};
 pub use select::arguments;
 pub use select::matcher::matches;
 pub use toolfile::diagnostic::{Diagnostic, Diagnostics};

@@ -25,6 +25,33 @@ pub enum Decision {
     Fault(Fault),
 }
 
+/// What kind of thing decided the answer, as the dashboard names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum DecisionKind {
+    #[serde(rename = "scenario")]
+    Scenario,
+    #[serde(rename = "invalid arguments")]
+    InvalidArguments,
+    #[serde(rename = "internal error")]
+    InternalError,
+    #[serde(rename = "unknown tool")]
+    UnknownTool,
+    #[serde(rename = "fault")]
+    Fault,
+}
+
+impl Decision {
+    pub fn kind(&self) -> DecisionKind {
+        match self {
+            Self::Scenario { .. } => DecisionKind::Scenario,
+            Self::InvalidArguments => DecisionKind::InvalidArguments,
+            Self::InternalError => DecisionKind::InternalError,
+            Self::UnknownTool => DecisionKind::UnknownTool,
+            Self::Fault(_) => DecisionKind::Fault,
+        }
+    }
+}
+
 /// Whether a scenario's value is an object: MCP's `structuredContent` is sent only for one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum JsonShape {

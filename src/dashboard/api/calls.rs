@@ -12,7 +12,7 @@ use axum::Json;
 use axum::extract::{Query, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures::Stream;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
@@ -61,12 +61,18 @@ fn latest(path: &Path, limit: usize) -> std::io::Result<(Vec<Value>, Option<Foll
     Ok((entries, Some(Follower::new(path, file, end))))
 }
 
-pub(super) async fn clear(State(dashboard): State<Dashboard>) -> Result<Json<Value>, ApiError> {
+/// The journal emptied.
+#[derive(Debug, Serialize)]
+pub(super) struct Cleared {
+    cleared: bool,
+}
+
+pub(super) async fn clear(State(dashboard): State<Dashboard>) -> Result<Json<Cleared>, ApiError> {
     blocking(move || {
         journal::clear(&dashboard.journal).map_err(|e| {
             ApiError::internal(format!("cannot clear {}: {e}", dashboard.journal.display()))
         })?;
-        Ok(Json(json!({"cleared": true})))
+        Ok(Json(Cleared { cleared: true }))
     })
     .await
 }
