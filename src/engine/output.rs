@@ -1,6 +1,6 @@
 //! The engine's answer to one call, free of any protocol type: what decided it, the value and
 //! its text, and the one log line per call. The server, `careem-mcp call`, the dashboard and the
-//! journal all read this shape; [`super::Engine::call`] makes it.
+//! journal all read this shape; [`super::Engine::answer`] makes it.
 
 use serde_json::{Map, Value};
 

@@ -94,7 +94,7 @@ struct Head<'a> {
 }
 
 /// The value, or when its JSON is longer than [`JOURNAL_LIMIT`], a string of its first bytes
-/// and its length: a 4 MiB argument used to cost 12 MB of journal per call.
+/// and its length, so that a 4 MiB argument costs a line of journal, not megabytes.
 fn bounded(value: &Value) -> Cow<'_, Value> {
     let text = value.to_string();
     if text.len() <= JOURNAL_LIMIT {

@@ -4,8 +4,8 @@
 //! JSON text cut at those holes: a render then evaluates the placeholders, fills the holes of a
 //! copy of the value and joins the text, with no JSON parsing or serialising of the literal
 //! parts. A template that does not have that shape (a placeholder inside an object key, a
-//! backslash right before a placeholder, …) is rendered as text and parsed, as before; both
-//! ways give the same value and text.
+//! backslash right before a placeholder, …) is rendered as text and parsed; both ways give the
+//! same value and text.
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;
