@@ -15,11 +15,12 @@ use tokio::sync::mpsc;
 
 use super::faults;
 use super::jsonrpc::{self, Message, Method};
-use super::mcp::{Arrival, Mcp, Reply, Session, ToolCall, Transport};
+use super::mcp::{Arrival, Mcp, Reply, Session, ToolCall};
 use super::plain;
 use super::sessions::Sessions;
 use super::streamable::event;
 use super::streams::{StreamSlot, Streams};
+use crate::engine::Origin;
 
 /// Bytes a stream may hold unsent before it is ended as abandoned.
 const QUEUE_BYTES: usize = 8 * 1024 * 1024;
@@ -122,7 +123,7 @@ pub(crate) async fn handle(
 
 /// A new session and its stream: the endpoint event first, then every answer.
 fn open(sse: &Sse, path: &str) -> Response {
-    let session = Sessions::fresh(Transport::Sse);
+    let session = Sessions::fresh(Origin::Sse);
     let Some(id) = session.id().map(str::to_string) else {
         unreachable!("HTTP sessions always have an id");
     };
@@ -226,7 +227,7 @@ async fn post(sse: &Sse, id: &str, body: &[u8]) -> Response {
                 .filter(|fault| faults::answered_by_ingress(*fault))
             && let Ok(call) = ToolCall::read(request.params.as_deref())
         {
-            sse.mcp.journal_fault(&session, &call, plan, fault).await;
+            sse.mcp.journal_fault(&session, &call, plan).await;
             // What the ingress cuts or forgets ends the session's stream too.
             if matches!(
                 fault,

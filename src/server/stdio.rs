@@ -13,9 +13,10 @@ use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
 use super::jsonrpc::{self, Message, Method, RpcError, error_message};
-use super::mcp::{Arrival, Mcp, Reply, Session, Transport};
+use super::mcp::{Arrival, Mcp, Reply, Session};
 use super::{ServerError, ServerOptions};
 use crate::engine::Engine;
+use crate::engine::Origin;
 
 /// A line longer than this is skipped, unread, as a body over the HTTP limit is refused.
 const MAX_LINE: usize = super::http::MAX_BODY_BYTES;
@@ -34,7 +35,7 @@ pub async fn serve_stdio(
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), ServerError> {
     let mcp = Arc::new(Mcp::new(engine, &options)?);
-    let session = Session::new(None, Transport::Stdio);
+    let session = Session::new(None, Origin::Stdio);
     let (answers, queue) = mpsc::channel::<Vec<u8>>(QUEUE);
     let gone = CancellationToken::new();
     let writer = tokio::spawn(write_answers(queue, gone.clone()));

@@ -16,11 +16,12 @@ use tokio_util::sync::CancellationToken;
 use super::faults;
 use super::jsonrpc::{self, Message, Method, Request as RpcRequest};
 use super::mcp::{
-    Arrival, DEFAULT_HEADER_VERSION, Mcp, PROTOCOL_VERSIONS, Reply, Session, ToolCall, Transport,
+    Arrival, DEFAULT_HEADER_VERSION, Mcp, PROTOCOL_VERSIONS, Reply, Session, ToolCall,
 };
 use super::plain;
 use super::sessions::{Live, Sessions};
 use super::streams::Streams;
+use crate::engine::Origin;
 use crate::engine::Plan;
 
 pub(crate) const SESSION_ID: &str = "mcp-session-id";
@@ -156,7 +157,7 @@ async fn post(http: &Streamable, live: Option<Arc<Live>>, version: &str, body: &
     }
     let session = match &live {
         Some(live) => Arc::clone(&live.session),
-        None => Sessions::fresh(Transport::Http),
+        None => Sessions::fresh(Origin::Http),
     };
     let calls = requests
         .iter()
@@ -252,7 +253,7 @@ async fn ingress(
         }
     }
     match ToolCall::read(request.params.as_deref()) {
-        Ok(call) => http.mcp.journal_fault(session, &call, plan, fault).await,
+        Ok(call) => http.mcp.journal_fault(session, &call, plan).await,
         Err(_) => tracing::warn!(tool = %name, "a faulted call with unreadable params"),
     }
     if fault == crate::engine::Fault::SessionExpired

@@ -11,9 +11,9 @@ use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use super::in_flight::InFlightGuard;
-use super::session::{Session, Transport, Turn};
+use super::session::{Session, Turn};
 use super::{Mcp, Reply, params, results};
-use crate::engine::{CallOutput, Engine, Fault, Plan, Rendering};
+use crate::engine::{CallOutput, CallRequest, Fault, InPlace, Origin, Plan, Planning, Rendering};
 use crate::server::jsonrpc::{Id, RpcError, error_message, result_message};
 
 /// A Go server's exit status after a panic, which production's stack would show over stdio.
@@ -178,7 +178,7 @@ impl Mcp {
         }
         if let Some(fault) = plan.fault {
             turn.come().await;
-            self.journal_fault(session, &call, &plan, fault).await;
+            self.journal_fault(session, &call, &plan).await;
             drop(turn);
             return self.fire(session, id, fault, cancelled, counted).await;
         }
@@ -213,43 +213,37 @@ impl Mcp {
         plan: Plan,
         mut turn: Turn,
     ) -> Result<CallOutput, String> {
-        let engine = Arc::clone(&self.engine);
-        let transport = session.transport();
-        let session = session.id().map(str::to_string);
-        let mut arguments = arguments;
-        let warm = panic::catch_unwind(AssertUnwindSafe(|| {
-            engine.call_planned_warm(&name, &mut arguments, &plan, Rendering::Text)
-        }));
-        let output = match warm {
-            Ok(Some(Ok(output))) => output,
-            Ok(Some(Err(unknown))) => return Err(unknown.to_string()),
-            Err(_) => return Err(PANICKED.to_string()),
-            Ok(None) => {
-                let engine = Arc::clone(&engine);
-                tokio::task::spawn_blocking(move || {
-                    engine
-                        .call_planned(&name, arguments, &plan)
-                        .map_err(|unknown| unknown.to_string())
-                })
-                .await
-                .map_err(|error| error.to_string())??
-            }
-        };
+        let request = request(session, name, arguments, Planning::Given(plan));
         turn.come().await;
-        journalled(engine, transport, session, output).await
+        let engine = Arc::clone(&self.engine);
+        let in_place = panic::catch_unwind(AssertUnwindSafe(|| engine.answer_in_place(&request)))
+            .map_err(|_| PANICKED.to_string())?;
+        let blocking = tokio::task::spawn_blocking(move || match in_place {
+            InPlace::Answered(output) => output,
+            InPlace::Unjournalled(line) => engine.journal(line),
+            InPlace::Cold => engine.answer(&request),
+        });
+        blocking.await.map_err(|error| error.to_string())
+    }
+
+    /// Journals what the engine answers `request` with, where blocking is fine: a call of an
+    /// unknown tool, or one a fault answers.
+    async fn journal_only(&self, request: CallRequest) {
+        let engine = Arc::clone(&self.engine);
+        let journalled = tokio::task::spawn_blocking(move || engine.answer(&request)).await;
+        if let Err(error) = journalled {
+            tracing::error!("journalling a call failed: {error}");
+        }
     }
 
     async fn journal_unknown(&self, session: &Session, call: &ToolCall) {
-        let engine = Arc::clone(&self.engine);
-        let (transport, session) = (session.transport(), session.id().map(str::to_string));
-        let (name, arguments) = (call.name.clone(), call.arguments_map());
-        let journalled = tokio::task::spawn_blocking(move || {
-            engine.record_unknown(transport.as_str(), session.as_deref(), &name, arguments);
-        })
-        .await;
-        if let Err(error) = journalled {
-            tracing::error!("journalling a call of an unknown tool failed: {error}");
-        }
+        let request = request(
+            session,
+            call.name.clone(),
+            call.arguments_map(),
+            Planning::Drawn,
+        );
+        self.journal_only(request).await;
     }
 
     /// Fires a fault this layer answers, after its journal line: `-32603`, nothing until the
@@ -262,7 +256,7 @@ impl Mcp {
         cancelled: &CancellationToken,
         counted: InFlightGuard,
     ) -> Reply {
-        let stdio = session.transport() == Transport::Stdio;
+        let stdio = session.origin() == Origin::Stdio;
         match fault {
             Fault::Hang => {
                 // A call that never ends must not hold up a shutdown, which cuts it (answers
@@ -284,30 +278,31 @@ impl Mcp {
     }
 
     /// Journals a call that a fault answered instead of a scenario.
-    pub(crate) async fn journal_fault(
-        &self,
-        session: &Session,
-        call: &ToolCall,
-        plan: &Plan,
-        fault: Fault,
-    ) {
-        let engine = Arc::clone(&self.engine);
-        let (transport, session) = (session.transport(), session.id().map(str::to_string));
-        let (name, arguments, plan) = (call.name.clone(), call.arguments_map(), plan.clone());
-        let journalled = tokio::task::spawn_blocking(move || {
-            engine.record_fault(
-                transport.as_str(),
-                session.as_deref(),
-                &name,
-                arguments,
-                &plan,
-                fault,
-            );
-        })
-        .await;
-        if let Err(error) = journalled {
-            tracing::error!("journalling a fault failed: {error}");
-        }
+    pub(crate) async fn journal_fault(&self, session: &Session, call: &ToolCall, plan: &Plan) {
+        let request = request(
+            session,
+            call.name.clone(),
+            call.arguments_map(),
+            Planning::Given(plan.clone()),
+        );
+        self.journal_only(request).await;
+    }
+}
+
+/// The engine's request for a call of `session`.
+fn request(
+    session: &Session,
+    tool: String,
+    arguments: Option<Map<String, Value>>,
+    planning: Planning,
+) -> CallRequest {
+    CallRequest {
+        tool,
+        arguments,
+        planning,
+        rendering: Rendering::Text,
+        origin: session.origin(),
+        session: session.id().map(str::to_string),
     }
 }
 
@@ -321,31 +316,6 @@ struct Planned {
 
 /// For the log, when a call panicked in place (the panic's message went to stderr).
 const PANICKED: &str = "the call panicked";
-
-/// The call's journal line, written before the answer goes out: in place when the write cannot
-/// block, else on a blocking thread, so that a journal that is a pipe nobody drains holds up
-/// this call alone, never the runtime.
-async fn journalled(
-    engine: Arc<Engine>,
-    transport: Transport,
-    session: Option<String>,
-    output: CallOutput,
-) -> Result<CallOutput, String> {
-    let now = panic::catch_unwind(AssertUnwindSafe(|| {
-        engine.record_now(transport.as_str(), session.as_deref(), &output)
-    }));
-    match now {
-        Ok(true) => return Ok(output),
-        Ok(false) => {}
-        Err(_) => return Err(PANICKED.to_string()),
-    }
-    tokio::task::spawn_blocking(move || {
-        engine.record(transport.as_str(), session.as_deref(), &output);
-        output
-    })
-    .await
-    .map_err(|error| error.to_string())
-}
 
 /// What a typed Go handler answers for arguments it cannot read.
 fn unreadable(why: &str) -> Vec<u8> {

@@ -16,7 +16,7 @@ pub(crate) use calls::{Arrival, ToolCall};
 pub(crate) use in_flight::InFlight;
 pub(crate) use results::{DEFAULT_HEADER_VERSION, PROTOCOL_VERSIONS, sorted};
 pub use results::{advertised, call_result_json};
-pub(crate) use session::{Session, Transport};
+pub(crate) use session::Session;
 
 use super::jsonrpc::{Id, Method, Request, RpcError, error_message, result_message};
 use super::widget::{URI as WIDGET_URI, Widget};

@@ -7,32 +7,15 @@ use std::sync::{Arc, Mutex, PoisonError};
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
+use crate::engine::Origin;
 use crate::server::jsonrpc::Id;
-
-/// Where a session's messages come from, as the call journal names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Transport {
-    Http,
-    Sse,
-    Stdio,
-}
-
-impl Transport {
-    pub(crate) fn as_str(self) -> &'static str {
-        match self {
-            Self::Http => "http",
-            Self::Sse => "sse",
-            Self::Stdio => "stdio",
-        }
-    }
-}
 
 #[derive(Debug)]
 pub(crate) struct Session {
     /// The id a client names the session by (none over stdio): the journal's and the controls'
     /// session.
     id: Option<Arc<str>>,
-    transport: Transport,
+    origin: Origin,
     initialized: Mutex<bool>,
     pending: Mutex<HashMap<Id, (u64, CancellationToken)>>,
     serial: std::sync::atomic::AtomicU64,
@@ -73,17 +56,20 @@ impl Drop for Pending {
     fn drop(&mut self) {
         let mut pending = self.session.pending();
         // A cancelled call gave its id up already; it may be another call's by now.
-        if pending.get(&self.id).is_some_and(|(serial, _)| *serial == self.serial) {
+        if pending
+            .get(&self.id)
+            .is_some_and(|(serial, _)| *serial == self.serial)
+        {
             pending.remove(&self.id);
         }
     }
 }
 
 impl Session {
-    pub(crate) fn new(id: Option<Arc<str>>, transport: Transport) -> Arc<Self> {
+    pub(crate) fn new(id: Option<Arc<str>>, origin: Origin) -> Arc<Self> {
         Arc::new(Self {
             id,
-            transport,
+            origin,
             initialized: Mutex::new(false),
             pending: Mutex::default(),
             serial: std::sync::atomic::AtomicU64::new(0),
@@ -96,8 +82,8 @@ impl Session {
         self.id.as_deref()
     }
 
-    pub(crate) fn transport(&self) -> Transport {
-        self.transport
+    pub(crate) fn origin(&self) -> Origin {
+        self.origin
     }
 
     pub(crate) fn is_initialized(&self) -> bool {

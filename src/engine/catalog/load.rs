@@ -1,0 +1,220 @@
+//! Loading the tools folder: every `**/*.md` but `README.md`, parsed and checked, with the
+//! schemas compiled once. The tool list is fixed from here on; scenarios are re-read per call.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::{Map, Value};
+
+use super::safe_read;
+use crate::engine::toolfile::diagnostic::Diagnostic;
+use crate::engine::toolfile::{self, Parsed, ToolFile};
+
+/// One advertised tool, as loaded at start-up.
+#[derive(Debug)]
+pub struct Tool {
+    pub name: String,
+    pub domain: Option<String>,
+    pub path: PathBuf,
+    /// The `json tool` block, key order as in the file.
+    pub definition: Map<String, Value>,
+    pub input_schema: Value,
+    pub input_validator: jsonschema::Validator,
+    pub output_validator: Option<jsonschema::Validator>,
+}
+
+/// Every parsed file and every problem found in any of them.
+pub struct Loaded {
+    pub files: Vec<Parsed>,
+    pub tools: BTreeMap<String, Tool>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Loaded {
+    /// Every file that names its tool, however broken otherwise.
+    pub fn tool_files(&self) -> impl Iterator<Item = &ToolFile> {
+        self.files
+            .iter()
+            .map(|p| &p.file)
+            .filter(|f| !f.tool.is_empty())
+    }
+
+    /// The scenario names in `tool`'s file, or in every file when `None`.
+    pub fn scenario_names<'a>(&'a self, tool: Option<&'a str>) -> impl Iterator<Item = &'a str> {
+        self.tool_files()
+            .filter(move |file| tool.is_none_or(|tool| file.tool == tool))
+            .flat_map(|file| file.scenarios.iter().map(|s| s.name.as_str()))
+    }
+}
+
+/// The tool files under `dir`, sorted by path.
+///
+/// Symlinked folders are not entered: a link to `.` or `..` would make the walk endless, and
+/// following none is simpler to explain than detecting loops. A symlinked *file* is listed;
+/// reading it goes through [`safe_read`] like any other.
+pub fn tool_paths(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut found = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(folder) = pending.pop() {
+        for entry in std::fs::read_dir(&folder)? {
+            let entry = entry?;
+            let path = entry.path();
+            if entry.file_type()?.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|e| e == "md")
+                && path.file_name().is_some_and(|n| n != "README.md")
+            {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+pub fn load(dir: &Path) -> Loaded {
+    let mut loaded = Loaded {
+        files: Vec::new(),
+        tools: BTreeMap::new(),
+        diagnostics: Vec::new(),
+    };
+    let paths = match tool_paths(dir) {
+        Ok(paths) => paths,
+        Err(error) => {
+            loaded.diagnostics.push(Diagnostic::new(
+                dir,
+                0,
+                format!("cannot read the tools folder: {error}"),
+            ));
+            return loaded;
+        }
+    };
+    if paths.is_empty() {
+        loaded.diagnostics.push(Diagnostic::new(
+            dir,
+            0,
+            "the tools folder holds no tool files (*.md)",
+        ));
+    }
+    for (path, read) in paths.iter().zip(read_all(&paths)) {
+        let parsed = match read {
+            Ok(parsed) => parsed,
+            Err(error) => {
+                loaded
+                    .diagnostics
+                    .push(Diagnostic::new(path, 0, format!("cannot read: {error}")));
+                continue;
+            }
+        };
+        loaded
+            .diagnostics
+            .extend(parsed.diagnostics.iter().cloned());
+        if let Some(tool) = compile(&parsed, &loaded.tools, &mut loaded.diagnostics) {
+            loaded.tools.insert(tool.name.clone(), tool);
+        }
+        loaded.files.push(parsed);
+    }
+    loaded
+}
+
+/// Every file read and parsed, in the order of `paths`, on as many threads as there are
+/// cores: the largest tool files take tens of milliseconds each to parse, and start-up waits for
+/// all of them.
+fn read_all(paths: &[PathBuf]) -> Vec<std::io::Result<Parsed>> {
+    let read = |path: &PathBuf| {
+        safe_read::read_limited(path, safe_read::TOOL_FILE_LIMIT)
+            .map(|bytes| toolfile::parse(path, &String::from_utf8_lossy(&bytes)))
+    };
+    let threads = std::thread::available_parallelism()
+        .map_or(1, std::num::NonZeroUsize::get)
+        .min(paths.len());
+    if threads <= 1 {
+        return paths.iter().map(read).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let mut done: Vec<(usize, std::io::Result<Parsed>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(path) = paths.get(index) else {
+                            return done;
+                        };
+                        done.push((index, read(path)));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|worker| match worker.join() {
+                Ok(done) => done,
+                Err(panic) => std::panic::resume_unwind(panic),
+            })
+            .collect()
+    });
+    done.sort_by_key(|(index, _)| *index);
+    done.into_iter().map(|(_, read)| read).collect()
+}
+
+fn compile(
+    parsed: &Parsed,
+    known: &BTreeMap<String, Tool>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Tool> {
+    let file = &parsed.file;
+    if file.tool.is_empty() || file.definition.is_empty() {
+        return None;
+    }
+    if let Some(first) = known.get(&file.tool) {
+        diagnostics.push(Diagnostic::new(
+            &file.path,
+            1,
+            format!(
+                "tool {:?} is already defined in {}",
+                file.tool,
+                first.path.display()
+            ),
+        ));
+        return None;
+    }
+    let mut schema = |key: &str| -> Option<Option<jsonschema::Validator>> {
+        let Some(schema) = file.definition.get(key) else {
+            return Some(None);
+        };
+        // Answers are held to their `format`s (a `date-time` must be one); arguments are not,
+        // as production's validator never checks `format`.
+        let compiled = jsonschema::draft202012::options()
+            .should_validate_formats(key == "outputSchema")
+            .build(schema);
+        match compiled {
+            Ok(validator) => Some(Some(validator)),
+            Err(error) => {
+                diagnostics.push(Diagnostic::new(
+                    &file.path,
+                    file.definition_line,
+                    format!("`{key}` is not a valid JSON Schema: {error}"),
+                ));
+                None
+            }
+        }
+    };
+    let input_validator = schema("inputSchema")??;
+    let output_validator = schema("outputSchema")?;
+    Some(Tool {
+        name: file.tool.clone(),
+        domain: file.domain.clone(),
+        path: file.path.clone(),
+        input_schema: file
+            .definition
+            .get("inputSchema")
+            .cloned()
+            .unwrap_or(Value::Null),
+        definition: file.definition.clone(),
+        input_validator,
+        output_validator,
+    })
+}

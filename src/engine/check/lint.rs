@@ -1,0 +1,61 @@
+//! The tool files' problems as `lint` reports them: what parsing and loading found, plus the
+//! honesty check of every file that parsed. `careem-mcp lint` adds docs/SOURCE.md on top; the
+//! dashboard shows them per file.
+
+use std::path::{Path, PathBuf};
+
+use super::honesty;
+use super::source_listing::{self, WriteError};
+use crate::engine::catalog::{self, Loaded};
+use crate::engine::toolfile::diagnostic::Diagnostic;
+use crate::engine::{Engine, EngineConfig};
+
+/// Every file loaded from `config.tools_dir` and every problem in them. `loaded.tools` is
+/// moved into the engine the honesty check renders with, so it is empty here.
+pub struct Linted {
+    pub loaded: Loaded,
+    pub problems: Vec<Diagnostic>,
+}
+
+pub fn tool_files(config: EngineConfig) -> Linted {
+    let mut loaded = catalog::load(&config.tools_dir);
+    let mut problems = std::mem::take(&mut loaded.diagnostics);
+    let engine = Engine::from_tools(config, std::mem::take(&mut loaded.tools));
+    for parsed in loaded.files.iter().filter(|p| p.diagnostics.is_empty()) {
+        if let Some(tool) = engine.tool(&parsed.file.tool) {
+            problems.extend(honesty::check(&engine, tool, &parsed.file));
+        }
+    }
+    Linted { loaded, problems }
+}
+
+/// What `careem-mcp lint` reports: the tool files' problems and docs/SOURCE.md's, sorted by
+/// place, and the listing's path when it was rewritten instead of checked.
+pub struct ProjectLint {
+    pub linted: Linted,
+    pub source_written: Option<PathBuf>,
+}
+
+pub fn project(config: EngineConfig, write_source: bool) -> Result<ProjectLint, WriteError> {
+    let root = config
+        .tools_dir
+        .parent()
+        .unwrap_or(Path::new(""))
+        .to_path_buf();
+    let mut linted = tool_files(config);
+    let files: Vec<_> = linted.loaded.tool_files().collect();
+    let mut source_written = None;
+    if write_source {
+        source_written = Some(source_listing::write(&root, &files)?);
+    } else {
+        let problems = source_listing::check(&root, &files);
+        linted.problems.extend(problems);
+    }
+    linted
+        .problems
+        .sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
+    Ok(ProjectLint {
+        linted,
+        source_written,
+    })
+}

@@ -1,0 +1,10 @@
+//! Checks of the tool files beyond parsing: lint, the honesty check with its sample and odd
+//! arguments, the source listing, JSON differences and "did you mean".
+
+pub(super) mod diff;
+pub(super) mod honesty;
+pub mod lint;
+pub mod odd_arguments;
+pub(super) mod sample;
+pub(super) mod source_listing;
+pub(super) mod suggest;

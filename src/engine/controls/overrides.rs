@@ -1,0 +1,268 @@
+//! The out-of-band overrides file (SPEC §6): `{ "<tool>": <entry> }`, read on every call,
+//! written atomically by the CLI so that a server never reads half a file. What each entry
+//! means is [`super::entries`]'s business; this module reads and writes the file.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use serde_json::Value;
+
+use super::entries::{Control, Controls};
+use crate::engine::catalog::safe_read;
+
+/// The file as written: each tool's entry as JSON, kept whole even when it cannot be used, so
+/// that an edit by the CLI never drops what a person wrote.
+pub type Overrides = BTreeMap<String, Value>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum OverridesError {
+    #[error("cannot read {}: {source}", path.display())]
+    Read { path: PathBuf, source: io::Error },
+    #[error("{} is not a JSON object of tool names to entries; fix it or run `careem-mcp reset`", path.display())]
+    Invalid { path: PathBuf },
+    #[error("cannot write {}: {source}", path.display())]
+    Write { path: PathBuf, source: io::Error },
+}
+
+/// Parses the file's bytes; anything but a JSON object is invalid.
+pub fn parse(bytes: &[u8]) -> Option<Overrides> {
+    serde_json::from_slice::<Overrides>(bytes).ok()
+}
+
+/// The overrides now in force: a missing or invalid file means none.
+pub fn read_lenient(path: &Path) -> Overrides {
+    read_bytes(path)
+        .ok()
+        .and_then(|bytes| parse(&bytes))
+        .unwrap_or_default()
+}
+
+/// The overrides for editing: a missing file is empty, an invalid one is an error, so that the
+/// CLI never overwrites what a person wrote by hand.
+pub fn read_strict(path: &Path) -> Result<Overrides, OverridesError> {
+    match read_bytes(path) {
+        Ok(bytes) if bytes.iter().all(u8::is_ascii_whitespace) => Ok(Overrides::new()),
+        Ok(bytes) => parse(&bytes).ok_or_else(|| OverridesError::Invalid {
+            path: path.to_path_buf(),
+        }),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(Overrides::new()),
+        Err(source) => Err(OverridesError::Read {
+            path: path.to_path_buf(),
+            source,
+        }),
+    }
+}
+
+/// The file's bytes, read as [`safe_read`] allows: a FIFO, a device or a file over 1 MiB is an
+/// error rather than a hang or a gigabyte in memory.
+pub fn read_bytes(path: &Path) -> io::Result<Vec<u8>> {
+    safe_read::read_limited(path, safe_read::OVERRIDES_LIMIT)
+}
+
+/// Held by a CLI command while it reads, changes and writes the overrides file, so that two
+/// commands at once never lose one's update (50 parallel `scenario` commands kept 3 to 6 of 20
+/// tools before). The lock is on a file beside the overrides file, never on the overrides
+/// file itself: the rename in [`write`] replaces that file, and a lock on the replaced one
+/// would let the next command in beside the one still holding it. Released when dropped.
+#[derive(Debug)]
+pub struct EditLock {
+    _file: std::fs::File,
+}
+
+/// Waits until no other command is editing the overrides file at `path`, then holds it.
+/// Advisory: the server never takes it (it only reads, and every write is a rename).
+pub fn lock_for_edit(path: &Path) -> Result<EditLock, OverridesError> {
+    let fail = |source| OverridesError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    let dir = parent(path);
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join(format!(".{}.lock", file_name(path))))
+        .map_err(fail)?;
+    file.lock().map_err(fail)?;
+    Ok(EditLock { _file: file })
+}
+
+fn parent(path: &Path) -> &Path {
+    path.parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// Writes to a temporary file beside the target, then renames it over the target and syncs
+/// the folder, so that the new name survives a crash as well as the new bytes.
+pub fn write(path: &Path, overrides: &Overrides) -> Result<(), OverridesError> {
+    let fail = |source| OverridesError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    let dir = parent(path);
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    let temp = dir.join(format!(".{}.{}.tmp", file_name(path), std::process::id()));
+    let mut text =
+        serde_json::to_string_pretty(overrides).expect("a map of JSON values serialises");
+    text.push('\n');
+    let written = std::fs::File::create(&temp).and_then(|mut file| {
+        file.write_all(text.as_bytes())?;
+        file.sync_all()
+    });
+    if let Err(source) = written.and_then(|()| std::fs::rename(&temp, path)) {
+        let _ = std::fs::remove_file(&temp);
+        return Err(fail(source));
+    }
+    sync_dir(dir).map_err(fail)
+}
+
+/// A rename is durable only once its folder is synced (Linux, most Unix file systems).
+#[cfg(unix)]
+fn sync_dir(dir: &Path) -> io::Result<()> {
+    std::fs::File::open(dir)?.sync_all()
+}
+
+/// Windows cannot open a folder as a file; its renames are journalled by NTFS.
+#[cfg(not(unix))]
+fn sync_dir(_dir: &Path) -> io::Result<()> {
+    Ok(())
+}
+
+/// Reads the file strictly, lets `change` edit it, and writes it back, holding the edit lock
+/// throughout: the one way the CLI (and anything else that edits the file) changes it.
+pub fn edit<R>(path: &Path, change: impl FnOnce(&mut Overrides) -> R) -> Result<R, OverridesError> {
+    let _editing = lock_for_edit(path)?;
+    let mut overrides = read_strict(path)?;
+    let result = change(&mut overrides);
+    write(path, &overrides)?;
+    Ok(result)
+}
+
+/// Sets `tool`'s entry (`"*"` for every tool), or clears it with `None`.
+pub fn set_entry(path: &Path, tool: &str, control: Option<&Control>) -> Result<(), OverridesError> {
+    edit(path, |overrides| match control {
+        Some(control) => {
+            overrides.insert(tool.to_string(), control.to_value());
+        }
+        None => {
+            overrides.remove(tool);
+        }
+    })
+}
+
+/// Clears every entry.
+pub fn clear(path: &Path) -> Result<(), OverridesError> {
+    let _editing = lock_for_edit(path)?;
+    write(path, &Overrides::new())
+}
+
+/// Re-reads the file on every call but re-parses only when its bytes changed; each change's
+/// problems are logged once.
+#[derive(Debug)]
+pub struct OverridesReader {
+    path: PathBuf,
+    last: Mutex<(Vec<u8>, Arc<Controls>)>,
+}
+
+impl OverridesReader {
+    pub fn new(path: PathBuf) -> Self {
+        Self {
+            path,
+            last: Mutex::new((Vec::new(), Arc::default())),
+        }
+    }
+
+    /// What the file asks for now.
+    pub fn controls(&self) -> Arc<Controls> {
+        let bytes = read_bytes(&self.path).unwrap_or_else(|error| {
+            if error.kind() != io::ErrorKind::NotFound {
+                tracing::warn!(path = %self.path.display(), "cannot read the overrides file, ignoring it: {error}");
+            }
+            Vec::new()
+        });
+        let mut last = self
+            .last
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if last.0 != bytes {
+            let controls = match parse(&bytes) {
+                Some(overrides) => Controls::from_overrides(&overrides),
+                None => {
+                    if !bytes.iter().all(u8::is_ascii_whitespace) {
+                        tracing::warn!(path = %self.path.display(), "overrides file is not a JSON object: ignoring it");
+                    }
+                    Controls::default()
+                }
+            };
+            for problem in &controls.problems {
+                tracing::warn!(path = %self.path.display(), "{problem}");
+            }
+            *last = (bytes, Arc::new(controls));
+        }
+        Arc::clone(&last.1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_objects_are_valid() {
+        let cases: [(&str, bool); 7] = [
+            (r#"{"a": "b"}"#, true),
+            ("{}", true),
+            (r#"{"a": 1}"#, true),
+            (r#"["a"]"#, false),
+            (r#"{"a": "b""#, false),
+            ("", false),
+            ("null", false),
+        ];
+        for (text, valid) in cases {
+            assert_eq!(parse(text.as_bytes()).is_some(), valid, "{text}");
+        }
+    }
+
+    #[test]
+    fn write_then_read_and_reader_sees_edits() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nested/overrides.json");
+        let reader = OverridesReader::new(path.clone());
+        let forced = |reader: &OverridesReader| {
+            reader
+                .controls()
+                .tool("t")
+                .and_then(|entry| entry.control.each.scenario.clone())
+        };
+        assert_eq!(forced(&reader), None);
+        set_entry(&path, "t", Some(&Control::scenario("one"))).unwrap();
+        assert_eq!(forced(&reader).as_deref(), Some("one"));
+        assert_eq!(read_strict(&path).unwrap()["t"], "one", "SPEC §6's form");
+        set_entry(&path, "t", Some(&Control::scenario("two"))).unwrap();
+        assert_eq!(forced(&reader).as_deref(), Some("two"));
+        set_entry(&path, "t", None).unwrap();
+        assert_eq!(forced(&reader), None);
+        std::fs::write(&path, "not json").unwrap();
+        assert_eq!(forced(&reader), None);
+        assert!(matches!(
+            read_strict(&path),
+            Err(OverridesError::Invalid { .. })
+        ));
+        let left: Vec<String> = std::fs::read_dir(path.parent().unwrap())
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| name.ends_with(".tmp"))
+            .collect();
+        assert!(left.is_empty(), "no temp file left: {left:?}");
+    }
+}

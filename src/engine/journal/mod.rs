@@ -1,0 +1,9 @@
+//! The call journal: its line format and writer, its file on disk, and reading it back.
+
+pub(super) mod clip;
+pub(super) mod file;
+pub(super) mod read;
+pub(super) mod write;
+
+pub use read::{Follower, Recent, clear, complete_end, last_lines, parse, recent};
+pub use write::{Entry, Journal, read};

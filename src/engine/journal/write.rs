@@ -1,0 +1,284 @@
+//! The call journal: one JSON line per tool call, so that an agent's test suite can assert on
+//! what the agent actually did. Written whole-line under a lock, never read by the server.
+
+use std::borrow::Cow;
+use std::path::Path;
+
+use chrono::{SecondsFormat, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::clip::{JOURNAL_LIMIT, clip};
+use super::file::{DEFAULT_MAX_SIZE, JournalFile};
+use crate::engine::call::Origin;
+use crate::engine::output::{CallOutput, Decision};
+
+/// One journal line.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Entry {
+    pub time: String,
+    pub transport: String,
+    pub session: Option<String>,
+    pub tool: String,
+    pub scenario: Option<String>,
+    pub forced: bool,
+    pub received: Value,
+    pub arguments: Value,
+    pub is_error: bool,
+    pub micros: u64,
+    /// The step of the tool's sequence, counted from 1, when the overrides file set one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<usize>,
+    /// The delay the overrides file applied before the answer, when there was one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay_ms: Option<u64>,
+    /// The fault that answered instead of a scenario.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fault: Option<String>,
+    pub result: Value,
+}
+
+impl Entry {
+    pub fn new(transport: Origin, session: Option<String>, output: &CallOutput) -> Self {
+        let (scenario, forced) = match &output.decision {
+            Decision::Scenario { name, forced } => (Some(name.clone()), *forced),
+            _ => (None, false),
+        };
+        Self {
+            time: now(),
+            transport: transport.to_string(),
+            session,
+            tool: output.tool.clone(),
+            scenario,
+            forced,
+            received: output.received.clone(),
+            arguments: output.arguments.clone(),
+            is_error: output.is_error,
+            micros: output.micros,
+            step: output.step.map(|step| step + 1),
+            delay_ms: (output.delay_ms > 0).then_some(output.delay_ms),
+            fault: output.fault().map(|fault| fault.name().to_string()),
+            result: match (&output.value, output.json) {
+                (Some(value), _) => value.clone(),
+                (None, Some(_)) => serde_json::from_str(&output.text)
+                    .unwrap_or_else(|_| Value::String(output.text.clone())),
+                (None, None) => Value::String(output.text.clone()),
+            },
+        }
+    }
+}
+
+/// An [`Entry`] borrowed from the call: the same fields, names and order, so that
+/// [`Journal::append_call`] writes the line `serde_json::to_vec(&Entry::new(…))` would, without
+/// copying the call's values.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Head<'a> {
+    time: String,
+    transport: &'a str,
+    session: Option<&'a str>,
+    tool: &'a str,
+    scenario: Option<&'a str>,
+    forced: bool,
+    received: Cow<'a, Value>,
+    arguments: Cow<'a, Value>,
+    is_error: bool,
+    micros: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    step: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    delay_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fault: Option<&'static str>,
+}
+
+/// The value, or when its JSON is longer than [`JOURNAL_LIMIT`], a string of its first bytes
+/// and its length, so that a 4 MiB argument costs a line of journal, not megabytes.
+fn bounded(value: &Value) -> Cow<'_, Value> {
+    let text = value.to_string();
+    if text.len() <= JOURNAL_LIMIT {
+        return Cow::Borrowed(value);
+    }
+    Cow::Owned(Value::String(clip(&text, JOURNAL_LIMIT).into_owned()))
+}
+
+/// The journal line of a call, as `serde_json::to_vec(&Entry::new(…))` would write it at
+/// `time`: the head's fields, then the result, last. When a scenario answered
+/// (`CallOutput::json`, whether or not the value was built), its text is the value's compact
+/// JSON, which is what `result` holds: it goes in as it stands, neither serialised again nor
+/// parsed to be checked. Otherwise, or when it is too long to keep whole, the result is the text
+/// as a JSON string.
+fn call_line(
+    time: String,
+    transport: Origin,
+    session: Option<&str>,
+    output: &CallOutput,
+) -> Vec<u8> {
+    let (scenario, forced) = match &output.decision {
+        Decision::Scenario { name, forced } => (Some(name.as_str()), *forced),
+        _ => (None, false),
+    };
+    let head = Head {
+        time,
+        transport: transport.as_str(),
+        session,
+        tool: &output.tool,
+        scenario,
+        forced,
+        received: bounded(&output.received),
+        arguments: bounded(&output.arguments),
+        is_error: output.is_error,
+        micros: output.micros,
+        step: output.step.map(|step| step + 1),
+        delay_ms: (output.delay_ms > 0).then_some(output.delay_ms),
+        fault: output
+            .fault()
+            .map(crate::engine::controls::entries::Fault::name),
+    };
+    let mut line = Vec::with_capacity(output.text.len() + 512);
+    serde_json::to_writer(&mut line, &head).expect("a journal entry serialises");
+    // The head is an object with fields: its closing brace goes after the result.
+    line.pop();
+    line.extend_from_slice(b",\"result\":");
+    match clip(&output.text, JOURNAL_LIMIT) {
+        Cow::Borrowed(json) if output.json.is_some() => line.extend_from_slice(json.as_bytes()),
+        text => serde_json::to_writer(&mut line, &text).expect("a string serialises"),
+    }
+    line.push(b'}');
+    line
+}
+
+fn now() -> String {
+    Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+#[derive(Debug)]
+pub struct Journal {
+    file: JournalFile,
+}
+
+impl Journal {
+    /// Opens the journal with the default bound on its size.
+    pub fn open(path: &Path) -> std::io::Result<Self> {
+        Self::open_with_max_size(path, DEFAULT_MAX_SIZE)
+    }
+
+    /// Opens the journal, rotating it once it would pass `max_size` bytes.
+    pub fn open_with_max_size(path: &Path, max_size: u64) -> std::io::Result<Self> {
+        Ok(Self {
+            file: JournalFile::open(path, max_size)?,
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        self.file.path()
+    }
+
+    /// Appends a call as one line in one write: `Entry::new(transport, session, output)` as
+    /// JSON.
+    pub fn append_call(
+        &self,
+        transport: Origin,
+        session: Option<&str>,
+        output: &CallOutput,
+    ) -> std::io::Result<()> {
+        let mut line = call_line(now(), transport, session, output);
+        line.push(b'\n');
+        self.file.write_line(&line)
+    }
+
+    /// As [`Journal::append_call`] when the write cannot block (see
+    /// [`JournalFile::try_write_line`]); `None` when nothing was written.
+    pub fn try_append_call(
+        &self,
+        transport: Origin,
+        session: Option<&str>,
+        output: &CallOutput,
+    ) -> Option<std::io::Result<()>> {
+        let mut line = call_line(now(), transport, session, output);
+        line.push(b'\n');
+        self.file.try_write_line(&line)
+    }
+}
+
+/// Every entry of the journal at `path`; lines that do not parse are skipped.
+pub fn read(path: &Path) -> std::io::Result<Vec<Entry>> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(text
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_call_line_is_the_line_of_its_entry() {
+        let value = json!({"a": "é \"q\" \\ 🍣", "n": [1, 2.5, null], "o": {"t": true}});
+        let answered = CallOutput {
+            tool: "t".into(),
+            received: json!({"x": 1.5}),
+            arguments: json!({"x": 1.5, "d": "default"}),
+            decision: Decision::Scenario {
+                name: "ok".into(),
+                forced: true,
+            },
+            text: value.to_string(),
+            value: Some(value),
+            json: Some(crate::engine::output::JsonShape::Object),
+            is_error: false,
+            micros: 17,
+            step: None,
+            delay_ms: 0,
+        };
+        let unknown = CallOutput::unknown_tool("nope", None);
+        let invalid = CallOutput {
+            decision: Decision::InvalidArguments,
+            value: None,
+            json: None,
+            text: "validating \"arguments\": bad \n value".into(),
+            is_error: true,
+            ..answered.clone()
+        };
+        let text_only = CallOutput {
+            value: None,
+            ..answered.clone()
+        };
+        let stepped = CallOutput {
+            step: Some(2),
+            delay_ms: 1500,
+            ..answered.clone()
+        };
+        let faulted = CallOutput::faulted(
+            "t",
+            None,
+            &crate::engine::controls::plan::Plan {
+                step: Some(0),
+                ..Default::default()
+            },
+            crate::engine::controls::entries::Fault::Http503,
+        );
+        for output in [
+            &answered, &text_only, &unknown, &invalid, &stepped, &faulted,
+        ] {
+            for session in [None, Some("s-1")] {
+                let time = "2026-10-05T12:00:00.000Z".to_string();
+                let mut entry = Entry::new(Origin::Http, session.map(str::to_string), output);
+                entry.time.clone_from(&time);
+                assert_eq!(
+                    String::from_utf8(call_line(time, Origin::Http, session, output)).unwrap(),
+                    serde_json::to_string(&entry).unwrap(),
+                    "{output:?}"
+                );
+            }
+        }
+    }
+}

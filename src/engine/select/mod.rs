@@ -1,0 +1,8 @@
+//! Choosing a call's scenario: the match rules, the selection order, and the arguments as
+//! production sees them, defaults applied and failures worded as the Go SDK words them.
+
+pub mod arguments;
+pub(super) mod go_fmt;
+pub(super) mod go_wording;
+pub(super) mod matcher;
+pub(super) mod selection;

@@ -1,0 +1,52 @@
+//! What part a scenario plays in selection (SPEC §3): the default, a match rule, one reachable
+//! only by forcing it, or an error. `careem-mcp scenarios` and the dashboard label them alike.
+
+use serde::Serialize;
+
+use super::parse::{Outcome, Scenario};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ScenarioKind {
+    Default,
+    Match,
+    ForcedOnly,
+    Error,
+    ErrorForcedOnly,
+}
+
+impl ScenarioKind {
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Default => "default",
+            Self::Match => "match",
+            Self::ForcedOnly => "forced only",
+            Self::Error => "error",
+            Self::ErrorForcedOnly => "error (forced only)",
+        }
+    }
+
+    pub fn is_error(self) -> bool {
+        matches!(self, Self::Error | Self::ErrorForcedOnly)
+    }
+}
+
+/// Each scenario with its kind, in file order: the first rule-less scenario is the default, any
+/// later one can only be forced.
+pub fn kinds(scenarios: &[Scenario]) -> Vec<(&Scenario, ScenarioKind)> {
+    let mut seen_default = false;
+    scenarios
+        .iter()
+        .map(|scenario| {
+            let kind = match (&scenario.rule, scenario.outcome) {
+                (None, Outcome::Error) if seen_default => ScenarioKind::ErrorForcedOnly,
+                (_, Outcome::Error) => ScenarioKind::Error,
+                (Some(_), _) => ScenarioKind::Match,
+                (None, _) if seen_default => ScenarioKind::ForcedOnly,
+                (None, _) => ScenarioKind::Default,
+            };
+            seen_default |= scenario.rule.is_none();
+            (scenario, kind)
+        })
+        .collect()
+}
