@@ -11,7 +11,7 @@ use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
 use super::mcp::Session;
-use crate::engine::Origin;
+use crate::engine::{Engine, Origin};
 
 pub const DEFAULT_MAX_SESSIONS: usize = 2000;
 
@@ -64,8 +64,8 @@ impl Sessions {
     }
 
     /// A new session with a fresh id, not in the table until [`Sessions::admit`].
-    pub(crate) fn fresh(origin: Origin) -> Arc<Session> {
-        Session::new(Some(Arc::from(new_id())), origin)
+    pub(crate) fn fresh(origin: Origin, engine: Arc<Engine>) -> Arc<Session> {
+        Session::new(Some(Arc::from(new_id())), origin, engine)
     }
 
     /// Puts `session` in the table (ending the one idle longest when the table is full) and
@@ -188,13 +188,24 @@ mod tests {
         assert_ne!(a, b);
     }
 
+    fn fresh() -> Arc<Session> {
+        let config = crate::engine::EngineConfig {
+            tools_dir: "tools".into(),
+            overrides: "overrides.json".into(),
+            clock: None,
+            seed: None,
+        };
+        let engine = Engine::from_tools(config, std::collections::BTreeMap::new());
+        Sessions::fresh(Origin::Http, Arc::new(engine))
+    }
+
     #[tokio::test]
     async fn a_full_table_ends_the_session_idle_longest() {
         let sessions = Sessions::new(2, Duration::from_secs(60), CancellationToken::new());
-        let first = sessions.admit(Sessions::fresh(Origin::Http));
-        let second = sessions.admit(Sessions::fresh(Origin::Http));
+        let first = sessions.admit(fresh());
+        let second = sessions.admit(fresh());
         first.touch();
-        let third = sessions.admit(Sessions::fresh(Origin::Http));
+        let third = sessions.admit(fresh());
         assert!(second.session.has_ended(), "the one idle longest");
         assert!(!first.session.has_ended() && !third.session.has_ended());
         assert!(sessions.get(second.session.id().unwrap()).is_none());

@@ -123,7 +123,7 @@ pub(crate) async fn handle(
 
 /// A new session and its stream: the endpoint event first, then every answer.
 fn open(sse: &Sse, path: &str) -> Response {
-    let session = Sessions::fresh(Origin::Sse);
+    let session = Sessions::fresh(Origin::Sse, Arc::clone(sse.mcp.engine()));
     let Some(id) = session.id().map(str::to_string) else {
         unreachable!("HTTP sessions always have an id");
     };

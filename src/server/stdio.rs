@@ -34,8 +34,8 @@ pub async fn serve_stdio(
     options: ServerOptions,
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), ServerError> {
+    let session = Session::new(None, Origin::Stdio, Arc::clone(&engine));
     let mcp = Arc::new(Mcp::new(engine, &options)?);
-    let session = Session::new(None, Origin::Stdio);
     let (answers, queue) = mpsc::channel::<Vec<u8>>(QUEUE);
     let gone = CancellationToken::new();
     let writer = tokio::spawn(write_answers(queue, gone.clone()));

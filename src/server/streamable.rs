@@ -157,7 +157,7 @@ async fn post(http: &Streamable, live: Option<Arc<Live>>, version: &str, body: &
     }
     let session = match &live {
         Some(live) => Arc::clone(&live.session),
-        None => Sessions::fresh(Origin::Http),
+        None => Sessions::fresh(Origin::Http, Arc::clone(http.mcp.engine())),
     };
     let calls = requests
         .iter()

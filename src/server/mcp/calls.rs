@@ -44,6 +44,30 @@ enum Arguments {
     Not(&'static str),
     /// An object nested too deeply to read.
     TooDeep,
+    /// More values than a call's arguments may hold.
+    TooMany,
+}
+
+/// Values a call's arguments may hold: each costs about 50 bytes once read, so a 4 MiB body of
+/// one-byte values (`[0,0,…]`) would otherwise take 30 times its size.
+const MAX_VALUES: usize = 100_000;
+
+/// About how many JSON values `text` holds, counted without reading it: one more than its
+/// commas outside strings, plus one per array or object.
+fn values(text: &str) -> usize {
+    let (mut count, mut in_string, mut escaped) = (1, false, false);
+    for byte in text.bytes() {
+        match (in_string, escaped, byte) {
+            (true, true, _) => escaped = false,
+            (true, false, b'\\') => escaped = true,
+            (true, false, b'"') => in_string = false,
+            (true, false, _) => {}
+            (false, _, b'"') => in_string = true,
+            (false, _, b',' | b'[' | b'{') => count += 1,
+            _ => {}
+        }
+    }
+    count
 }
 
 impl ToolCall {
@@ -52,6 +76,7 @@ impl ToolCall {
         let call: CallParams = params(raw, "tools/call", "mcp.CallToolParamsRaw")?;
         let arguments = match call.arguments.as_deref().map(RawValue::get) {
             None | Some("null") => Arguments::Object(None),
+            Some(text) if values(text) > MAX_VALUES => Arguments::TooMany,
             Some(text) => match serde_json::from_str::<Map<String, Value>>(text) {
                 Ok(map) => Arguments::Object(Some(map)),
                 // An object serde cannot read is one nested past what it reads.
@@ -81,7 +106,7 @@ impl ToolCall {
     fn arguments_map(&self) -> Option<Map<String, Value>> {
         match &self.arguments {
             Arguments::Object(map) => map.clone(),
-            Arguments::Not(_) | Arguments::TooDeep => None,
+            Arguments::Not(_) | Arguments::TooDeep | Arguments::TooMany => None,
         }
     }
 }
@@ -104,11 +129,12 @@ impl Mcp {
     /// A call of `tool` arriving in `session` now.
     pub(crate) fn arrive(&self, session: &Session, tool: &str) -> Arrival {
         let turn = session.take_turn();
-        if self.engine.tool(tool).is_none() {
+        if session.engine().tool(tool).is_none() {
             return Arrival { plan: None, turn };
         }
-        let planned =
-            panic::catch_unwind(AssertUnwindSafe(|| self.engine.plan(tool, session.id())));
+        let planned = panic::catch_unwind(AssertUnwindSafe(|| {
+            session.engine().plan(tool, session.id())
+        }));
         let plan = planned.unwrap_or_else(|_| {
             tracing::error!("planning a call failed: it panicked");
             Plan::default()
@@ -187,6 +213,7 @@ impl Mcp {
                 "json: cannot unmarshal {kind} into Go value of type map[string]interface {{}}"
             )),
             Arguments::TooDeep => unreadable("exceeded max depth"),
+            Arguments::TooMany => unreadable("exceeded max values"),
             Arguments::Object(arguments) => {
                 match self
                     .engine_answer(session, call.name.clone(), arguments, plan, turn)
@@ -215,7 +242,7 @@ impl Mcp {
     ) -> Result<CallOutput, String> {
         let request = request(session, name, arguments, Planning::Given(plan));
         turn.come().await;
-        let engine = Arc::clone(&self.engine);
+        let engine = Arc::clone(session.engine());
         let in_place = panic::catch_unwind(AssertUnwindSafe(|| engine.answer_in_place(&request)))
             .map_err(|_| PANICKED.to_string())?;
         let blocking = tokio::task::spawn_blocking(move || match in_place {
@@ -228,8 +255,8 @@ impl Mcp {
 
     /// Journals what the engine answers `request` with, where blocking is fine: a call of an
     /// unknown tool, or one a fault answers.
-    async fn journal_only(&self, request: CallRequest) {
-        let engine = Arc::clone(&self.engine);
+    async fn journal_only(&self, session: &Session, request: CallRequest) {
+        let engine = Arc::clone(session.engine());
         let journalled = tokio::task::spawn_blocking(move || engine.answer(&request)).await;
         if let Err(error) = journalled {
             tracing::error!("journalling a call failed: {error}");
@@ -243,7 +270,7 @@ impl Mcp {
             call.arguments_map(),
             Planning::Drawn,
         );
-        self.journal_only(request).await;
+        self.journal_only(session, request).await;
     }
 
     /// Fires a fault this layer answers, after its journal line: `-32603`, nothing until the
@@ -285,7 +312,7 @@ impl Mcp {
             call.arguments_map(),
             Planning::Given(plan.clone()),
         );
-        self.journal_only(request).await;
+        self.journal_only(session, request).await;
     }
 }
 
@@ -328,4 +355,24 @@ fn unreadable(why: &str) -> Vec<u8> {
     );
     out.extend_from_slice(br#"}],"isError":true}"#);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_counted_without_reading_them() {
+        let cases = [
+            ("1", 1),
+            (r#"{"a":1,"b":[2,3]}"#, 5),
+            (r#"{"q":"a,b[{"}"#, 2),
+            (r#"{"q":"\",[{"}"#, 2),
+        ];
+        for (text, want) in cases {
+            assert_eq!(values(text), want, "{text}");
+        }
+        let many = format!("[{}0]", "0,".repeat(MAX_VALUES));
+        assert!(values(&many) > MAX_VALUES);
+    }
 }

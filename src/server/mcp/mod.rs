@@ -76,6 +76,11 @@ impl Mcp {
         })
     }
 
+    /// The default run's engine, whose tools every run shares.
+    pub(crate) fn engine(&self) -> &Arc<Engine> {
+        &self.engine
+    }
+
     pub(crate) fn tool_count(&self) -> usize {
         self.tool_count
     }
@@ -153,6 +158,15 @@ impl Mcp {
                 struct Initialize {
                     #[serde(default, rename = "protocolVersion")]
                     protocol_version: String,
+                    #[serde(default, rename = "clientInfo")]
+                    client_info: Option<ClientInfo>,
+                }
+                #[derive(serde::Deserialize)]
+                struct ClientInfo {
+                    #[serde(default)]
+                    name: String,
+                    #[serde(default)]
+                    version: String,
                 }
                 let initialize: Initialize = params(raw, method_name, "mcp.initializeParamsV2")
                     .map_err(|error| match raw.map(RawValue::get) {
@@ -161,7 +175,10 @@ impl Mcp {
                         }
                         _ => error,
                     })?;
-                session.mark_initialized();
+                let client = initialize
+                    .client_info
+                    .map(|client| format!("{}/{}", client.name, client.version));
+                session.mark_initialized(client);
                 Ok(results::initialize(
                     &self.name,
                     &self.version,

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
-use crate::engine::Origin;
+use crate::engine::{Engine, Origin};
 use crate::server::jsonrpc::Id;
 
 #[derive(Debug)]
@@ -16,7 +16,11 @@ pub(crate) struct Session {
     /// session.
     id: Option<Arc<str>>,
     origin: Origin,
+    /// The engine of the session's run: its overrides, positions and journal.
+    engine: Arc<Engine>,
     initialized: Mutex<bool>,
+    /// `clientInfo` of its `initialize`, as `name/version`: who the session's client is.
+    client: Mutex<Option<String>>,
     pending: Mutex<HashMap<Id, (u64, CancellationToken)>>,
     serial: std::sync::atomic::AtomicU64,
     /// Told when the call that arrived last has written its journal line.
@@ -66,11 +70,13 @@ impl Drop for Pending {
 }
 
 impl Session {
-    pub(crate) fn new(id: Option<Arc<str>>, origin: Origin) -> Arc<Self> {
+    pub(crate) fn new(id: Option<Arc<str>>, origin: Origin, engine: Arc<Engine>) -> Arc<Self> {
         Arc::new(Self {
             id,
             origin,
+            engine,
             initialized: Mutex::new(false),
+            client: Mutex::default(),
             pending: Mutex::default(),
             serial: std::sync::atomic::AtomicU64::new(0),
             last_turn: Mutex::default(),
@@ -86,6 +92,10 @@ impl Session {
         self.origin
     }
 
+    pub(crate) fn engine(&self) -> &Arc<Engine> {
+        &self.engine
+    }
+
     pub(crate) fn is_initialized(&self) -> bool {
         *self
             .initialized
@@ -93,11 +103,21 @@ impl Session {
             .unwrap_or_else(PoisonError::into_inner)
     }
 
-    pub(crate) fn mark_initialized(&self) {
+    /// The session has initialized, its client naming itself `client`.
+    pub(crate) fn mark_initialized(&self, client: Option<String>) {
         *self
             .initialized
             .lock()
             .unwrap_or_else(PoisonError::into_inner) = true;
+        *self.client.lock().unwrap_or_else(PoisonError::into_inner) = client;
+    }
+
+    /// The session's client as `name/version`, once it has initialized.
+    pub(crate) fn client(&self) -> Option<String> {
+        self.client
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     fn pending(&self) -> std::sync::MutexGuard<'_, HashMap<Id, (u64, CancellationToken)>> {
