@@ -18,3 +18,4 @@ mod server;
 mod support;
 mod transcript;
 mod verify;
+mod wire;
