@@ -83,6 +83,11 @@ pub use suggest::did_you_mean;
 pub use template::{RenderError, Template};
 pub use toolfile::{Outcome, Parsed, Scenario, ToolFile, parse as parse_tool_file};
 
+/// A string as Go's `%q` prints it, for messages worded as production's Go code words them.
+pub fn go_quote(text: &str) -> String {
+    go_fmt::quote(text)
+}
+
 use cache::ParseCache;
 use entropy::Entropy;
 use overrides::OverridesReader;
