@@ -47,38 +47,35 @@ pub struct Step {
 }
 
 impl Step {
-    /// A POST of `body` as a client on the probe's session sends it.
-    fn post(body: Body) -> Self {
+    /// A `method` request with no body, on the probe's session, as a client sends it.
+    fn bare(method: &'static str, accept: Option<&'static str>) -> Self {
         Self {
-            method: "POST",
-            body: Some(body),
-            accept: Some(ACCEPT),
-            content_type: Some("application/json"),
+            method,
+            body: None,
+            accept,
+            content_type: None,
             session: Session::Probe,
             protocol_version: Some(VERSION),
             extra: Vec::new(),
         }
     }
 
-    /// The standalone stream's GET.
-    fn get() -> Self {
+    /// A POST of `body` as a client on the probe's session sends it.
+    fn post(body: Body) -> Self {
         Self {
-            method: "GET",
-            body: None,
-            accept: Some("text/event-stream"),
-            content_type: None,
-            ..Self::post(Body::Text(""))
+            body: Some(body),
+            content_type: Some("application/json"),
+            ..Self::bare("POST", Some(ACCEPT))
         }
     }
 
+    /// The standalone stream's GET.
+    fn get() -> Self {
+        Self::bare("GET", Some("text/event-stream"))
+    }
+
     fn delete() -> Self {
-        Self {
-            method: "DELETE",
-            body: None,
-            accept: None,
-            content_type: None,
-            ..Self::post(Body::Text(""))
-        }
+        Self::bare("DELETE", None)
     }
 
     /// Outside any session: no `Mcp-Session-Id` and no `MCP-Protocol-Version`.

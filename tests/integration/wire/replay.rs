@@ -1,8 +1,8 @@
 //! A probe's requests sent to the served binary, and its answers recorded as the recording
 //! keeps them (the masks applied). Each answer is read to its own end: an open stream is ended
 //! by what ends it for production too (a `DELETE` of its session, the close of stdin), or
-//! followed up to the answer of one more `ping`; the time limits only stop a server that never
-//! gets there.
+//! followed until it carries every answer awaited and the answer to one more `ping`; the time
+//! limits only stop a server that never gets there.
 
 use std::net::SocketAddr;
 use std::process::Stdio;
@@ -198,7 +198,9 @@ fn has_event(bytes: &[u8]) -> bool {
 }
 
 /// A legacy SSE probe: the stream opened, `messages` POSTed to the endpoint it announces, and
-/// the stream followed until the answer to one more `ping`.
+/// the stream followed until it carries the answer to each request the endpoint accepted and
+/// to one more `ping` sent after them, so that an answer nobody awaited shows as well when it comes
+/// first.
 fn sse(addr: SocketAddr, messages: &[Value]) -> Value {
     let request = RawRequest {
         method: "GET",
@@ -225,16 +227,27 @@ fn sse(addr: SocketAddr, messages: &[Value]) -> Value {
     });
     let mut posts = Vec::new();
     if let Some(path) = &path {
+        // The ids whose answers the stream is to carry: each request the endpoint accepted.
+        let mut awaited: Vec<Value> = Vec::new();
         for message in messages {
-            posts.extend(sse_post(addr, path, message));
+            let status = sse_post(addr, path, message);
+            posts.extend(status);
+            if status.is_some_and(|s| s < 300) && message.get("method").is_some() {
+                awaited.extend(message.get("id").cloned());
+            }
         }
         let last = json!({"jsonrpc": "2.0", "id": LAST, "method": "ping"});
-        let accepted = sse_post(addr, path, &last).is_some_and(|status| status < 300);
-        if let (true, Some(stream)) = (accepted, stream.as_mut()) {
+        if sse_post(addr, path, &last).is_some_and(|status| status < 300) {
+            awaited.push(json!(LAST));
+        }
+        if let Some(stream) = stream.as_mut() {
             stream.body_into(&mut text, LIMIT, |bytes| {
-                event_data(&String::from_utf8_lossy(bytes), true)
+                let answered: Vec<Value> = event_data(&String::from_utf8_lossy(bytes), true)
                     .iter()
-                    .any(|data| data.contains(LAST))
+                    .filter_map(|data| serde_json::from_str::<Value>(data).ok())
+                    .map(|message| message["id"].clone())
+                    .collect();
+                awaited.iter().all(|id| answered.contains(id))
             });
         }
     }
