@@ -139,10 +139,15 @@ pub fn envelope(message: &Value) -> Value {
             || !text.contains(['&', '<', '>']);
         let mut keys: Vec<&String> = result.keys().collect();
         keys.sort();
+        let content_types: Vec<Value> = items
+            .iter()
+            .filter(|item| item.is_object())
+            .map(|item| item.get("type").cloned().unwrap_or(Value::Null))
+            .collect();
         out["result"] = json!({
             "keys": keys,
             "isError": result.get("isError").cloned().unwrap_or(json!("<absent>")),
-            "content_types": items.iter().filter(|i| i.is_object()).map(|i| i.get("type").cloned().unwrap_or(Value::Null)).collect::<Vec<_>>(),
+            "content_types": content_types,
             "text_escapes_html": escaped,
         });
     } else if let Some(resources) = result.get("resources").and_then(Value::as_array) {

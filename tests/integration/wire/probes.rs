@@ -127,7 +127,11 @@ fn initialize_as(id: u64, version: &str) -> Value {
     rpc_with(
         id,
         "initialize",
-        json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "probe", "version": "1"}}),
+        json!({
+            "protocolVersion": version,
+            "capabilities": {},
+            "clientInfo": {"name": "probe", "version": "1"}
+        }),
     )
 }
 
@@ -296,7 +300,10 @@ pub fn table() -> Vec<(&'static str, Request)> {
             on_session(vec![post(rpc_with(
                 20,
                 "completion/complete",
-                json!({"ref": {"type": "ref/prompt", "name": "x"}, "argument": {"name": "a", "value": "b"}}),
+                json!({
+                    "ref": {"type": "ref/prompt", "name": "x"},
+                    "argument": {"name": "a", "value": "b"}
+                }),
             ))]),
         ),
         (

@@ -198,9 +198,8 @@ fn has_event(bytes: &[u8]) -> bool {
 }
 
 /// A legacy SSE probe: the stream opened, `messages` POSTed to the endpoint it announces, and
-/// the stream followed until it carries the answer to each request the endpoint accepted and
-/// to one more `ping` sent after them, so that an answer nobody awaited shows as well when it comes
-/// first.
+/// the stream followed until it carries the answer to each request the endpoint accepted and to
+/// one more `ping` sent after them (so that an answer nobody awaits shows too, if it comes first).
 fn sse(addr: SocketAddr, messages: &[Value]) -> Value {
     let request = RawRequest {
         method: "GET",
