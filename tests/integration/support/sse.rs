@@ -102,7 +102,7 @@ pub async fn open(url: &str) -> (Events, String) {
     let mut events = Events::of(response);
     let (event, endpoint) = events.next_event().await;
     assert_eq!(event, "endpoint");
-    assert!(endpoint.starts_with("/message?sessionId="), "{endpoint}");
+    assert!(endpoint.starts_with("/sse?sessionid="), "{endpoint}");
     let base = url.trim_end_matches("/sse");
     (events, format!("{base}{endpoint}"))
 }
@@ -115,7 +115,7 @@ pub async fn post(endpoint: &str, body: impl Into<reqwest::Body>) -> u16 {
         .body(body)
         .send()
         .await
-        .expect("/message answers")
+        .expect("the endpoint answers")
         .status()
         .as_u16()
 }
