@@ -16,3 +16,4 @@ mod server;
 mod support;
 mod transcript;
 mod verify;
+mod wire;

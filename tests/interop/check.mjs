@@ -83,6 +83,18 @@ function loadToolFiles(dir) {
 }
 const toolFiles = loadToolFiles(toolsDir);
 
+/**
+ * A tool definition as production's Go SDK writes it: its ToolAnnotations struct leaves out
+ * `readOnlyHint` and `idempotentHint` when false (plain bools, `omitempty`), and keeps
+ * `destructiveHint` and `openWorldHint` (pointers) whatever their value.
+ */
+function asGoSdkWritesIt(def) {
+  if (!def.annotations) return def;
+  const annotations = { ...def.annotations };
+  for (const key of ['readOnlyHint', 'idempotentHint']) if (annotations[key] === false) delete annotations[key];
+  return { ...def, annotations };
+}
+
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'careem-mcp-interop-'));
 const overridesPath = path.join(tmp, 'overrides.json');
 const writeOverrides = (obj) => fs.writeFileSync(overridesPath, JSON.stringify(obj) + '\n');
@@ -277,7 +289,7 @@ async function runTransport(label, makeTransport, { streamableHttp = false } = {
     assert(raw, 'no raw tools/list result seen');
     deepStrictEqual(raw.result.tools.length, toolFiles.size);
   });
-  await check(t('every listed tool equals its file\'s json tool block (as the SDK parses it and as sent)'), async () => {
+  await check(t('every listed tool equals its file\'s json tool block as the Go SDK writes it (as the SDK parses it and as sent)'), async () => {
     const raw = received.filter((m) => m.result && Array.isArray(m.result.tools)).at(-1)?.result.tools ?? [];
     const problems = [];
     for (const [name, { file, def }] of toolFiles) {
@@ -285,7 +297,7 @@ async function runTransport(label, makeTransport, { streamableHttp = false } = {
         const got = list.find((x) => x.name === name);
         try {
           assert(got, 'not listed');
-          deepStrictEqual(JSON.parse(JSON.stringify(got)), def);
+          deepStrictEqual(JSON.parse(JSON.stringify(got)), asGoSdkWritesIt(def));
         } catch (e) {
           problems.push(`${name} (${how}) differs from ${file}: ${e.message.split('\n').slice(0, 12).join('\n    ')}`);
         }

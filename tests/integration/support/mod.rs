@@ -8,6 +8,7 @@ mod fixture;
 mod http;
 mod process;
 mod project;
+mod raw_http;
 pub mod sse;
 mod wait;
 
@@ -29,4 +30,5 @@ pub use project::{
     BIN, OK, Project, Run, assert_generated, broken_project, command_in, engine, files_under,
     generated_file, repo, tool_file,
 };
+pub use raw_http::{RawRequest, RawResponse, raw_exchange};
 pub use wait::{wait_until, wait_until_async};

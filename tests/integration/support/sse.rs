@@ -115,7 +115,7 @@ pub async fn post(endpoint: &str, body: impl Into<reqwest::Body>) -> u16 {
         .body(body)
         .send()
         .await
-        .expect("/message answers")
+        .expect("the endpoint answers")
         .status()
         .as_u16()
 }
