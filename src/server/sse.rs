@@ -228,12 +228,17 @@ async fn post(sse: &Sse, id: &str, body: &[u8]) -> Response {
             && let Ok(call) = ToolCall::read(request.params.as_deref())
         {
             sse.mcp.journal_fault(&session, &call, plan).await;
-            // What the ingress cuts or forgets ends the session's stream too.
-            if matches!(
-                fault,
-                crate::engine::Fault::SessionExpired | crate::engine::Fault::Drop
-            ) {
-                sse.sessions.close(id);
+            match fault {
+                // The connection the ingress cuts is the session's stream: the POST went
+                // through, the answer never comes.
+                crate::engine::Fault::Drop => {
+                    sse.sessions.close(id);
+                    return plain::empty(StatusCode::ACCEPTED);
+                }
+                crate::engine::Fault::SessionExpired => {
+                    sse.sessions.close(id);
+                }
+                _ => {}
             }
             return faults::ingress_answer(fault);
         }
