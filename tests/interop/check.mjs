@@ -4,8 +4,12 @@
 // over Streamable HTTP, legacy HTTP+SSE and stdio.
 //
 //   node tests/interop/check.mjs <path/to/careem-mcp> <repo root>
+//   node tests/interop/check.mjs <path/to/careem-mcp> <repo root> --url <base> --overrides <file>
 //
-// It starts the server itself (`serve --port 0 --no-journal` on 127.0.0.1, and `serve --stdio`
+// With `--url`, it checks the servers already answering at <base> (`<base>/mcp`, `<base>/sse`,
+// `<base>/health`; scripts/nginx-check.sh gives it nginx in front of several instances) over
+// Streamable HTTP and legacy SSE, forcing faults through their overrides file. Otherwise
+// it starts the server itself (`serve --port 0 --no-journal` on 127.0.0.1, and `serve --stdio`
 // as a child process), with a private overrides file, and checks what a client sees: server
 // identity, the tool list against the `json tool` blocks in tools/, the widget resource, and
 // tools/call results of every kind (SPEC §7 tests 3-10, a `json error` scenario, unknown
@@ -43,9 +47,13 @@ const SESSION_EXPIRED = { error: 'unauthorized: careem session expired, reconnec
 // ---------------------------------------------------------------------------------------------
 // Arguments, paths, the tool files
 
-const [binArg, rootArg] = process.argv.slice(2);
-if (!binArg || !rootArg) {
-  console.error('usage: node check.mjs <path/to/careem-mcp> <repo root>');
+const { values: options, positionals } = util.parseArgs({
+  allowPositionals: true,
+  options: { url: { type: 'string' }, overrides: { type: 'string' } },
+});
+const [binArg, rootArg] = positionals;
+if (!binArg || !rootArg || positionals.length > 2 || Boolean(options.url) !== Boolean(options.overrides)) {
+  console.error('usage: node check.mjs <path/to/careem-mcp> <repo root> [--url <base> --overrides <file>]');
   process.exit(2);
 }
 const bin = path.resolve(binArg);
@@ -84,7 +92,7 @@ function loadToolFiles(dir) {
 const toolFiles = loadToolFiles(toolsDir);
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'careem-mcp-interop-'));
-const overridesPath = path.join(tmp, 'overrides.json');
+const overridesPath = options.overrides ? path.resolve(options.overrides) : path.join(tmp, 'overrides.json');
 const writeOverrides = (obj) => fs.writeFileSync(overridesPath, JSON.stringify(obj) + '\n');
 writeOverrides({});
 
@@ -513,10 +521,14 @@ function observingFetch(http) {
 
 async function main() {
   let server;
-  await check('http server starts and prints its URLs', async () => {
-    server = await startHttpServer();
-    assert(server.tools === toolFiles.size, `serving ${server.tools} tools, ${toolFiles.size} tool files`);
-  });
+  if (options.url) {
+    server = { base: options.url.replace(/\/+$/, '') };
+  } else {
+    await check('http server starts and prints its URLs', async () => {
+      server = await startHttpServer();
+      assert(server.tools === toolFiles.size, `serving ${server.tools} tools, ${toolFiles.size} tool files`);
+    });
+  }
 
   if (server) {
     await check('http GET /health → {"status":"ok","tools":N}', async () => {
@@ -535,7 +547,8 @@ async function main() {
       ['internal-error', '-32603 MCP error -32603: internal error'],
       ['hang', '-32001'],
       ['session-expired', '404 Streamable HTTP error: Error POSTing to endpoint: session not found'],
-      ['drop', 'fetch failed'],
+      // Behind a load balancer, a connection the server resets is the balancer's 502.
+      ['drop', options.url ? '502 Streamable HTTP error: Error POSTing to endpoint: upstream connect error' : 'fetch failed'],
     ]);
     await runFaults('sse', () => new SSEClientTransport(new URL(`${server.base}/sse`)), [
       ['http-503', 'no healthy upstream'],
@@ -549,6 +562,7 @@ async function main() {
     report(false, 'streamable-http and sse checks skipped', 'no server');
   }
 
+  if (options.url) return;
   let stdioStderr = '';
   await runTransport('stdio', () => {
     const transport = new StdioClientTransport({
