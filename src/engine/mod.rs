@@ -7,6 +7,7 @@ mod check;
 mod controls;
 mod journal;
 mod output;
+mod runs;
 mod select;
 mod toolfile;
 
@@ -50,6 +51,7 @@ pub use journal::read::{
 };
 pub use journal::write::{Entry as JournalEntry, Journal, read as read_journal};
 pub use output::{CallOutput, Decision, INTERNAL_ERROR, JsonShape, Rendering, UnknownTool};
+pub use runs::{RunName, RunNameError, Runs, list as list_runs, remove as remove_run};
 pub use select::arguments::{apply_defaults, validate as validate_arguments};
 pub use select::matcher::matches;
 pub use toolfile::diagnostic::{Diagnostic, Diagnostics};
@@ -79,8 +81,9 @@ pub struct EngineConfig {
 #[derive(Debug)]
 pub struct Engine {
     config: EngineConfig,
-    tools: BTreeMap<String, Tool>,
-    cache: ParseCache,
+    /// Shared with the engines of the runs made from this one (see [`Engine::for_run`]).
+    tools: Arc<BTreeMap<String, Tool>>,
+    cache: Arc<ParseCache>,
     overrides: OverridesReader,
     entropy: Entropy,
     positions: Positions,
@@ -110,18 +113,43 @@ impl Engine {
 
     /// An engine over whatever loaded, for `lint`, which reports problems instead of refusing.
     pub fn from_tools(config: EngineConfig, tools: BTreeMap<String, Tool>) -> Self {
+        Self::sharing(config, Arc::new(tools), Arc::default())
+    }
+
+    fn sharing(
+        config: EngineConfig,
+        tools: Arc<BTreeMap<String, Tool>>,
+        cache: Arc<ParseCache>,
+    ) -> Self {
         let entropy = config.seed.map(Entropy::seeded).unwrap_or_default();
         let dice = Dice::new(config.seed);
         Self {
             overrides: OverridesReader::new(config.overrides.clone()),
             config,
             tools,
-            cache: ParseCache::default(),
+            cache,
             entropy,
             positions: Positions::default(),
             dice,
             journal: None,
         }
+    }
+
+    /// An engine for a run whose overrides file is `overrides`: the same tools and parse
+    /// cache as this one (nothing is loaded or parsed again), its own reader of the file,
+    /// sequence positions and draws, and no journal until [`Engine::journalled`] gives it one.
+    #[must_use]
+    pub fn for_run(&self, overrides: PathBuf) -> Self {
+        let config = EngineConfig {
+            overrides,
+            ..self.config.clone()
+        };
+        Self::sharing(config, Arc::clone(&self.tools), Arc::clone(&self.cache))
+    }
+
+    /// The size past which this engine's journal rotates; `None` when it keeps none.
+    pub fn journal_max_size(&self) -> Option<u64> {
+        self.journal.as_ref().map(Journal::max_size)
     }
 
     /// Records every call that [`Engine::record`] is told of in `journal`.

@@ -5,6 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::engine::runs::RunName;
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProjectLayout {
     /// The project folder as named; empty for the current folder.
@@ -47,6 +49,35 @@ impl ProjectLayout {
                 project: project.is_some(),
                 tools: tools.is_some(),
                 overrides: overrides.is_some(),
+            },
+        }
+    }
+}
+
+impl ProjectLayout {
+    /// The folder that holds every run's folder: `<project>/.run/runs`.
+    pub fn runs_dir(&self) -> PathBuf {
+        self.project.join(".run").join("runs")
+    }
+
+    /// The run's folder: `<project>/.run/runs/<run>`.
+    pub fn run_dir(&self, run: &RunName) -> PathBuf {
+        self.runs_dir().join(run.as_str())
+    }
+
+    /// The layout of a run: the same tools, the run's own overrides file and journal in its
+    /// folder.
+    #[must_use]
+    pub fn for_run(&self, run: &RunName) -> Self {
+        let dir = self.run_dir(run);
+        Self {
+            project: self.project.clone(),
+            tools: self.tools.clone(),
+            overrides: dir.join("overrides.json"),
+            journal: dir.join("calls.jsonl"),
+            named: Named {
+                overrides: false,
+                ..self.named
             },
         }
     }
