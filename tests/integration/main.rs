@@ -14,6 +14,7 @@ mod journey_food;
 mod journey_rides;
 mod project;
 mod reliability;
+mod runs;
 mod server;
 mod support;
 mod transcript;
