@@ -59,6 +59,11 @@ pub use toolfile::scenario_kind::{ScenarioKind, kinds as scenario_kinds};
 pub use toolfile::template::{RenderError, Template};
 pub use toolfile::{Outcome, Parsed, Scenario, ToolFile, parse as parse_tool_file};
 
+/// A string as Go's `%q` prints it, for messages worded as production's Go code words them.
+pub fn go_quote(text: &str) -> String {
+    select::go_fmt::quote(text)
+}
+
 use catalog::cache::ParseCache;
 use controls::overrides::OverridesReader;
 use controls::plan::Dice;

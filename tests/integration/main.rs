@@ -4,7 +4,6 @@ mod cli;
 mod controls;
 mod dashboard;
 mod engine;
-mod fast_path;
 mod fixtures;
 mod gen_food;
 mod gen_rides;

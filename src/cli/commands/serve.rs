@@ -65,7 +65,6 @@ fn serve(engine: Arc<Engine>, args: &ServeArgs) -> anyhow::Result<Status> {
             header_timeout: args.header_timeout,
             body_timeout: args.body_timeout,
         },
-        fast_path: true,
     };
     let tools = engine.tools().len();
     run_until_signal(engine, options, args.stdio, |addr| {

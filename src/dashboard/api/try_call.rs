@@ -59,7 +59,7 @@ pub(super) async fn run(
             "decision": decision,
             "arguments": arguments,
             "micros": micros,
-            "result": call_result_json(output),
+            "result": call_result_json(&output),
         })))
     })
     .await
