@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::support::{Project, call, stdio_client};
+use crate::support::{Project, call, http, start_announced, stdio_client};
 
 const RIDE: &str = "ride_get_status";
 
@@ -105,4 +105,61 @@ fn bad_run_names_are_refused_before_they_touch_the_disk() {
         }
     }
     assert!(!project.path().join(".run").exists());
+}
+
+#[tokio::test]
+async fn the_dashboard_api_answers_for_the_run_it_is_asked_about() {
+    let project = Project::copy_of_repo();
+    ok(&project, &["--run", "a", "scenario", RIDE, "arriving"]);
+    ok(
+        &project,
+        &["--run", "a", "call", RIDE, r#"{"rideId":"5001002"}"#],
+    );
+    ok(&project, &["call", RIDE, r#"{"rideId":"5001002"}"#]);
+    let mut command = project.command();
+    command.args(["dashboard", "--port", "0"]);
+    let (_process, url, _stderr) = start_announced(command, "careem-mcp: dashboard at ");
+    let get = |path: &str| {
+        let request = http().get(format!("{url}api{path}"));
+        async move {
+            let response = request.send().await.expect("GET");
+            let status = response.status().as_u16();
+            (status, response.json::<Value>().await.expect("JSON"))
+        }
+    };
+    assert_eq!(get("/runs").await, (200, json!({"runs": ["a"]})));
+    let scenarios = |calls: &Value| -> Vec<Value> {
+        calls
+            .as_array()
+            .expect("calls")
+            .iter()
+            .map(|c| c["scenario"].clone())
+            .collect()
+    };
+    let (status, in_a) = get("/calls?run=a").await;
+    assert_eq!((status, scenarios(&in_a)), (200, vec![json!("arriving")]));
+    let (status, default) = get("/calls").await;
+    assert_eq!(status, 200);
+    assert_ne!(scenarios(&default), vec![json!("arriving")]);
+    assert_eq!(scenarios(&default).len(), 1);
+    let (status, listed) = get("/scenarios?run=a").await;
+    assert_eq!(status, 200);
+    assert!(
+        listed["overrides"]
+            .as_str()
+            .is_some_and(|p| p.ends_with(".run/runs/a/overrides.json")),
+        "{}",
+        listed["overrides"]
+    );
+    for bad in ["..", "%2e%2e", "a%2fb", "A"] {
+        let (status, body) = get(&format!("/calls?run={bad}")).await;
+        assert_eq!(status, 400, "{bad}: {body}");
+        assert!(
+            body["error"]
+                .as_str()
+                .is_some_and(|e| e.contains("run name")),
+            "{body}"
+        );
+    }
+    assert_eq!(get("/runs").await, (200, json!({"runs": ["a"]})));
 }

@@ -4,19 +4,19 @@
 //! and `reset` do.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::Path;
 use axum::http::StatusCode;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::in_run::InRun;
 use super::{ApiError, blocking};
-use crate::dashboard::Dashboard;
 use crate::engine::{
     Control, Controls, DEFAULT_ENTRY, Fault, ForceError, force_scenario, load_catalog,
     read_overrides, read_overrides_strict, reset_overrides, scenario_kinds, set_control,
 };
 
-pub(super) async fn list(State(dashboard): State<Dashboard>) -> Result<Json<Value>, ApiError> {
+pub(super) async fn list(InRun(dashboard): InRun) -> Result<Json<Value>, ApiError> {
     blocking(move || {
         let config = dashboard.engine.config();
         let loaded = load_catalog(&config.tools_dir);
@@ -91,7 +91,7 @@ pub(super) struct ForceBody {
 }
 
 pub(super) async fn force(
-    State(dashboard): State<Dashboard>,
+    InRun(dashboard): InRun,
     Path(tool): Path<String>,
     Json(body): Json<ForceBody>,
 ) -> Result<Json<Value>, ApiError> {
@@ -119,7 +119,7 @@ pub(super) struct EntryBody {
 /// Sets a tool's (or `*`'s) whole entry: sequences, delays, faults and rates, checked by the
 /// engine's parser and against the tool's scenarios before anything is written.
 pub(super) async fn set_entry(
-    State(dashboard): State<Dashboard>,
+    InRun(dashboard): InRun,
     Path(tool): Path<String>,
     Json(body): Json<EntryBody>,
 ) -> Result<Json<Value>, ApiError> {
@@ -153,7 +153,7 @@ fn refusal(error: ForceError) -> ApiError {
     }
 }
 
-pub(super) async fn reset(State(dashboard): State<Dashboard>) -> Result<Json<Value>, ApiError> {
+pub(super) async fn reset(InRun(dashboard): InRun) -> Result<Json<Value>, ApiError> {
     blocking(move || {
         reset_overrides(&dashboard.engine.config().overrides)
             .map_err(|error| ApiError::new(StatusCode::CONFLICT, error.to_string()))?;

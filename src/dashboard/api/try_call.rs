@@ -4,13 +4,12 @@
 //! the scenario that produced it.
 
 use axum::Json;
-use axum::extract::State;
 use axum::http::StatusCode;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
+use super::in_run::InRun;
 use super::{ApiError, blocking};
-use crate::dashboard::Dashboard;
 use crate::engine::Decision;
 use crate::server::call_result_json;
 
@@ -25,7 +24,7 @@ pub(super) struct CallBody {
 }
 
 pub(super) async fn run(
-    State(dashboard): State<Dashboard>,
+    InRun(dashboard): InRun,
     Json(body): Json<CallBody>,
 ) -> Result<Json<Value>, ApiError> {
     blocking(move || {

@@ -28,9 +28,9 @@ pub struct Runs {
 
 impl Runs {
     /// The runs of the project laid out as `layout`, `engine` answering the default run.
-    pub fn new(engine: Engine, layout: &ProjectLayout) -> Self {
+    pub fn new(engine: impl Into<Arc<Engine>>, layout: &ProjectLayout) -> Self {
         Self {
-            default: Arc::new(engine),
+            default: engine.into(),
             layout: layout.clone(),
             runs: Mutex::default(),
         }
