@@ -162,4 +162,56 @@ mod tests {
         };
         assert_eq!(named.named, expected);
     }
+
+    #[test]
+    fn a_run_keeps_the_tools_and_has_its_own_files_under_the_project() {
+        let run: RunName = "ci-7".parse().expect("a run name");
+        let cases: [(Option<&str>, Option<&str>, [&str; 3]); 3] = [
+            (
+                None,
+                None,
+                [
+                    "tools",
+                    ".run/runs/ci-7/overrides.json",
+                    ".run/runs/ci-7/calls.jsonl",
+                ],
+            ),
+            (
+                Some("/p"),
+                None,
+                [
+                    "/p/tools",
+                    "/p/.run/runs/ci-7/overrides.json",
+                    "/p/.run/runs/ci-7/calls.jsonl",
+                ],
+            ),
+            (
+                Some("/p"),
+                Some("/t"),
+                [
+                    "/t",
+                    "/p/.run/runs/ci-7/overrides.json",
+                    "/p/.run/runs/ci-7/calls.jsonl",
+                ],
+            ),
+        ];
+        for (project, tools, want) in cases {
+            let layout =
+                ProjectLayout::derive(project.map(Path::new), tools.map(Path::new), None, None)
+                    .for_run(&run);
+            assert_eq!(
+                [
+                    layout.tools.as_path(),
+                    layout.overrides.as_path(),
+                    layout.journal.as_path()
+                ],
+                want.map(Path::new),
+                "{project:?} {tools:?}"
+            );
+            assert_eq!(
+                layout.run_dir(&run),
+                layout.overrides.parent().expect("the run's folder")
+            );
+        }
+    }
 }

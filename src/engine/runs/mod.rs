@@ -252,4 +252,23 @@ mod tests {
         assert!(!remove(&layout, &a).expect("nothing to remove"));
         assert_eq!(list(&layout.runs_dir()).expect("no runs"), []);
     }
+
+    #[test]
+    fn without_a_journal_no_run_keeps_one() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let tools = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools");
+        let layout = ProjectLayout::derive(Some(dir.path()), Some(&tools), None, None);
+        let config = EngineConfig {
+            tools_dir: layout.tools.clone(),
+            overrides: layout.overrides.clone(),
+            clock: None,
+            seed: None,
+        };
+        let runs = Runs::new(Engine::load(config).expect("the tool files load"), &layout);
+        let a: RunName = "a".parse().expect("a run name");
+        let engine = runs.get(Some(&a));
+        assert_eq!(engine.journal_max_size(), None);
+        call(&engine, "s", RIDE);
+        assert!(!layout.run_dir(&a).exists());
+    }
 }
