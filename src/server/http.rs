@@ -20,6 +20,7 @@ use super::plain;
 use super::sessions::Sessions;
 use super::sse::Sse;
 use super::streamable::Streamable;
+use super::streams::Streams;
 use super::{ServerError, ServerOptions};
 use crate::engine::Engine;
 
@@ -32,6 +33,7 @@ pub(crate) const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
 pub struct AppState {
     mcp: Arc<Mcp>,
     sessions: Arc<Sessions>,
+    streams: Arc<Streams>,
     guard: Arc<HostGuard>,
     body_timeout: Duration,
     shutdown: CancellationToken,
@@ -49,6 +51,9 @@ impl AppState {
         Ok(Self {
             mcp: Arc::new(Mcp::new(engine, options)?),
             sessions: Sessions::new(options.max_sessions, options.session_idle, shutdown.clone()),
+            streams: Streams::new(super::connections::fitting_cap(
+                options.connections.max_connections,
+            )),
             guard: Arc::new(HostGuard::new(&options.allowed_hosts).without_origin_check()),
             body_timeout: options.connections.body_timeout,
             shutdown,
@@ -70,9 +75,14 @@ pub fn app(state: AppState) -> Router {
     let streamable = Streamable {
         mcp: Arc::clone(&state.mcp),
         sessions: Arc::clone(&state.sessions),
+        streams: Arc::clone(&state.streams),
         shutdown: state.shutdown.clone(),
     };
-    let sse = Sse::new(Arc::clone(&state.mcp), Arc::clone(&state.sessions));
+    let sse = Sse::new(
+        Arc::clone(&state.mcp),
+        Arc::clone(&state.sessions),
+        Arc::clone(&state.streams),
+    );
     let tools = state.mcp.tool_count();
     Router::new()
         .route(

@@ -17,6 +17,7 @@ mod shutdown_signal;
 mod sse;
 mod stdio;
 mod streamable;
+mod streams;
 mod widget;
 
 use std::net::SocketAddr;

@@ -19,6 +19,7 @@ use super::mcp::{Mcp, Reply, Session, ToolCall, Transport};
 use super::plain;
 use super::sessions::Sessions;
 use super::streamable::event;
+use super::streams::{StreamSlot, Streams};
 
 /// Bytes a stream may hold unsent before it is ended as abandoned.
 const QUEUE_BYTES: usize = 8 * 1024 * 1024;
@@ -27,7 +28,8 @@ const QUEUE_BYTES: usize = 8 * 1024 * 1024;
 pub(crate) struct Sse {
     pub(crate) mcp: Arc<Mcp>,
     pub(crate) sessions: Arc<Sessions>,
-    streams: Arc<std::sync::Mutex<HashMap<String, Outbox>>>,
+    outboxes: Arc<std::sync::Mutex<HashMap<String, Outbox>>>,
+    streams: Arc<Streams>,
 }
 
 /// Where a session's answers go: its stream's queue, and what the queue holds in bytes.
@@ -50,16 +52,17 @@ impl Outbox {
 }
 
 impl Sse {
-    pub(crate) fn new(mcp: Arc<Mcp>, sessions: Arc<Sessions>) -> Self {
+    pub(crate) fn new(mcp: Arc<Mcp>, sessions: Arc<Sessions>, streams: Arc<Streams>) -> Self {
         Self {
             mcp,
             sessions,
-            streams: Arc::default(),
+            outboxes: Arc::default(),
+            streams,
         }
     }
 
     fn outbox(&self, id: &str) -> Option<Outbox> {
-        self.streams
+        self.outboxes
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .get(id)
@@ -67,7 +70,7 @@ impl Sse {
     }
 
     fn forget(&self, id: &str) {
-        self.streams
+        self.outboxes
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .remove(id);
@@ -125,7 +128,7 @@ fn open(sse: &Sse, path: &str) -> Response {
     };
     let (sender, receiver) = mpsc::unbounded_channel::<Bytes>();
     let queued = Arc::new(AtomicUsize::new(0));
-    sse.streams
+    sse.outboxes
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
         .insert(
@@ -139,6 +142,7 @@ fn open(sse: &Sse, path: &str) -> Response {
     let endpoint = format!("{path}?sessionid={id}");
     let first = Bytes::from(format!("event: endpoint\ndata: {endpoint}\n\n"));
     let state = Stream {
+        slot: sse.streams.take(),
         first: Some(first),
         receiver,
         queued,
@@ -155,6 +159,7 @@ fn open(sse: &Sse, path: &str) -> Response {
         let next = tokio::select! {
             next = state.receiver.recv() => next?,
             () = state.live.session.ended() => return None,
+            () = state.slot.ended.cancelled() => return None,
         };
         state.queued.fetch_sub(next.len(), Ordering::AcqRel);
         Some((Ok(next), state))
@@ -172,6 +177,7 @@ fn open(sse: &Sse, path: &str) -> Response {
 
 /// What a session's stream holds while it is open.
 struct Stream {
+    slot: StreamSlot,
     first: Option<Bytes>,
     receiver: mpsc::UnboundedReceiver<Bytes>,
     queued: Arc<AtomicUsize>,

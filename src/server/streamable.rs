@@ -20,6 +20,7 @@ use super::mcp::{
 };
 use super::plain;
 use super::sessions::{Live, Sessions};
+use super::streams::Streams;
 use crate::engine::Plan;
 
 pub(crate) const SESSION_ID: &str = "mcp-session-id";
@@ -31,6 +32,7 @@ const LAST_EVENT_ID: &str = "last-event-id";
 pub(crate) struct Streamable {
     pub(crate) mcp: Arc<Mcp>,
     pub(crate) sessions: Arc<Sessions>,
+    pub(crate) streams: Arc<Streams>,
     pub(crate) shutdown: CancellationToken,
 }
 
@@ -101,7 +103,7 @@ pub(crate) async fn handle(State(http): State<Streamable>, request: Request) -> 
         if let Some(refused) = unsupported(&version) {
             return refused;
         }
-        return standalone(&live, headers);
+        return standalone(&live, headers, &http.streams);
     }
     if let Some(refused) = unsupported(&version) {
         return refused;
@@ -260,7 +262,7 @@ async fn ingress(
 }
 
 /// The standalone GET stream: one per session, open until the session or the client ends.
-fn standalone(live: &Arc<Live>, headers: &HeaderMap) -> Response {
+fn standalone(live: &Arc<Live>, headers: &HeaderMap, streams: &Arc<Streams>) -> Response {
     if let Some(value) = headers.get(LAST_EVENT_ID) {
         let text = String::from_utf8_lossy(value.as_bytes());
         let well_formed = text
@@ -279,10 +281,13 @@ fn standalone(live: &Arc<Live>, headers: &HeaderMap) -> Response {
             "stream ID conflicts with ongoing stream",
         );
     }
-    let open = StandaloneOpen(Arc::clone(live));
+    let (open, slot) = (StandaloneOpen(Arc::clone(live)), streams.take());
     let events = futures::stream::once(async move {
-        open.0.session.ended().await;
-        drop(open);
+        tokio::select! {
+            () = open.0.session.ended() => {}
+            () = slot.ended.cancelled() => {}
+        }
+        drop((open, slot));
     })
     .filter_map(|()| std::future::ready(None::<Result<Bytes, std::io::Error>>));
     stream(events.boxed(), None)

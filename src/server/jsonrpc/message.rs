@@ -90,9 +90,19 @@ fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<&'de Raw
 
 /// One message, as `jsonrpc2.DecodeMessage` reads it.
 pub(crate) fn decode(text: &[u8]) -> Result<Message, DecodeError> {
-    let wire: Wire<'_> = match serde_json::from_slice(text) {
+    // Go's decoder reads the first value and leaves what follows it, and takes invalid UTF-8
+    // as U+FFFD.
+    let mut reader = serde_json::Deserializer::from_slice(text);
+    let wire = match Wire::deserialize(&mut reader) {
         Ok(wire) => wire,
-        Err(error) => return Err(DecodeError::Syntax(syntax(text, &error))),
+        Err(error) => {
+            if let Err(invalid) = std::str::from_utf8(text) {
+                tracing::debug!("a message that is not UTF-8: {invalid}");
+                let mended = String::from_utf8_lossy(text).into_owned();
+                return decode(mended.as_bytes());
+            }
+            return Err(DecodeError::Syntax(syntax(text, &error)));
+        }
     };
     let version = match wire.jsonrpc {
         None => String::new(),
@@ -161,7 +171,7 @@ fn id(raw: &str) -> Result<Option<Id>, DecodeError> {
 }
 
 /// What Go calls a JSON value's kind in its type errors.
-fn kind(raw: &str) -> &'static str {
+pub(crate) fn kind(raw: &str) -> &'static str {
     match raw.trim_start().as_bytes().first() {
         Some(b'"') => "string",
         Some(b't' | b'f') => "bool",
@@ -173,53 +183,17 @@ fn kind(raw: &str) -> &'static str {
 
 /// serde's complaint about `text` as Go's decoder words it.
 fn syntax(text: &[u8], error: &serde_json::Error) -> String {
-    use serde_json::error::Category;
-    match error.classify() {
-        Category::Eof => "unexpected EOF".to_string(),
-        Category::Data => {
-            let first = text.iter().find(|byte| !byte.is_ascii_whitespace());
-            let kind = match first {
-                Some(b'"') => "string",
-                Some(b't' | b'f') => "bool",
-                Some(b'[') => "array",
-                _ => "number",
-            };
-            format!("json: cannot unmarshal {kind} into Go value of type jsonrpc2.wireCombined")
-        }
-        Category::Syntax | Category::Io => {
-            let at = offset(text, error.line(), error.column());
-            let shown = text
-                .get(at.saturating_sub(1)..)
-                .and_then(|rest| String::from_utf8_lossy(rest).chars().next())
-                .unwrap_or(' ');
-            format!(
-                "invalid character {} looking for beginning of value",
-                go_char(shown)
-            )
-        }
+    if error.classify() != serde_json::error::Category::Data {
+        return super::go_syntax::complaint(text);
     }
-}
-
-/// The byte offset of serde's 1-based line and column.
-fn offset(text: &[u8], line: usize, column: usize) -> usize {
-    let mut at = 0;
-    for _ in 1..line {
-        match text[at..].iter().position(|byte| *byte == b'\n') {
-            Some(newline) => at += newline + 1,
-            None => return text.len(),
-        }
-    }
-    (at + column).min(text.len())
-}
-
-/// A character as Go's `quoteChar` shows it in a syntax error.
-fn go_char(c: char) -> String {
-    match c {
-        '\'' => r"'\''".to_string(),
-        '"' => r#"'"'"#.to_string(),
-        c if c.is_control() => format!("'\\x{:02x}'", u32::from(c)),
-        c => format!("'{c}'"),
-    }
+    let first = text.iter().find(|byte| !byte.is_ascii_whitespace());
+    let kind = match first {
+        Some(b'"') => "string",
+        Some(b't' | b'f') => "bool",
+        Some(b'[') => "array",
+        _ => "number",
+    };
+    format!("json: cannot unmarshal {kind} into Go value of type jsonrpc2.wireCombined")
 }
 
 #[cfg(test)]

@@ -52,7 +52,7 @@ impl ToolCall {
             None | Some("null") => Arguments::Object(None),
             Some(text) => match serde_json::from_str::<Map<String, Value>>(text) {
                 Ok(map) => Arguments::Object(Some(map)),
-                Err(_) => Arguments::Not(super::kind(text)),
+                Err(_) => Arguments::Not(crate::server::jsonrpc::kind(text)),
             },
         };
         Ok(Self {

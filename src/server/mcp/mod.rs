@@ -300,7 +300,7 @@ fn optional_params<T: DeserializeOwned>(
     };
     serde_json::from_str(raw.get()).map(Some).map_err(|_| {
         let shown = crate::engine::go_quote(raw.get());
-        let kind = kind(raw.get());
+        let kind = super::jsonrpc::kind(raw.get());
         let bare = go_type.trim_start_matches("mcp.");
         RpcError::new(
             0,
@@ -309,15 +309,4 @@ fn optional_params<T: DeserializeOwned>(
             ),
         )
     })
-}
-
-/// What Go calls a JSON value's kind in its type errors.
-fn kind(raw: &str) -> &'static str {
-    match raw.trim_start().as_bytes().first() {
-        Some(b'"') => "string",
-        Some(b't' | b'f') => "bool",
-        Some(b'[') => "array",
-        Some(b'{') => "object",
-        _ => "number",
-    }
 }

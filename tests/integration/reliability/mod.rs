@@ -14,11 +14,6 @@ mod soak;
 
 /// What a client sees of any failure inside a call.
 const INTERNAL_ERROR: &str = "internal server error";
-const PARSE_ERROR: &str =
-    r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#;
-const INVALID_REQUEST: &str =
-    r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}"#;
-const BAD_CALL_PARAMS: &str = "invalid params for tools/call: expected an object with a string `name` and an optional object `arguments`";
 
 /// `{"a": {"a": … 1 … }}`, `depth` objects deep.
 fn nested(depth: usize) -> String {

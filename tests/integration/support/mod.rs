@@ -13,8 +13,8 @@ mod wait;
 
 pub use agent::{Agent, time};
 pub use client::{
-    Client, assert_marina, assert_marina_result, at_marina, call, http_client, marina, marina_call,
-    sse_client, stdio_client,
+    Client, assert_marina, assert_marina_result, at_marina, call, http_client, is_error, marina,
+    marina_call, sse_client, stdio_client,
 };
 pub use fixture::Fixture;
 pub use http::{ACCEPT, Raw, http, jsonrpc};
