@@ -54,6 +54,24 @@ async fn two_agents_in_parallel_in_two_runs_each_see_only_their_own() {
     assert_eq!(journalled(&project, &["--run", "a"]), ["arriving"; 2]);
     assert_eq!(journalled(&project, &["--run", "b"]), ["completed"; 2]);
     assert_eq!(journalled(&project, &[]), Vec::<String>::new());
+    let all = project.run(&["calls", "--all-runs", "--json"]);
+    assert_eq!(all.code, 0, "{}", all.stderr);
+    let mut runs: Vec<(Value, Value)> = serde_json::from_str::<Vec<Value>>(&all.stdout)
+        .expect("calls --all-runs --json")
+        .into_iter()
+        .map(|e| (e["run"].clone(), e["scenario"].clone()))
+        .collect();
+    runs.sort_by_key(|(run, _)| run.to_string());
+    assert_eq!(
+        runs,
+        [
+            ("a", "arriving"),
+            ("a", "arriving"),
+            ("b", "completed"),
+            ("b", "completed")
+        ]
+        .map(|(r, s)| (json!(r), json!(s)))
+    );
 
     // Resetting or clearing run a leaves run b alone.
     ok(&project, &["--run", "a", "reset"]);
