@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
-use super::mcp::{Session, Transport};
+use super::mcp::Session;
+use crate::engine::Origin;
 
 pub const DEFAULT_MAX_SESSIONS: usize = 2000;
 
@@ -63,8 +64,8 @@ impl Sessions {
     }
 
     /// A new session with a fresh id, not in the table until [`Sessions::admit`].
-    pub(crate) fn fresh(transport: Transport) -> Arc<Session> {
-        Session::new(Some(Arc::from(new_id())), transport)
+    pub(crate) fn fresh(origin: Origin) -> Arc<Session> {
+        Session::new(Some(Arc::from(new_id())), origin)
     }
 
     /// Puts `session` in the table (ending the one idle longest when the table is full) and
@@ -190,10 +191,10 @@ mod tests {
     #[tokio::test]
     async fn a_full_table_ends_the_session_idle_longest() {
         let sessions = Sessions::new(2, Duration::from_secs(60), CancellationToken::new());
-        let first = sessions.admit(Sessions::fresh(Transport::Http));
-        let second = sessions.admit(Sessions::fresh(Transport::Http));
+        let first = sessions.admit(Sessions::fresh(Origin::Http));
+        let second = sessions.admit(Sessions::fresh(Origin::Http));
         first.touch();
-        let third = sessions.admit(Sessions::fresh(Transport::Http));
+        let third = sessions.admit(Sessions::fresh(Origin::Http));
         assert!(second.session.has_ended(), "the one idle longest");
         assert!(!first.session.has_ended() && !third.session.has_ended());
         assert!(sessions.get(second.session.id().unwrap()).is_none());

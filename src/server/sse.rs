@@ -15,11 +15,12 @@ use tokio::sync::mpsc;
 
 use super::faults;
 use super::jsonrpc::{self, Message, Method};
-use super::mcp::{Mcp, Reply, Session, ToolCall, Transport};
+use super::mcp::{Arrival, Mcp, Reply, Session, ToolCall};
 use super::plain;
 use super::sessions::Sessions;
 use super::streamable::event;
 use super::streams::{StreamSlot, Streams};
+use crate::engine::Origin;
 
 /// Bytes a stream may hold unsent before it is ended as abandoned.
 const QUEUE_BYTES: usize = 8 * 1024 * 1024;
@@ -122,7 +123,7 @@ pub(crate) async fn handle(
 
 /// A new session and its stream: the endpoint event first, then every answer.
 fn open(sse: &Sse, path: &str) -> Response {
-    let session = Sessions::fresh(Transport::Sse);
+    let session = Sessions::fresh(Origin::Sse);
     let Some(id) = session.id().map(str::to_string) else {
         unreachable!("HTTP sessions always have an id");
     };
@@ -213,26 +214,30 @@ async fn post(sse: &Sse, id: &str, body: &[u8]) -> Response {
         Err(refusal) => return plain::error(StatusCode::BAD_REQUEST, &refusal.to_string()),
     };
     let session = Arc::clone(&live.session);
-    let mut plan = None;
+    let mut arrival = None;
     if method == Method::ToolsCall
         && request.is_call()
         && session.is_initialized()
         && let Some(name) = ToolCall::name_of(request.params.as_deref())
     {
-        plan = sse.mcp.plan(&session, &name);
-        if let Some(fault) = plan
-            .as_ref()
-            .and_then(|plan| plan.fault)
-            .filter(|fault| faults::answered_by_ingress(*fault))
-            && let (Some(planned), Ok(call)) =
-                (plan.as_ref(), ToolCall::read(request.params.as_deref()))
+        let arrived = sse.mcp.arrive(&session, &name);
+        if let Some(plan) = arrived.plan()
+            && let Some(fault) = plan
+                .fault
+                .filter(|fault| faults::answered_by_ingress(*fault))
+            && let Ok(call) = ToolCall::read(request.params.as_deref())
         {
-            sse.mcp.journal_fault(&session, &call, planned, fault).await;
-            if fault == crate::engine::Fault::SessionExpired {
+            sse.mcp.journal_fault(&session, &call, plan).await;
+            // What the ingress cuts or forgets ends the session's stream too.
+            if matches!(
+                fault,
+                crate::engine::Fault::SessionExpired | crate::engine::Fault::Drop
+            ) {
                 sse.sessions.close(id);
             }
             return faults::ingress_answer(fault);
         }
+        arrival = Some(arrived);
     }
     if !request.is_call() {
         let _ = sse.mcp.answer(&session, request, method, None).await;
@@ -245,7 +250,7 @@ async fn post(sse: &Sse, id: &str, body: &[u8]) -> Response {
     );
     tokio::spawn(async move {
         answer_on_stream(
-            &mcp, &session, request, method, plan, &outbox, &sessions, &id,
+            &mcp, &session, request, method, arrival, &outbox, &sessions, &id,
         )
         .await;
     });
@@ -258,13 +263,13 @@ async fn answer_on_stream(
     session: &Arc<Session>,
     request: jsonrpc::Request,
     method: Method,
-    plan: Option<crate::engine::Plan>,
+    arrival: Option<Arrival>,
     outbox: &Outbox,
     sessions: &Sessions,
     id: &str,
 ) {
     let reply = tokio::select! {
-        reply = mcp.answer(session, request, method, plan) => reply,
+        reply = mcp.answer(session, request, method, arrival) => reply,
         () = session.ended() => return,
     };
     if let Reply::Message(message) = reply

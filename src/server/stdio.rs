@@ -1,8 +1,9 @@
 //! `serve --stdio`: one session over the process's standard streams, one JSON-RPC message a
 //! line. stdout carries protocol messages only; every log goes to stderr. A line that is not a
 //! message is logged and skipped (the Go SDK would end the session: the one deliberate
-//! difference, docs/MCP_SERVER.md). Calls take their sequence steps and journal lines in the
-//! order they arrive; answers wait in a bounded queue, and reading stops while it is full.
+//! difference, docs/MCP_SERVER.md). Calls are answered at once, as the SDK answers them, yet
+//! take their sequence steps and journal lines in the order they arrive; answers wait in a
+//! bounded queue, and reading stops while it is full.
 
 use std::sync::Arc;
 
@@ -12,9 +13,10 @@ use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
 use super::jsonrpc::{self, Message, Method, RpcError, error_message};
-use super::mcp::{Mcp, Reply, Session, Transport};
+use super::mcp::{Arrival, Mcp, Reply, Session};
 use super::{ServerError, ServerOptions};
 use crate::engine::Engine;
+use crate::engine::Origin;
 
 /// A line longer than this is skipped, unread, as a body over the HTTP limit is refused.
 const MAX_LINE: usize = super::http::MAX_BODY_BYTES;
@@ -33,7 +35,7 @@ pub async fn serve_stdio(
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), ServerError> {
     let mcp = Arc::new(Mcp::new(engine, &options)?);
-    let session = Session::new(None, Transport::Stdio);
+    let session = Session::new(None, Origin::Stdio);
     let (answers, queue) = mpsc::channel::<Vec<u8>>(QUEUE);
     let gone = CancellationToken::new();
     let writer = tokio::spawn(write_answers(queue, gone.clone()));
@@ -73,8 +75,7 @@ pub async fn serve_stdio(
     Ok(())
 }
 
-/// One line from the client: its answers queued on `permit`, in arrival order for everything
-/// that waits on nothing, on a task of its own for a call that waits (a delay, a fault).
+/// One line from the client: its answer queued on `permit`, each request on a task of its own.
 async fn handle(
     mcp: &Arc<Mcp>,
     session: &Arc<Session>,
@@ -106,12 +107,19 @@ async fn handle(
         }
     }
     if batch {
+        let arrivals: Vec<Option<Arrival>> = checked
+            .iter()
+            .map(|(request, method)| arrival(mcp, session, request, *method))
+            .collect();
         let (mcp, session) = (Arc::clone(mcp), Arc::clone(session));
         running.spawn(async move {
             let mut replies = refused;
-            for (request, method) in checked {
-                let plan = plan_of(&mcp, &session, &request, method);
-                if let Reply::Message(message) = mcp.answer(&session, request, method, plan).await {
+            let answers = checked
+                .into_iter()
+                .zip(arrivals)
+                .map(|((request, method), arrival)| mcp.answer(&session, request, method, arrival));
+            for reply in futures::future::join_all(answers).await {
+                if let Reply::Message(message) = reply {
                     replies.push(message);
                 }
             }
@@ -131,33 +139,32 @@ async fn handle(
     let Some((request, method)) = checked.pop() else {
         return;
     };
-    let plan = plan_of(mcp, session, &request, method);
-    let waits = plan
-        .as_ref()
-        .is_some_and(|plan| !plan.delay.is_zero() || plan.fault.is_some());
-    if waits {
-        let (mcp, session) = (Arc::clone(mcp), Arc::clone(session));
-        running.spawn(async move {
-            let reply = mcp.answer(&session, request, method, plan).await;
-            deliver(reply, permit);
-        });
-    } else {
-        deliver(mcp.answer(session, request, method, plan).await, permit);
+    if method == Method::Initialize || !request.is_call() {
+        // The SDK handles `initialize` and notifications in order, before what follows.
+        deliver(mcp.answer(session, request, method, None).await, permit);
+        return;
     }
+    let arrival = arrival(mcp, session, &request, method);
+    let (mcp, session) = (Arc::clone(mcp), Arc::clone(session));
+    running.spawn(async move {
+        let reply = mcp.answer(&session, request, method, arrival).await;
+        deliver(reply, permit);
+    });
 }
 
-/// A call's plan, taken as it arrives so that sequences step in arrival order.
-fn plan_of(
+/// A call's arrival, taken as it is read so that sequences and journal lines follow the order
+/// of the lines.
+fn arrival(
     mcp: &Mcp,
     session: &Session,
     request: &jsonrpc::Request,
     method: Method,
-) -> Option<crate::engine::Plan> {
+) -> Option<Arrival> {
     if method != Method::ToolsCall || !request.is_call() || !session.is_initialized() {
         return None;
     }
     let name = super::mcp::ToolCall::name_of(request.params.as_deref())?;
-    mcp.plan(session, &name)
+    Some(mcp.arrive(session, &name))
 }
 
 fn deliver(reply: Reply, permit: mpsc::OwnedPermit<Vec<u8>>) {

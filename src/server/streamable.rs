@@ -16,11 +16,12 @@ use tokio_util::sync::CancellationToken;
 use super::faults;
 use super::jsonrpc::{self, Message, Method, Request as RpcRequest};
 use super::mcp::{
-    DEFAULT_HEADER_VERSION, Mcp, PROTOCOL_VERSIONS, Reply, Session, ToolCall, Transport,
+    Arrival, DEFAULT_HEADER_VERSION, Mcp, PROTOCOL_VERSIONS, Reply, Session, ToolCall,
 };
 use super::plain;
 use super::sessions::{Live, Sessions};
 use super::streams::Streams;
+use crate::engine::Origin;
 use crate::engine::Plan;
 
 pub(crate) const SESSION_ID: &str = "mcp-session-id";
@@ -156,7 +157,7 @@ async fn post(http: &Streamable, live: Option<Arc<Live>>, version: &str, body: &
     }
     let session = match &live {
         Some(live) => Arc::clone(&live.session),
-        None => Sessions::fresh(Transport::Http),
+        None => Sessions::fresh(Origin::Http),
     };
     let calls = requests
         .iter()
@@ -168,31 +169,33 @@ async fn post(http: &Streamable, live: Option<Arc<Live>>, version: &str, body: &
         }
         return plain::empty(StatusCode::ACCEPTED);
     }
-    // The ingress answers its faults in front of the SDK, for a call of a live session.
-    let mut plans: Vec<Option<Plan>> = Vec::with_capacity(requests.len());
+    // Calls arrive in order; the ingress answers its faults in front of the SDK, for a call
+    // of a live session.
+    let mut arrivals: Vec<Option<Arrival>> = Vec::with_capacity(requests.len());
     for (request, method) in &requests {
-        let plan = (*method == Method::ToolsCall && live.is_some() && session.is_initialized())
+        let arrival = (*method == Method::ToolsCall && session.is_initialized())
             .then(|| ToolCall::name_of(request.params.as_deref()))
             .flatten()
-            .and_then(|name| http.mcp.plan(&session, &name).map(|plan| (name, plan)));
-        if let (false, Some((name, plan))) = (batch, &plan)
+            .map(|name| (http.mcp.arrive(&session, &name), name));
+        if let (false, true, Some((arrival, name))) = (batch, live.is_some(), &arrival)
+            && let Some(plan) = arrival.plan()
             && let Some(fault) = plan
                 .fault
                 .filter(|fault| faults::answered_by_ingress(*fault))
         {
             return ingress(http, &session, request, name, plan, fault).await;
         }
-        plans.push(plan.map(|(_, plan)| plan));
+        arrivals.push(arrival.map(|(arrival, _)| arrival));
     }
     let initialize = requests
         .iter()
         .any(|(request, _)| request.method == "initialize");
     let mut answers: FuturesOrdered<_> = requests
         .into_iter()
-        .zip(plans)
-        .map(|((request, method), plan)| {
+        .zip(arrivals)
+        .map(|((request, method), arrival)| {
             let (mcp, session) = (Arc::clone(&http.mcp), Arc::clone(&session));
-            async move { mcp.answer(&session, request, method, plan).await }
+            async move { mcp.answer(&session, request, method, arrival).await }
         })
         .collect();
     if live.is_none() {
@@ -250,7 +253,7 @@ async fn ingress(
         }
     }
     match ToolCall::read(request.params.as_deref()) {
-        Ok(call) => http.mcp.journal_fault(session, &call, plan, fault).await,
+        Ok(call) => http.mcp.journal_fault(session, &call, plan).await,
         Err(_) => tracing::warn!(tool = %name, "a faulted call with unreadable params"),
     }
     if fault == crate::engine::Fault::SessionExpired

@@ -8,10 +8,8 @@ use serde::Serialize;
 
 use crate::cli::args::CallsArgs;
 use crate::cli::{Status, printer};
-use crate::engine::{
-    JournalEntry as Entry, ProjectLayout, Recent, RunName, clear_journal, journal_recent,
-    list_runs, parse_journal_line,
-};
+use crate::engine::journal::Entry;
+use crate::engine::{ProjectLayout, Recent, RunName, journal, runs};
 
 /// The journal of `layout` (the run's, when `run` is named), or every run's with `--all-runs`.
 pub fn run(
@@ -28,11 +26,11 @@ pub fn run(
     }
     let path = &layout.journal;
     if args.clear {
-        clear_journal(path).with_context(|| format!("cannot clear {}", path.display()))?;
+        journal::clear(path).with_context(|| format!("cannot clear {}", path.display()))?;
         eprintln!("cleared {}", path.display());
         return Ok(Status::Success);
     }
-    let recent = journal_recent(path, args.last, |entry| keep(args, entry))
+    let recent = journal::recent(path, args.last, |entry| keep(args, entry))
         .with_context(|| format!("cannot read {}", path.display()))?;
     let entries = &recent.entries;
     if args.json {
@@ -54,11 +52,11 @@ pub fn run(
 fn all_runs(project: &ProjectLayout, args: &CallsArgs) -> anyhow::Result<Status> {
     let runs_dir = project.runs_dir();
     let runs =
-        list_runs(&runs_dir).with_context(|| format!("cannot list {}", runs_dir.display()))?;
+        runs::list(&runs_dir).with_context(|| format!("cannot list {}", runs_dir.display()))?;
     let mut entries = Vec::new();
     for run in std::iter::once(None).chain(runs.iter().map(Some)) {
         let path = run.map_or_else(|| project.journal.clone(), |r| project.for_run(r).journal);
-        let recent = journal_recent(&path, args.last, |entry| keep(args, entry))
+        let recent = journal::recent(&path, args.last, |entry| keep(args, entry))
             .with_context(|| format!("cannot read {}", path.display()))?;
         entries.extend(
             recent
@@ -151,7 +149,7 @@ fn follow(path: &Path, args: &CallsArgs, recent: Recent) -> anyhow::Result<()> {
             std::thread::sleep(Duration::from_millis(200));
         }
         for line in lines {
-            if let Some(entry) = parse_journal_line(&line)
+            if let Some(entry) = journal::parse(&line)
                 && keep(args, &entry)
             {
                 printer::out(&row(&entry).join("  "))?;

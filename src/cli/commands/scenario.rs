@@ -8,8 +8,8 @@ use super::tools_dir;
 use crate::cli::args::ScenarioArgs;
 use crate::cli::{Status, printer};
 use crate::engine::{
-    DEFAULT_ENTRY, ForceError, ProjectLayout, RunName, Step, absolute, clear_overrides,
-    did_you_mean, remove_run, set_scenario_steps,
+    DEFAULT_ENTRY, ForceError, ProjectLayout, RunName, Step, absolute, did_you_mean, force,
+    overrides, runs,
 };
 
 pub fn set(layout: &ProjectLayout, args: &ScenarioArgs) -> anyhow::Result<Status> {
@@ -26,7 +26,7 @@ pub fn set(layout: &ProjectLayout, args: &ScenarioArgs) -> anyhow::Result<Status
         fault: args.fault,
         rate: args.rate,
     };
-    let line = match set_scenario_steps(tools, &layout.overrides, tool, &args.steps, each) {
+    let line = match force::set_steps(tools, &layout.overrides, tool, &args.steps, each) {
         Ok(Some(control)) => format!("{tool} → {control}"),
         Ok(None) if tool == DEFAULT_ENTRY => "every tool → no default delay or fault".to_string(),
         Ok(None) => format!("{tool} → normal selection"),
@@ -57,7 +57,7 @@ pub fn reset(
     remove: bool,
 ) -> anyhow::Result<Status> {
     if !remove {
-        clear_overrides(&layout.overrides).context("cannot reset the overrides")?;
+        overrides::clear(&layout.overrides).context("cannot reset the overrides")?;
         printer::out("every tool → normal selection")?;
         return Ok(Status::Success);
     }
@@ -66,7 +66,7 @@ pub fn reset(
     };
     let dir = absolute(&layout.run_dir(run));
     let line =
-        if remove_run(layout, run).with_context(|| format!("cannot remove {}", dir.display()))? {
+        if runs::remove(layout, run).with_context(|| format!("cannot remove {}", dir.display()))? {
             format!("run {run} removed ({})", dir.display())
         } else {
             format!("run {run} has no folder ({})", dir.display())

@@ -6,12 +6,12 @@ use serde_json::{Value, json};
 
 use super::{ApiError, blocking};
 use crate::dashboard::Dashboard;
-use crate::engine::list_runs;
+use crate::engine::runs;
 
 pub(super) async fn list(State(dashboard): State<Dashboard>) -> Result<Json<Value>, ApiError> {
     blocking(move || {
         let dir = dashboard.runs.layout().runs_dir();
-        let runs = list_runs(&dir)
+        let runs = runs::list(&dir)
             .map_err(|e| ApiError::internal(format!("cannot list {}: {e}", dir.display())))?;
         Ok(Json(json!({"runs": runs})))
     })

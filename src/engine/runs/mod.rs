@@ -106,7 +106,7 @@ mod tests {
     use serde_json::{Map, Value, json};
 
     use super::*;
-    use crate::engine::{EngineConfig, JournalEntry, read_journal, set_scenario_steps};
+    use crate::engine::{CallRequest, EngineConfig, Origin, force, journal};
 
     const RIDE: &str = "ride_get_status";
 
@@ -132,7 +132,7 @@ mod tests {
             layout.for_run(r).overrides.clone()
         });
         let steps: Vec<String> = steps.iter().map(ToString::to_string).collect();
-        set_scenario_steps(&layout.tools, &overrides, tool, &steps, Default::default())
+        force::set_steps(&layout.tools, &overrides, tool, &steps, Default::default())
             .expect("the scenario is forced");
     }
 
@@ -142,22 +142,22 @@ mod tests {
 
     /// One call of `tool` in `session`, as the server makes it: planned, answered, journalled.
     fn call(engine: &Engine, session: &str, tool: &str) -> String {
-        let plan = engine.plan(tool, Some(session));
-        let output = engine
-            .call_planned(tool, ride_args(), &plan)
-            .expect("a known tool");
-        engine.record("streamable-http", Some(session), &output);
+        let request = CallRequest {
+            session: Some(session.to_string()),
+            ..CallRequest::new(Origin::Http, tool, ride_args())
+        };
+        let output = engine.answer(&request);
         match output.decision {
             crate::engine::Decision::Scenario { name, .. } => name,
             other => panic!("{tool} answered {other:?}"),
         }
     }
 
-    fn sessions(journal: &Path) -> Vec<(String, String)> {
-        read_journal(journal)
+    fn sessions(path: &Path) -> Vec<(String, String)> {
+        journal::read(path)
             .expect("the journal reads")
             .into_iter()
-            .map(|e: JournalEntry| {
+            .map(|e: journal::Entry| {
                 (
                     e.session.unwrap_or_default(),
                     e.scenario.unwrap_or_default(),

@@ -11,9 +11,9 @@ use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use super::in_flight::InFlightGuard;
-use super::session::{Session, Transport};
+use super::session::{Session, Turn};
 use super::{Mcp, Reply, params, results};
-use crate::engine::{CallOutput, Engine, Fault, Plan, Rendering};
+use crate::engine::{CallOutput, CallRequest, Fault, InPlace, Origin, Plan, Planning, Rendering};
 use crate::server::jsonrpc::{Id, RpcError, error_message, result_message};
 
 /// A Go server's exit status after a panic, which production's stack would show over stdio.
@@ -42,6 +42,8 @@ enum Arguments {
     Object(Option<Map<String, Value>>),
     /// Arguments that are not an object, and the kind Go's decoder names.
     Not(&'static str),
+    /// An object nested too deeply to read.
+    TooDeep,
 }
 
 impl ToolCall {
@@ -52,7 +54,11 @@ impl ToolCall {
             None | Some("null") => Arguments::Object(None),
             Some(text) => match serde_json::from_str::<Map<String, Value>>(text) {
                 Ok(map) => Arguments::Object(Some(map)),
-                Err(_) => Arguments::Not(crate::server::jsonrpc::kind(text)),
+                // An object serde cannot read is one nested past what it reads.
+                Err(_) => match crate::server::jsonrpc::kind(text) {
+                    "object" => Arguments::TooDeep,
+                    kind => Arguments::Not(kind),
+                },
             },
         };
         Ok(Self {
@@ -75,24 +81,41 @@ impl ToolCall {
     fn arguments_map(&self) -> Option<Map<String, Value>> {
         match &self.arguments {
             Arguments::Object(map) => map.clone(),
-            Arguments::Not(_) => None,
+            Arguments::Not(_) | Arguments::TooDeep => None,
         }
     }
 }
 
+/// A call as it arrived: its plan (none for a tool that does not exist) and its place in the
+/// journal, both taken as it arrives so that sequences and journal lines follow arrival order.
+#[derive(Debug)]
+pub(crate) struct Arrival {
+    plan: Option<Plan>,
+    turn: Turn,
+}
+
+impl Arrival {
+    pub(crate) fn plan(&self) -> Option<&Plan> {
+        self.plan.as_ref()
+    }
+}
+
 impl Mcp {
-    /// The plan for the next call of `tool` in `session`, taken where the call arrives so that
-    /// sequences step in arrival order. `None` for a tool that does not exist.
-    pub(crate) fn plan(&self, session: &Session, tool: &str) -> Option<Plan> {
-        self.engine.tool(tool)?;
+    /// A call of `tool` arriving in `session` now.
+    pub(crate) fn arrive(&self, session: &Session, tool: &str) -> Arrival {
+        let turn = session.take_turn();
+        if self.engine.tool(tool).is_none() {
+            return Arrival { plan: None, turn };
+        }
         let planned =
             panic::catch_unwind(AssertUnwindSafe(|| self.engine.plan(tool, session.id())));
-        match planned {
-            Ok(plan) => Some(plan),
-            Err(_) => {
-                tracing::error!("planning a call failed: it panicked");
-                Some(Plan::default())
-            }
+        let plan = planned.unwrap_or_else(|_| {
+            tracing::error!("planning a call failed: it panicked");
+            Plan::default()
+        });
+        Arrival {
+            plan: Some(plan),
+            turn,
         }
     }
 
@@ -102,18 +125,28 @@ impl Mcp {
         session: &Arc<Session>,
         id: &Id,
         call: ToolCall,
-        plan: Option<Plan>,
+        arrival: Option<Arrival>,
         cancelled: &CancellationToken,
     ) -> Reply {
-        let Some(plan) = plan.or_else(|| self.plan(session, &call.name)) else {
+        let Arrival { plan, mut turn } =
+            arrival.unwrap_or_else(|| self.arrive(session, &call.name));
+        let Some(plan) = plan else {
+            turn.come().await;
             self.journal_unknown(session, &call).await;
+            drop(turn);
             let unknown = format!("unknown tool {}", crate::engine::go_quote(&call.name));
             return Reply::Message(error_message(Some(id), &RpcError::new(-32602, unknown)));
         };
         let counted = self.in_flight.enter();
+        let call = Planned {
+            call,
+            plan,
+            turn,
+            counted,
+        };
         tokio::select! {
             biased;
-            reply = self.planned(session, id, call, plan, cancelled, counted) => reply,
+            reply = self.planned(session, id, call, cancelled) => reply,
             () = self.in_flight.cut_off() => {
                 tracing::warn!("a call still running at shutdown: answering it with an error");
                 Reply::Message(error_message(Some(id), &internal_error()))
@@ -125,27 +158,38 @@ impl Mcp {
         &self,
         session: &Arc<Session>,
         id: &Id,
-        call: ToolCall,
-        plan: Plan,
+        planned: Planned,
         cancelled: &CancellationToken,
-        counted: InFlightGuard,
     ) -> Reply {
+        let Planned {
+            call,
+            plan,
+            mut turn,
+            counted,
+        } = planned;
         if !plan.delay.is_zero() {
+            // A call that waits gives up its place: the calls behind it are not held up.
+            drop(turn);
             tokio::select! {
                 () = tokio::time::sleep(plan.delay) => {}
                 () = cancelled.cancelled() => return Reply::None,
             }
+            turn = session.take_turn();
         }
         if let Some(fault) = plan.fault {
-            return self
-                .fire(session, id, call, &plan, fault, cancelled, counted)
-                .await;
+            turn.come().await;
+            self.journal_fault(session, &call, &plan).await;
+            drop(turn);
+            return self.fire(session, id, fault, cancelled, counted).await;
         }
         let result = match call.arguments {
-            Arguments::Not(kind) => not_an_object(kind),
+            Arguments::Not(kind) => unreadable(&format!(
+                "json: cannot unmarshal {kind} into Go value of type map[string]interface {{}}"
+            )),
+            Arguments::TooDeep => unreadable("exceeded max depth"),
             Arguments::Object(arguments) => {
                 match self
-                    .engine_answer(session, call.name.clone(), arguments, plan)
+                    .engine_answer(session, call.name.clone(), arguments, plan, turn)
                     .await
                 {
                     Ok(output) => results::call_result(&output),
@@ -159,66 +203,60 @@ impl Mcp {
         Reply::Message(result_message(id, &result))
     }
 
-    /// The engine's answer and its journal line: in place when the tool file is warm and the
-    /// journal can be written without blocking, else on a blocking thread.
+    /// The engine's answer and its journal line, in its turn: in place when the tool file is
+    /// warm and the journal can be written without blocking, else on a blocking thread.
     async fn engine_answer(
         &self,
         session: &Session,
         name: String,
         arguments: Option<Map<String, Value>>,
         plan: Plan,
+        mut turn: Turn,
     ) -> Result<CallOutput, String> {
+        let request = request(session, name, arguments, Planning::Given(plan));
+        turn.come().await;
         let engine = Arc::clone(&self.engine);
-        let transport = session.transport();
-        let session = session.id().map(str::to_string);
-        let mut arguments = arguments;
-        let warm = panic::catch_unwind(AssertUnwindSafe(|| {
-            engine.call_planned_warm(&name, &mut arguments, &plan, Rendering::Text)
-        }));
-        match warm {
-            Ok(Some(Ok(output))) => journalled(engine, transport, session, output).await,
-            Ok(Some(Err(unknown))) => Err(unknown.to_string()),
-            Err(_) => Err(PANICKED.to_string()),
-            Ok(None) => tokio::task::spawn_blocking(move || {
-                let output = engine
-                    .call_planned(&name, arguments, &plan)
-                    .map_err(|unknown| unknown.to_string())?;
-                engine.record(transport.as_str(), session.as_deref(), &output);
-                Ok(output)
-            })
-            .await
-            .map_err(|error| error.to_string())?,
+        let in_place = panic::catch_unwind(AssertUnwindSafe(|| engine.answer_in_place(&request)))
+            .map_err(|_| PANICKED.to_string())?;
+        let blocking = tokio::task::spawn_blocking(move || match in_place {
+            InPlace::Answered(output) => output,
+            InPlace::Unjournalled(line) => engine.journal(line),
+            InPlace::Cold => engine.answer(&request),
+        });
+        blocking.await.map_err(|error| error.to_string())
+    }
+
+    /// Journals what the engine answers `request` with, where blocking is fine: a call of an
+    /// unknown tool, or one a fault answers.
+    async fn journal_only(&self, request: CallRequest) {
+        let engine = Arc::clone(&self.engine);
+        let journalled = tokio::task::spawn_blocking(move || engine.answer(&request)).await;
+        if let Err(error) = journalled {
+            tracing::error!("journalling a call failed: {error}");
         }
     }
 
     async fn journal_unknown(&self, session: &Session, call: &ToolCall) {
-        let engine = Arc::clone(&self.engine);
-        let (transport, session) = (session.transport(), session.id().map(str::to_string));
-        let (name, arguments) = (call.name.clone(), call.arguments_map());
-        let journalled = tokio::task::spawn_blocking(move || {
-            engine.record_unknown(transport.as_str(), session.as_deref(), &name, arguments);
-        })
-        .await;
-        if let Err(error) = journalled {
-            tracing::error!("journalling a call of an unknown tool failed: {error}");
-        }
+        let request = request(
+            session,
+            call.name.clone(),
+            call.arguments_map(),
+            Planning::Drawn,
+        );
+        self.journal_only(request).await;
     }
 
     /// Fires a fault this layer answers, after its journal line: `-32603`, nothing until the
     /// client cancels (`hang`), or, over stdio, a process that ends.
-    #[allow(clippy::too_many_arguments)]
     async fn fire(
         &self,
         session: &Session,
         id: &Id,
-        call: ToolCall,
-        plan: &Plan,
         fault: Fault,
         cancelled: &CancellationToken,
         counted: InFlightGuard,
     ) -> Reply {
-        self.journal_fault(session, &call, plan, fault).await;
-        let stdio = session.transport() == Transport::Stdio;
+        let stdio = session.origin() == Origin::Stdio;
         match fault {
             Fault::Hang => {
                 // A call that never ends must not hold up a shutdown, which cuts it (answers
@@ -240,66 +278,48 @@ impl Mcp {
     }
 
     /// Journals a call that a fault answered instead of a scenario.
-    pub(crate) async fn journal_fault(
-        &self,
-        session: &Session,
-        call: &ToolCall,
-        plan: &Plan,
-        fault: Fault,
-    ) {
-        let engine = Arc::clone(&self.engine);
-        let (transport, session) = (session.transport(), session.id().map(str::to_string));
-        let (name, arguments, plan) = (call.name.clone(), call.arguments_map(), plan.clone());
-        let journalled = tokio::task::spawn_blocking(move || {
-            engine.record_fault(
-                transport.as_str(),
-                session.as_deref(),
-                &name,
-                arguments,
-                &plan,
-                fault,
-            );
-        })
-        .await;
-        if let Err(error) = journalled {
-            tracing::error!("journalling a fault failed: {error}");
-        }
+    pub(crate) async fn journal_fault(&self, session: &Session, call: &ToolCall, plan: &Plan) {
+        let request = request(
+            session,
+            call.name.clone(),
+            call.arguments_map(),
+            Planning::Given(plan.clone()),
+        );
+        self.journal_only(request).await;
     }
+}
+
+/// The engine's request for a call of `session`.
+fn request(
+    session: &Session,
+    tool: String,
+    arguments: Option<Map<String, Value>>,
+    planning: Planning,
+) -> CallRequest {
+    CallRequest {
+        tool,
+        arguments,
+        planning,
+        rendering: Rendering::Text,
+        origin: session.origin(),
+        session: session.id().map(str::to_string),
+    }
+}
+
+/// A known tool's call, with what it holds until it is answered.
+struct Planned {
+    call: ToolCall,
+    plan: Plan,
+    turn: Turn,
+    counted: InFlightGuard,
 }
 
 /// For the log, when a call panicked in place (the panic's message went to stderr).
 const PANICKED: &str = "the call panicked";
 
-/// The call's journal line, written before the answer goes out: in place when the write cannot
-/// block, else on a blocking thread, so that a journal that is a pipe nobody drains holds up
-/// this call alone, never the runtime.
-async fn journalled(
-    engine: Arc<Engine>,
-    transport: Transport,
-    session: Option<String>,
-    output: CallOutput,
-) -> Result<CallOutput, String> {
-    let now = panic::catch_unwind(AssertUnwindSafe(|| {
-        engine.record_now(transport.as_str(), session.as_deref(), &output)
-    }));
-    match now {
-        Ok(true) => return Ok(output),
-        Ok(false) => {}
-        Err(_) => return Err(PANICKED.to_string()),
-    }
-    tokio::task::spawn_blocking(move || {
-        engine.record(transport.as_str(), session.as_deref(), &output);
-        output
-    })
-    .await
-    .map_err(|error| error.to_string())
-}
-
-/// What a typed Go handler answers for arguments that are not an object.
-fn not_an_object(kind: &str) -> Vec<u8> {
-    let text = format!(
-        "validating \"arguments\": unmarshaling arguments: json: cannot unmarshal {kind} into Go value of type map[string]interface {{}}"
-    );
+/// What a typed Go handler answers for arguments it cannot read.
+fn unreadable(why: &str) -> Vec<u8> {
+    let text = format!("validating \"arguments\": unmarshaling arguments: {why}");
     let mut out = br#"{"content":[{"type":"text","text":"#.to_vec();
     crate::server::jsonrpc::go_json::write(
         &mut out,

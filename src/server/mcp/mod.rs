@@ -12,16 +12,16 @@ use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
-pub(crate) use calls::ToolCall;
+pub(crate) use calls::{Arrival, ToolCall};
 pub(crate) use in_flight::InFlight;
 pub(crate) use results::{DEFAULT_HEADER_VERSION, PROTOCOL_VERSIONS, sorted};
 pub use results::{advertised, call_result_json};
-pub(crate) use session::{Session, Transport};
+pub(crate) use session::Session;
 
 use super::jsonrpc::{Id, Method, Request, RpcError, error_message, result_message};
 use super::widget::{URI as WIDGET_URI, Widget};
 use super::{ServerError, ServerOptions};
-use crate::engine::{Engine, Plan};
+use crate::engine::Engine;
 
 /// What a request gets back.
 #[derive(Debug)]
@@ -84,14 +84,14 @@ impl Mcp {
         &self.in_flight
     }
 
-    /// Answers one message whose envelope passed [`super::jsonrpc::check`]. `plan` is a
-    /// `tools/call`'s plan when the transport made it on arrival.
+    /// Answers one message whose envelope passed [`super::jsonrpc::check`]. `arrival` is a
+    /// `tools/call`'s, when the transport took it as the call arrived.
     pub(crate) async fn answer(
         &self,
         session: &Arc<Session>,
         request: Request,
         method: Method,
-        plan: Option<Plan>,
+        arrival: Option<Arrival>,
     ) -> Reply {
         if !session.is_initialized()
             && !matches!(
@@ -124,7 +124,7 @@ impl Mcp {
             Method::ToolsCall => match ToolCall::read(request.params.as_deref()) {
                 Ok(call) => {
                     return self
-                        .call_tool(session, &id, call, plan, &pending.cancelled)
+                        .call_tool(session, &id, call, arrival, &pending.cancelled)
                         .await;
                 }
                 Err(error) => Err(error),

@@ -228,6 +228,14 @@ mod tests {
     }
 
     #[test]
+    fn a_failed_call_is_internal_server_error() {
+        assert_eq!(
+            String::from_utf8(internal_error_result()).unwrap(),
+            r#"{"content":[{"type":"text","text":"internal server error"}],"isError":true}"#
+        );
+    }
+
+    #[test]
     fn definitions_are_advertised_in_the_sdks_order() {
         let file = json!({
             "name": "t", "title": "T", "description": "d",

@@ -4,38 +4,43 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
+use crate::engine::Origin;
 use crate::server::jsonrpc::Id;
-
-/// Where a session's messages come from, as the call journal names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Transport {
-    Http,
-    Sse,
-    Stdio,
-}
-
-impl Transport {
-    pub(crate) fn as_str(self) -> &'static str {
-        match self {
-            Self::Http => "http",
-            Self::Sse => "sse",
-            Self::Stdio => "stdio",
-        }
-    }
-}
 
 #[derive(Debug)]
 pub(crate) struct Session {
     /// The id a client names the session by (none over stdio): the journal's and the controls'
     /// session.
     id: Option<Arc<str>>,
-    transport: Transport,
+    origin: Origin,
     initialized: Mutex<bool>,
-    pending: Mutex<HashMap<Id, CancellationToken>>,
+    pending: Mutex<HashMap<Id, (u64, CancellationToken)>>,
+    serial: std::sync::atomic::AtomicU64,
+    /// Told when the call that arrived last has written its journal line.
+    last_turn: Mutex<Option<oneshot::Receiver<()>>>,
     /// Cancelled when the session ends: its calls still running stop.
     ended: CancellationToken,
+}
+
+/// A call's place in its session's journal: its line is written after the line of the call
+/// that arrived before it, so that the journal follows arrival order even when calls are
+/// answered at once. Dropping it lets the next call write.
+#[derive(Debug)]
+pub(crate) struct Turn {
+    previous: Option<oneshot::Receiver<()>>,
+    _done: oneshot::Sender<()>,
+}
+
+impl Turn {
+    /// Resolves once every call that arrived before this one has written its line (or gone).
+    pub(crate) async fn come(&mut self) {
+        if let Some(previous) = self.previous.take() {
+            let _ = previous.await;
+        }
+    }
 }
 
 /// A call's place among its session's pending requests, given back when dropped.
@@ -43,22 +48,32 @@ pub(crate) struct Session {
 pub(crate) struct Pending {
     session: Arc<Session>,
     id: Id,
+    serial: u64,
     pub(crate) cancelled: CancellationToken,
 }
 
 impl Drop for Pending {
     fn drop(&mut self) {
-        self.session.pending().remove(&self.id);
+        let mut pending = self.session.pending();
+        // A cancelled call gave its id up already; it may be another call's by now.
+        if pending
+            .get(&self.id)
+            .is_some_and(|(serial, _)| *serial == self.serial)
+        {
+            pending.remove(&self.id);
+        }
     }
 }
 
 impl Session {
-    pub(crate) fn new(id: Option<Arc<str>>, transport: Transport) -> Arc<Self> {
+    pub(crate) fn new(id: Option<Arc<str>>, origin: Origin) -> Arc<Self> {
         Arc::new(Self {
             id,
-            transport,
+            origin,
             initialized: Mutex::new(false),
             pending: Mutex::default(),
+            serial: std::sync::atomic::AtomicU64::new(0),
+            last_turn: Mutex::default(),
             ended: CancellationToken::new(),
         })
     }
@@ -67,8 +82,8 @@ impl Session {
         self.id.as_deref()
     }
 
-    pub(crate) fn transport(&self) -> Transport {
-        self.transport
+    pub(crate) fn origin(&self) -> Origin {
+        self.origin
     }
 
     pub(crate) fn is_initialized(&self) -> bool {
@@ -85,7 +100,7 @@ impl Session {
             .unwrap_or_else(PoisonError::into_inner) = true;
     }
 
-    fn pending(&self) -> std::sync::MutexGuard<'_, HashMap<Id, CancellationToken>> {
+    fn pending(&self) -> std::sync::MutexGuard<'_, HashMap<Id, (u64, CancellationToken)>> {
         self.pending.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
@@ -96,17 +111,35 @@ impl Session {
             return None;
         }
         let cancelled = self.ended.child_token();
-        pending.insert(id.clone(), cancelled.clone());
+        let serial = self
+            .serial
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        pending.insert(id.clone(), (serial, cancelled.clone()));
         Some(Pending {
             session: Arc::clone(self),
             id: id.clone(),
+            serial,
             cancelled,
         })
     }
 
-    /// A `notifications/cancelled` for `id`.
+    /// The next place in the journal, taken as a call arrives.
+    pub(crate) fn take_turn(&self) -> Turn {
+        let (done, next) = oneshot::channel();
+        let previous = self
+            .last_turn
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .replace(next);
+        Turn {
+            previous,
+            _done: done,
+        }
+    }
+
+    /// A `notifications/cancelled` for `id`: the call stops and its id is free at once.
     pub(crate) fn cancel(&self, id: &Id) {
-        if let Some(call) = self.pending().get(id) {
+        if let Some((_, call)) = self.pending().remove(id) {
             call.cancel();
         }
     }
