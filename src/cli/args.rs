@@ -10,7 +10,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use clap_complete::engine::ArgValueCandidates;
 
 use super::complete;
-use crate::engine::{Delay, Fault};
+use crate::engine::{Delay, Fault, RunName};
 use crate::server::DEFAULT_MAX_SESSIONS;
 
 /// Production careem-mcp, served from scenario files.
@@ -44,6 +44,11 @@ pub struct GlobalArgs {
     /// The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl].
     #[arg(long, global = true, value_name = "PATH", env = "CAREEM_MCP_JOURNAL")]
     pub journal: Option<PathBuf>,
+    /// The run to act on: its own overrides file and journal in `<project>/.run/runs/<NAME>/`,
+    /// which clients reach at /mcp/<NAME> (or `serve --stdio --run NAME`). 1 to 64 of a-z,
+    /// 0-9, `-` and `_` [default: the project's own .run/overrides.json and .run/calls.jsonl].
+    #[arg(long, global = true, value_name = "NAME", env = "CAREEM_MCP_RUN", value_parser = RunName::from_str)]
+    pub run: Option<RunName>,
     /// Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping
     /// one rotated file beside it (`calls.jsonl.1`).
     #[arg(long, global = true, value_name = "SIZE", env = "CAREEM_MCP_JOURNAL_MAX_SIZE", default_value = "32MiB", value_parser = parse_size)]
@@ -99,7 +104,11 @@ pub enum Command {
         tool: Option<String>,
     },
     /// Clear every entry of the overrides file: forced scenarios, sequences, delays, faults.
-    Reset,
+    Reset {
+        /// With --run: delete the run's folder, its overrides file and journal with it.
+        #[arg(long)]
+        remove: bool,
+    },
     /// Check every tool file and docs/SOURCE.md; print each problem with its place.
     Lint {
         /// Rewrite the table in docs/SOURCE.md from the tool files.
@@ -368,4 +377,7 @@ pub struct CallsArgs {
     /// Empty the journal.
     #[arg(long, conflicts_with_all = ["json", "follow", "tool", "session", "last"])]
     pub clear: bool,
+    /// Every run's journal (the default run's too), with a run column.
+    #[arg(long, conflicts_with_all = ["follow", "clear"])]
+    pub all_runs: bool,
 }

@@ -17,7 +17,7 @@ use axum::middleware;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-use crate::engine::{Engine, EngineConfig, catalog};
+use crate::engine::{Engine, EngineConfig, ProjectLayout, Runs, catalog};
 use crate::server::guard::HostGuard;
 use crate::server::{ServerError, is_loopback, runtime, shutdown_signal};
 
@@ -35,6 +35,8 @@ pub struct DashboardOptions {
     pub journal: PathBuf,
     /// Where the journal of the calls made from the page rotates (`--journal-max-size`).
     pub journal_max_size: u64,
+    /// Where the project keeps its runs, each with its own overrides file and journal.
+    pub project: ProjectLayout,
 }
 
 /// What every handler shares: the engine (its tools, its overrides path, its journal for the
@@ -43,15 +45,19 @@ pub struct DashboardOptions {
 pub(crate) struct Dashboard {
     engine: Arc<Engine>,
     journal: PathBuf,
+    /// The engine of each run the page asks about (`?run=`), made from the default one.
+    runs: Arc<Runs>,
     /// Ends the live streams, so that a shutdown does not wait for browsers to leave.
     shutdown: CancellationToken,
 }
 
 /// Every route: the page and its assets, and the JSON API under `/api`.
 pub fn app(engine: Arc<Engine>, options: &DashboardOptions, shutdown: CancellationToken) -> Router {
+    let runs = Arc::new(Runs::new(Arc::clone(&engine), &options.project));
     let dashboard = Dashboard {
         engine,
         journal: options.journal.clone(),
+        runs,
         shutdown,
     };
     let hosts = Arc::new(HostGuard::new(&options.allowed_hosts));

@@ -8,6 +8,7 @@ mod check;
 mod controls;
 pub mod journal;
 mod output;
+pub mod runs;
 mod select;
 pub mod toolfile;
 
@@ -40,6 +41,7 @@ pub use journal::{Follower, Recent};
 pub use output::{
     CallOutput, Decision, DecisionKind, INTERNAL_ERROR, JsonShape, Rendering, UnknownTool,
 };
+pub use runs::{RunName, RunNameError, Runs};
 pub use select::arguments;
 pub use select::matcher::matches;
 pub use toolfile::diagnostic::{Diagnostic, Diagnostics};
@@ -73,8 +75,9 @@ pub struct EngineConfig {
 #[derive(Debug)]
 pub struct Engine {
     config: EngineConfig,
-    tools: BTreeMap<String, Tool>,
-    cache: ParseCache,
+    /// Shared with the engines of the runs made from this one (see [`Engine::for_run`]).
+    tools: Arc<BTreeMap<String, Tool>>,
+    cache: Arc<ParseCache>,
     overrides: OverridesReader,
     entropy: Entropy,
     positions: Positions,
@@ -94,18 +97,43 @@ impl Engine {
 
     /// An engine over whatever loaded, for `lint`, which reports problems instead of refusing.
     pub fn from_tools(config: EngineConfig, tools: BTreeMap<String, Tool>) -> Self {
+        Self::sharing(config, Arc::new(tools), Arc::default())
+    }
+
+    fn sharing(
+        config: EngineConfig,
+        tools: Arc<BTreeMap<String, Tool>>,
+        cache: Arc<ParseCache>,
+    ) -> Self {
         let entropy = config.seed.map(Entropy::seeded).unwrap_or_default();
         let dice = Dice::new(config.seed);
         Self {
             overrides: OverridesReader::new(config.overrides.clone()),
             config,
             tools,
-            cache: ParseCache::default(),
+            cache,
             entropy,
             positions: Positions::default(),
             dice,
             journal: None,
         }
+    }
+
+    /// An engine for a run whose overrides file is `overrides`: the same tools and parse
+    /// cache as this one (nothing is loaded or parsed again), its own reader of the file,
+    /// sequence positions and draws, and no journal until [`Engine::journalled`] gives it one.
+    #[must_use]
+    pub fn for_run(&self, overrides: PathBuf) -> Self {
+        let config = EngineConfig {
+            overrides,
+            ..self.config.clone()
+        };
+        Self::sharing(config, Arc::clone(&self.tools), Arc::clone(&self.cache))
+    }
+
+    /// The size past which this engine's journal rotates; `None` when it keeps none.
+    pub fn journal_max_size(&self) -> Option<u64> {
+        self.journal.as_ref().map(Journal::max_size)
     }
 
     /// Records every call [`Engine::answer`] answers in `journal`.

@@ -6,7 +6,8 @@
 //   - forcing a scenario in the page (by keyboard) changes the client's next answer;
 //   - a sequence built in a tool's controls row is followed by the client's next calls;
 //   - a call built with the "try a call" form answers as `careem-mcp call` does;
-//   - a page on another site cannot write the overrides file.
+//   - a page on another site cannot write the overrides file;
+//   - the run selector shows one run's calls, and a scenario forced in it reaches only that run.
 //
 //   cd tests/browser && npm ci && node --test
 //
@@ -26,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = path.resolve(process.env.CAREEM_MCP_BIN ?? path.join(root, 'target/debug/careem-mcp'));
@@ -237,6 +239,56 @@ async function attempt(init) {
   // And the dashboard's own page still may.
   const own = await page.evaluate(async (url) => (await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scenario: null }) })).status, target);
   assert.equal(own, 200);
+});
+
+test('the run selector shows one run: its calls, and its scenarios forced', async () => {
+  const RUN = 'browser-run';
+  const inRun = new Client({ name: 'dashboard-browser-test', version: '1.0.0' });
+  await inRun.connect(new StdioClientTransport({
+    command: bin,
+    args: ['--clock', CLOCK, '--run', RUN, 'serve', '--stdio'],
+    cwd: project,
+    env: getDefaultEnvironment(),
+    stderr: 'ignore',
+  }));
+  try {
+    // A load of its own, after the run's folder exists (a change of #fragment loads nothing).
+    await page.goto(`${dashboardUrl}#calls`);
+    await page.reload();
+    await page.locator(`#run-names option[value="${RUN}"]`).waitFor({ state: 'attached' });
+    await page.locator('#run').fill(RUN);
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => new URL(url).searchParams.get('run') === RUN);
+    await page.locator('#live.on').waitFor();
+    assert.equal(await page.locator('#run').inputValue(), RUN);
+
+    // The default run's call stays out of the run's view; the run's own call comes in.
+    await agent.callTool({ name: 'reverse_geocode', arguments: MARINA });
+    await inRun.callTool({ name: 'get_user_profile', arguments: {} });
+    await page.locator('#calls-list li.call[data-tool="get_user_profile"]').waitFor();
+    const tools = await page.locator('#calls-list li.call').evaluateAll((rows) => rows.map((r) => r.dataset.tool));
+    assert.deepEqual(tools, ['get_user_profile']);
+
+    await page.keyboard.press('2');
+    await page.waitForURL(/#scenarios$/);
+    const card = page.locator('section.tool-card[data-tool="get_payment_methods"]');
+    await card.locator('button[data-scenario="session-expired"]').click();
+    await card.locator('button[data-scenario="session-expired"][aria-pressed="true"]').waitFor();
+    const forced = await inRun.callTool({ name: 'get_payment_methods', arguments: {} });
+    assert.equal(forced.isError, true);
+    const elsewhere = await agent.callTool({ name: 'get_payment_methods', arguments: {} });
+    assert.equal(elsewhere.isError ?? false, false);
+    const file = JSON.parse(fs.readFileSync(path.join(project, '.run', 'runs', RUN, 'overrides.json'), 'utf8'));
+    assert.deepEqual(file, { get_payment_methods: 'session-expired' });
+
+    // An empty run is the default run again.
+    await page.locator('#run').fill('');
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => !new URL(url).searchParams.has('run'));
+    await card.locator('button[data-scenario="session-expired"][aria-pressed="false"]').waitFor();
+  } finally {
+    await inRun.close().catch(() => {});
+  }
 });
 
 test('screenshots of every view', { skip: !screenshots && 'screenshots only' }, async () => {

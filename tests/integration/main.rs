@@ -12,6 +12,7 @@ mod journey_food;
 mod journey_rides;
 mod project;
 mod robustness;
+mod runs;
 mod server;
 mod support;
 mod transcript;

@@ -166,6 +166,43 @@ fn calls_transcripts() {
 }
 
 #[test]
+fn runs_transcripts() {
+    let project = Project::copy_of_repo();
+    let ride = r#"{"rideId":"5001002"}"#;
+    for args in [
+        &["--run", "a", "call", "ride_get_status", ride][..],
+        &["--run", "b", "call", "ride_get_status", ride],
+        &["call", "ride_get_status", ride],
+    ] {
+        let run = project.run(args);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+    }
+    let steps: [(&str, &[&str]); 9] = [
+        (
+            "runs-scenario",
+            &["--run", "a", "scenario", "ride_cancel", "cancellation-fee"],
+        ),
+        (
+            "runs-scenarios",
+            &["--run", "a", "scenarios", "ride_cancel"],
+        ),
+        ("runs-calls", &["--run", "b", "calls"]),
+        ("runs-calls-all", &["calls", "--all-runs"]),
+        ("runs-remove", &["--run", "a", "reset", "--remove"]),
+        ("runs-remove-again", &["--run", "a", "reset", "--remove"]),
+        ("runs-remove-no-run", &["reset", "--remove"]),
+        ("runs-bad-name", &["--run", "../a", "calls"]),
+        (
+            "runs-with-overrides",
+            &["--run", "a", "--overrides", "o.json", "scenarios"],
+        ),
+    ];
+    for (name, args) in steps {
+        assert_transcript(&project, name, args);
+    }
+}
+
+#[test]
 fn help_transcripts() {
     let project = Project::empty();
     let commands = [

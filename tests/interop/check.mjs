@@ -4,8 +4,12 @@
 // over Streamable HTTP, legacy HTTP+SSE and stdio.
 //
 //   node tests/interop/check.mjs <path/to/careem-mcp> <repo root>
+//   node tests/interop/check.mjs <path/to/careem-mcp> <repo root> --url <base> --overrides <file>
 //
-// It starts the server itself (`serve --port 0 --no-journal` on 127.0.0.1, and `serve --stdio`
+// With `--url`, it checks the servers already answering at <base> (`<base>/mcp`, `<base>/sse`,
+// `<base>/health`; scripts/nginx-check.sh gives it nginx in front of several instances) over
+// Streamable HTTP and legacy SSE, forcing faults through their overrides file. Otherwise
+// it starts the server itself (`serve --port 0 --no-journal` on 127.0.0.1, and `serve --stdio`
 // as a child process), with a private overrides file, and checks what a client sees: server
 // identity, the tool list against the `json tool` blocks in tools/, the widget resource, and
 // tools/call results of every kind (SPEC §7 tests 3-10, a `json error` scenario, unknown
@@ -43,9 +47,13 @@ const SESSION_EXPIRED = { error: 'unauthorized: careem session expired, reconnec
 // ---------------------------------------------------------------------------------------------
 // Arguments, paths, the tool files
 
-const [binArg, rootArg] = process.argv.slice(2);
-if (!binArg || !rootArg) {
-  console.error('usage: node check.mjs <path/to/careem-mcp> <repo root>');
+const { values: options, positionals } = util.parseArgs({
+  allowPositionals: true,
+  options: { url: { type: 'string' }, overrides: { type: 'string' } },
+});
+const [binArg, rootArg] = positionals;
+if (!binArg || !rootArg || positionals.length > 2 || Boolean(options.url) !== Boolean(options.overrides)) {
+  console.error('usage: node check.mjs <path/to/careem-mcp> <repo root> [--url <base> --overrides <file>]');
   process.exit(2);
 }
 const bin = path.resolve(binArg);
@@ -96,7 +104,7 @@ function asGoSdkWritesIt(def) {
 }
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'careem-mcp-interop-'));
-const overridesPath = path.join(tmp, 'overrides.json');
+const overridesPath = options.overrides ? path.resolve(options.overrides) : path.join(tmp, 'overrides.json');
 const writeOverrides = (obj) => fs.writeFileSync(overridesPath, JSON.stringify(obj) + '\n');
 writeOverrides({});
 
@@ -525,10 +533,14 @@ function observingFetch(http) {
 
 async function main() {
   let server;
-  await check('http server starts and prints its URLs', async () => {
-    server = await startHttpServer();
-    assert(server.tools === toolFiles.size, `serving ${server.tools} tools, ${toolFiles.size} tool files`);
-  });
+  if (options.url) {
+    server = { base: options.url.replace(/\/+$/, '') };
+  } else {
+    await check('http server starts and prints its URLs', async () => {
+      server = await startHttpServer();
+      assert(server.tools === toolFiles.size, `serving ${server.tools} tools, ${toolFiles.size} tool files`);
+    });
+  }
 
   if (server) {
     await check('http GET /health → {"status":"ok","tools":N}', async () => {
@@ -547,7 +559,8 @@ async function main() {
       ['internal-error', '-32603 MCP error -32603: internal error'],
       ['hang', '-32001'],
       ['session-expired', '404 Streamable HTTP error: Error POSTing to endpoint: session not found'],
-      ['drop', 'fetch failed'],
+      // Behind a load balancer, a connection the server resets is the balancer's 502.
+      ['drop', options.url ? '502 Streamable HTTP error: Error POSTing to endpoint: upstream connect error' : 'fetch failed'],
     ]);
     await runFaults('sse', () => new SSEClientTransport(new URL(`${server.base}/sse`)), [
       ['http-503', 'no healthy upstream'],
@@ -555,12 +568,14 @@ async function main() {
       ['hang', '-32001'],
       ['session-expired', ['(HTTP 404): session not found', 'Connection closed']],
       // The stream closes without an answer; the SDK notices only when its request times out.
-      ['drop', ['-32001', 'Connection closed']],
+      // Behind a load balancer, a message POST whose connection the server resets is a 502.
+      ['drop', ['-32001', 'Connection closed', ...(options.url ? ['(HTTP 502): upstream connect error'] : [])]],
     ]);
   } else {
     report(false, 'streamable-http and sse checks skipped', 'no server');
   }
 
+  if (options.url) return;
   let stdioStderr = '';
   await runTransport('stdio', () => {
     const transport = new StdioClientTransport({

@@ -3,13 +3,27 @@
 use std::path::Path;
 use std::time::Duration;
 
-use anyhow::Context;
+use anyhow::{Context, bail};
+use serde::Serialize;
 
 use crate::cli::args::CallsArgs;
 use crate::cli::{Status, printer};
-use crate::engine::{ProjectLayout, Recent, journal};
+use crate::engine::journal::Entry;
+use crate::engine::{ProjectLayout, Recent, RunName, journal, runs};
 
-pub fn run(layout: &ProjectLayout, args: &CallsArgs) -> anyhow::Result<Status> {
+/// The journal of `layout` (the run's, when `run` is named), or every run's with `--all-runs`.
+pub fn run(
+    project: &ProjectLayout,
+    layout: &ProjectLayout,
+    run: Option<&RunName>,
+    args: &CallsArgs,
+) -> anyhow::Result<Status> {
+    if args.all_runs {
+        if let Some(run) = run {
+            bail!("--all-runs reads every run's journal; leave out --run {run}");
+        }
+        return all_runs(project, args);
+    }
     let path = &layout.journal;
     if args.clear {
         journal::clear(path).with_context(|| format!("cannot clear {}", path.display()))?;
@@ -34,7 +48,63 @@ pub fn run(layout: &ProjectLayout, args: &CallsArgs) -> anyhow::Result<Status> {
     Ok(Status::Success)
 }
 
-fn keep(args: &CallsArgs, entry: &journal::Entry) -> bool {
+/// The default run's journal and every run's, merged by time, each entry with its run.
+fn all_runs(project: &ProjectLayout, args: &CallsArgs) -> anyhow::Result<Status> {
+    let runs_dir = project.runs_dir();
+    let runs =
+        runs::list(&runs_dir).with_context(|| format!("cannot list {}", runs_dir.display()))?;
+    let mut entries = Vec::new();
+    for run in std::iter::once(None).chain(runs.iter().map(Some)) {
+        let path = run.map_or_else(|| project.journal.clone(), |r| project.for_run(r).journal);
+        let recent = journal::recent(&path, args.last, |entry| keep(args, entry))
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        entries.extend(
+            recent
+                .entries
+                .into_iter()
+                .map(|entry| RunEntry { run, entry }),
+        );
+    }
+    // RFC 3339 times in UTC with a fixed precision sort as text; the sort is stable, so one
+    // journal's entries of the same millisecond keep their order.
+    entries.sort_by(|a, b| a.entry.time.cmp(&b.entry.time));
+    if let Some(last) = args.last {
+        entries.drain(..entries.len().saturating_sub(last));
+    }
+    if args.json {
+        printer::out(&serde_json::to_string_pretty(&entries)?)?;
+        return Ok(Status::Success);
+    }
+    let mut table = printer::table(&[
+        "run",
+        "time",
+        "tool",
+        "scenario",
+        "forced",
+        "arguments",
+        "error",
+    ]);
+    for RunEntry { run, entry } in &entries {
+        let mut cells = vec![run.map_or_else(|| DEFAULT_RUN.to_string(), ToString::to_string)];
+        cells.extend(row(entry));
+        table.add_row(cells);
+    }
+    printer::out(&table.to_string())?;
+    Ok(Status::Success)
+}
+
+/// How the table names the default run: parentheses are in no run's name.
+const DEFAULT_RUN: &str = "(default)";
+
+/// A journal entry with the run it was made in (`null` for the default run).
+#[derive(Serialize)]
+struct RunEntry<'a> {
+    run: Option<&'a RunName>,
+    #[serde(flatten)]
+    entry: Entry,
+}
+
+fn keep(args: &CallsArgs, entry: &Entry) -> bool {
     args.tool.as_ref().is_none_or(|t| &entry.tool == t)
         && args
             .session
@@ -42,7 +112,7 @@ fn keep(args: &CallsArgs, entry: &journal::Entry) -> bool {
             .is_none_or(|s| entry.session.as_ref() == Some(s))
 }
 
-fn row(entry: &journal::Entry) -> Vec<String> {
+fn row(entry: &Entry) -> Vec<String> {
     let mut arguments = entry.received.to_string();
     if arguments.chars().count() > 60 {
         arguments = arguments.chars().take(57).collect::<String>() + "...";

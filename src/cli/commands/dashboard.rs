@@ -18,6 +18,7 @@ pub fn run(
         allowed_hosts: args.allowed_hosts.clone(),
         journal: layout.journal.clone(),
         journal_max_size: global.journal_max_size,
+        project: layout.clone(),
     };
     run_until_signal(engine_config(global, layout)?, options, |url| {
         eprintln!("careem-mcp: dashboard at {url}");

@@ -20,28 +20,47 @@ use crate::engine::{Engine, EngineConfig, ProjectLayout, absolute};
 
 pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
     let global = cli.global;
-    let layout = ProjectLayout::derive(
+    let project = ProjectLayout::derive(
         global.project.as_deref(),
         global.tools.as_deref(),
         global.overrides.as_deref(),
         global.journal.as_deref(),
     );
     init_logging(log_level(&cli.command));
+    let run = global.run.as_ref();
     match cli.command {
         Command::Completions { shell } => completions::run(shell),
-        Command::Serve(args) => serve::run(&global, &layout, &args),
-        Command::Dashboard(args) => dashboard::run(&global, &layout, &args),
-        Command::Verify(args) => verify::run(&global, &layout, &args),
-        Command::Scenario(args) => scenario::set(&layout, &args),
-        Command::Scenarios { tool } => scenarios::run(&layout, tool.as_deref()),
-        Command::Reset => scenario::reset(&layout),
+        Command::Serve(args) => serve::run(&global, &project, &args),
+        Command::Dashboard(args) => dashboard::run(&global, &project, &args),
+        Command::Verify(args) => verify::run(&global, &project, &args),
+        Command::Scenario(args) => scenario::set(&run_layout(&global, &project)?, &args),
+        Command::Scenarios { tool } => {
+            scenarios::run(&run_layout(&global, &project)?, tool.as_deref())
+        }
+        Command::Reset { remove } => scenario::reset(&run_layout(&global, &project)?, run, remove),
         Command::Lint {
             write_source,
             format,
-        } => lint::run(&global, &layout, write_source, format),
-        Command::Call(args) => call::run(&global, &layout, &args),
-        Command::Calls(args) => calls::run(&layout, &args),
+        } => lint::run(&global, &project, write_source, format),
+        Command::Call(args) => call::run(&global, &run_layout(&global, &project)?, &args),
+        Command::Calls(args) => calls::run(&project, &run_layout(&global, &project)?, run, &args),
     }
+}
+
+/// The layout a command acts on: the run's, when `--run` names one. A run has its own
+/// overrides file and journal, so naming either beside it would say two things at once.
+pub fn run_layout(global: &GlobalArgs, project: &ProjectLayout) -> anyhow::Result<ProjectLayout> {
+    let Some(run) = &global.run else {
+        return Ok(project.clone());
+    };
+    if global.overrides.is_some() || global.journal.is_some() {
+        bail!(
+            "--run {run} uses the run's own overrides file and journal (in {}); leave out \
+             --overrides and --journal (or CAREEM_MCP_OVERRIDES and CAREEM_MCP_JOURNAL)",
+            absolute(&project.run_dir(run)).display()
+        );
+    }
+    Ok(project.for_run(run))
 }
 
 /// What each command logs to stderr unless `CAREEM_MCP_LOG` says otherwise.

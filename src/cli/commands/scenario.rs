@@ -8,7 +8,8 @@ use super::tools_dir;
 use crate::cli::args::ScenarioArgs;
 use crate::cli::{Status, printer};
 use crate::engine::{
-    DEFAULT_ENTRY, ForceError, ProjectLayout, Step, did_you_mean, force, overrides,
+    DEFAULT_ENTRY, ForceError, ProjectLayout, RunName, Step, absolute, did_you_mean, force,
+    overrides, runs,
 };
 
 pub fn set(layout: &ProjectLayout, args: &ScenarioArgs) -> anyhow::Result<Status> {
@@ -49,8 +50,27 @@ pub fn set(layout: &ProjectLayout, args: &ScenarioArgs) -> anyhow::Result<Status
     Ok(Status::Success)
 }
 
-pub fn reset(layout: &ProjectLayout) -> anyhow::Result<Status> {
-    overrides::clear(&layout.overrides).context("cannot reset the overrides")?;
-    printer::out("every tool → normal selection")?;
+/// `reset`, or with `--remove` the run's folder deleted; `layout` is the run's when `run` is named.
+pub fn reset(
+    layout: &ProjectLayout,
+    run: Option<&RunName>,
+    remove: bool,
+) -> anyhow::Result<Status> {
+    if !remove {
+        overrides::clear(&layout.overrides).context("cannot reset the overrides")?;
+        printer::out("every tool → normal selection")?;
+        return Ok(Status::Success);
+    }
+    let Some(run) = run else {
+        bail!("--remove deletes a run's folder: name the run with --run NAME");
+    };
+    let dir = absolute(&layout.run_dir(run));
+    let line =
+        if runs::remove(layout, run).with_context(|| format!("cannot remove {}", dir.display()))? {
+            format!("run {run} removed ({})", dir.display())
+        } else {
+            format!("run {run} has no folder ({})", dir.display())
+        };
+    printer::out(&line)?;
     Ok(Status::Success)
 }

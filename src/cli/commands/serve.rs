@@ -3,10 +3,12 @@
 
 use std::sync::Arc;
 
-use super::load_engine;
+use anyhow::bail;
+
+use super::{load_engine, run_layout};
 use crate::cli::Status;
 use crate::cli::args::{GlobalArgs, ServeArgs};
-use crate::engine::{ProjectLayout, absolute};
+use crate::engine::{Engine, ProjectLayout, Runs, absolute};
 use crate::server::{ConnectionLimits, ServerOptions, run_until_signal};
 
 pub fn run(
@@ -14,15 +16,29 @@ pub fn run(
     layout: &ProjectLayout,
     args: &ServeArgs,
 ) -> anyhow::Result<Status> {
-    let engine = Arc::new(load_engine(global, layout, args.no_journal)?);
-    // On stderr, before anything else: a client starts the server in a folder of its own
-    // choosing, and these show which files `scenario` and `calls` must agree with.
+    let run = match &global.run {
+        Some(run) if !args.stdio => bail!(
+            "one HTTP server serves every run: point clients at /mcp/{run} (or /sse/{run}); \
+             --run picks the run of `serve --stdio`"
+        ),
+        run => run.as_ref(),
+    };
+    let shown = run_layout(global, layout)?;
+    let runs = Runs::new(load_engine(global, layout, args.no_journal)?, layout);
+    let engine = runs.get(run);
+    print_paths(&shown, args.no_journal);
+    serve(engine, args)
+}
+
+/// On stderr, before anything else: a client starts the server in a folder of its own
+/// choosing, and these show which files `scenario` and `calls` must agree with.
+fn print_paths(layout: &ProjectLayout, no_journal: bool) {
     eprintln!("careem-mcp: tools {}", absolute(&layout.tools).display());
     eprintln!(
         "careem-mcp: overrides {}",
         absolute(&layout.overrides).display()
     );
-    if args.no_journal {
+    if no_journal {
         eprintln!("careem-mcp: journal off (--no-journal)");
     } else {
         eprintln!(
@@ -30,6 +46,9 @@ pub fn run(
             absolute(&layout.journal).display()
         );
     }
+}
+
+fn serve(engine: Arc<Engine>, args: &ServeArgs) -> anyhow::Result<Status> {
     let options = ServerOptions {
         host: args.host.clone(),
         port: args.port,

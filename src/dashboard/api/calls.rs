@@ -9,7 +9,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use axum::Json;
-use axum::extract::{Query, State};
+use axum::extract::Query;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures::Stream;
 use serde::{Deserialize, Serialize};
@@ -17,6 +17,7 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 
+use super::in_run::InRun;
 use super::{ApiError, blocking};
 use crate::dashboard::Dashboard;
 use crate::engine::{Follower, journal};
@@ -32,7 +33,7 @@ pub(super) struct ListQuery {
 }
 
 pub(super) async fn list(
-    State(dashboard): State<Dashboard>,
+    InRun(dashboard): InRun,
     Query(query): Query<ListQuery>,
 ) -> Result<Json<Vec<Value>>, ApiError> {
     let limit = query.limit.unwrap_or(SNAPSHOT);
@@ -67,7 +68,7 @@ pub(super) struct Cleared {
     cleared: bool,
 }
 
-pub(super) async fn clear(State(dashboard): State<Dashboard>) -> Result<Json<Cleared>, ApiError> {
+pub(super) async fn clear(InRun(dashboard): InRun) -> Result<Json<Cleared>, ApiError> {
     blocking(move || {
         journal::clear(&dashboard.journal).map_err(|e| {
             ApiError::internal(format!("cannot clear {}: {e}", dashboard.journal.display()))
@@ -80,7 +81,7 @@ pub(super) async fn clear(State(dashboard): State<Dashboard>) -> Result<Json<Cle
 /// Server-sent events: `snapshot` (the latest calls, newest first) once, then `call` for each
 /// new line and `cleared` when the journal was emptied or replaced.
 pub(super) async fn stream(
-    State(dashboard): State<Dashboard>,
+    InRun(dashboard): InRun,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
     let (sender, receiver) = mpsc::channel(64);
     tokio::spawn(follow(dashboard, sender));

@@ -3,6 +3,8 @@
 //! and "try a call".
 
 mod calls;
+mod in_run;
+mod runs;
 mod scenarios;
 mod tools;
 mod try_call;
@@ -19,6 +21,7 @@ pub(super) fn routes(dashboard: Dashboard) -> Router {
     Router::new()
         .route("/calls", get(calls::list).delete(calls::clear))
         .route("/calls/stream", get(calls::stream))
+        .route("/runs", get(runs::list))
         .route("/scenarios", get(scenarios::list).delete(scenarios::reset))
         .route("/scenarios/{tool}", put(scenarios::force))
         .route("/scenarios/{tool}/entry", put(scenarios::set_entry))

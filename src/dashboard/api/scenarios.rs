@@ -4,13 +4,13 @@
 //! and `reset` do.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::Path;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::in_run::InRun;
 use super::{ApiError, blocking};
-use crate::dashboard::Dashboard;
 use crate::engine::{
     Control, Controls, DEFAULT_ENTRY, Fault, ForceError, catalog, force, overrides, scenario_kind,
 };
@@ -62,9 +62,7 @@ struct ScenarioRow {
     forced: bool,
 }
 
-pub(super) async fn list(
-    State(dashboard): State<Dashboard>,
-) -> Result<Json<ScenariosAnswer>, ApiError> {
+pub(super) async fn list(InRun(dashboard): InRun) -> Result<Json<ScenariosAnswer>, ApiError> {
     blocking(move || {
         let config = dashboard.engine.config();
         let loaded = catalog::load(&config.tools_dir);
@@ -150,7 +148,7 @@ pub(super) struct Forced {
 }
 
 pub(super) async fn force(
-    State(dashboard): State<Dashboard>,
+    InRun(dashboard): InRun,
     Path(tool): Path<String>,
     Json(body): Json<ForceBody>,
 ) -> Result<Json<Forced>, ApiError> {
@@ -185,7 +183,7 @@ pub(super) struct EntrySet {
 /// Sets a tool's (or `*`'s) whole entry: sequences, delays, faults and rates, checked by the
 /// engine's parser and against the tool's scenarios before anything is written.
 pub(super) async fn set_entry(
-    State(dashboard): State<Dashboard>,
+    InRun(dashboard): InRun,
     Path(tool): Path<String>,
     Json(body): Json<EntryBody>,
 ) -> Result<Json<EntrySet>, ApiError> {
@@ -230,7 +228,7 @@ pub(super) struct Reset {
     reset: bool,
 }
 
-pub(super) async fn reset(State(dashboard): State<Dashboard>) -> Result<Json<Reset>, ApiError> {
+pub(super) async fn reset(InRun(dashboard): InRun) -> Result<Json<Reset>, ApiError> {
     blocking(move || {
         force::reset(&dashboard.engine.config().overrides)
             .map_err(|error| ApiError::new(StatusCode::CONFLICT, error.to_string()))?;

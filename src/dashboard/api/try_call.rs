@@ -4,13 +4,12 @@
 //! the scenario that produced it.
 
 use axum::Json;
-use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::in_run::InRun;
 use super::{ApiError, blocking};
-use crate::dashboard::Dashboard;
 use crate::engine::{CallRequest, Decision, DecisionKind, Origin, Planning, UnknownTool};
 use crate::server::call_result_json;
 
@@ -38,7 +37,7 @@ pub(super) struct CallAnswer {
 }
 
 pub(super) async fn run(
-    State(dashboard): State<Dashboard>,
+    InRun(dashboard): InRun,
     Json(body): Json<CallBody>,
 ) -> Result<Json<CallAnswer>, ApiError> {
     blocking(move || {

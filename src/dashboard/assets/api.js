@@ -1,13 +1,22 @@
 // The dashboard's JSON API. Writes always declare a JSON body: the server refuses writes that
 // do not, which is what keeps other sites' pages from changing anything.
 
+/** The run the page shows: `?run=NAME` in its address; empty for the default run. */
+export const run = new URLSearchParams(location.search).get('run') ?? '';
+
+/** The API's URL for `path`, in the page's run. */
+export function apiUrl(path) {
+  if (!run) return `/api${path}`;
+  return `/api${path}${path.includes('?') ? '&' : '?'}run=${encodeURIComponent(run)}`;
+}
+
 async function request(method, path, body) {
   const init = { method, headers: { accept: 'application/json' } };
   if (method !== 'GET') {
     init.headers['content-type'] = 'application/json';
     init.body = JSON.stringify(body ?? {});
   }
-  const response = await fetch(`/api${path}`, init);
+  const response = await fetch(apiUrl(path), init);
   const text = await response.text();
   let data;
   try {

@@ -1,6 +1,7 @@
 // The page's frame: four views behind tabs (the URL's #fragment names the open one, so the
 // browser's back button and bookmarks work), keys 1-4 to switch and / to search.
 
+import { api, run } from './api.js';
 import * as calls from './calls.js';
 import * as scenarios from './scenarios.js';
 import * as tryCall from './try.js';
@@ -44,6 +45,29 @@ document.addEventListener('keydown', (event) => {
     }
   }
 });
+
+// The run selector: the page shows one run (`?run=NAME`, none for the default run); choosing
+// another loads the page again in that run, so every view, and the live stream, follow it.
+const runForm = document.getElementById('run-form');
+const runInput = document.getElementById('run');
+runInput.value = run;
+runForm.addEventListener('submit', (event) => {
+  event.preventDefault();
+  if (!runInput.checkValidity()) {
+    runInput.reportValidity();
+    return;
+  }
+  const url = new URL(location.href);
+  if (runInput.value) url.searchParams.set('run', runInput.value);
+  else url.searchParams.delete('run');
+  location.assign(url);
+});
+runInput.addEventListener('change', () => runForm.requestSubmit());
+api.get('/runs').then(({ runs }) => {
+  document.getElementById('run-names').replaceChildren(
+    ...runs.map((name) => Object.assign(document.createElement('option'), { value: name })),
+  );
+}, () => {});
 
 // The live stream runs whatever view is open, so the header always says whether it is live.
 calls.connect(document.getElementById('live'));

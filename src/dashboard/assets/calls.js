@@ -1,7 +1,7 @@
 // Live calls: the journal as it grows, newest first, from the dashboard's event stream.
 // Each call opens to its arguments (as received and after defaults) and its answer.
 
-import { api } from './api.js';
+import { api, apiUrl } from './api.js';
 import { h, clear, plural, toast } from './dom.js';
 import { jsonView } from './json.js';
 
@@ -15,7 +15,7 @@ const filters = { tool: '', session: '', errors: false, text: '' };
 
 /** Opens the event stream; `status` shows whether the view is live. */
 export function connect(status) {
-  const source = new EventSource('/api/calls/stream');
+  const source = new EventSource(apiUrl('/calls/stream'));
   source.addEventListener('open', () => {
     status.textContent = 'live';
     status.className = 'live on';

@@ -5,6 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::engine::runs::RunName;
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProjectLayout {
     /// The project folder as named; empty for the current folder.
@@ -47,6 +49,35 @@ impl ProjectLayout {
                 project: project.is_some(),
                 tools: tools.is_some(),
                 overrides: overrides.is_some(),
+            },
+        }
+    }
+}
+
+impl ProjectLayout {
+    /// The folder that holds every run's folder: `<project>/.run/runs`.
+    pub fn runs_dir(&self) -> PathBuf {
+        self.project.join(".run").join("runs")
+    }
+
+    /// The run's folder: `<project>/.run/runs/<run>`.
+    pub fn run_dir(&self, run: &RunName) -> PathBuf {
+        self.runs_dir().join(run.as_str())
+    }
+
+    /// The layout of a run: the same tools, the run's own overrides file and journal in its
+    /// folder.
+    #[must_use]
+    pub fn for_run(&self, run: &RunName) -> Self {
+        let dir = self.run_dir(run);
+        Self {
+            project: self.project.clone(),
+            tools: self.tools.clone(),
+            overrides: dir.join("overrides.json"),
+            journal: dir.join("calls.jsonl"),
+            named: Named {
+                overrides: false,
+                ..self.named
             },
         }
     }
@@ -130,5 +161,57 @@ mod tests {
             overrides: true,
         };
         assert_eq!(named.named, expected);
+    }
+
+    #[test]
+    fn a_run_keeps_the_tools_and_has_its_own_files_under_the_project() {
+        let run: RunName = "ci-7".parse().expect("a run name");
+        let cases: [(Option<&str>, Option<&str>, [&str; 3]); 3] = [
+            (
+                None,
+                None,
+                [
+                    "tools",
+                    ".run/runs/ci-7/overrides.json",
+                    ".run/runs/ci-7/calls.jsonl",
+                ],
+            ),
+            (
+                Some("/p"),
+                None,
+                [
+                    "/p/tools",
+                    "/p/.run/runs/ci-7/overrides.json",
+                    "/p/.run/runs/ci-7/calls.jsonl",
+                ],
+            ),
+            (
+                Some("/p"),
+                Some("/t"),
+                [
+                    "/t",
+                    "/p/.run/runs/ci-7/overrides.json",
+                    "/p/.run/runs/ci-7/calls.jsonl",
+                ],
+            ),
+        ];
+        for (project, tools, want) in cases {
+            let layout =
+                ProjectLayout::derive(project.map(Path::new), tools.map(Path::new), None, None)
+                    .for_run(&run);
+            assert_eq!(
+                [
+                    layout.tools.as_path(),
+                    layout.overrides.as_path(),
+                    layout.journal.as_path()
+                ],
+                want.map(Path::new),
+                "{project:?} {tools:?}"
+            );
+            assert_eq!(
+                layout.run_dir(&run),
+                layout.overrides.parent().expect("the run's folder")
+            );
+        }
     }
 }

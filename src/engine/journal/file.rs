@@ -50,6 +50,10 @@ impl JournalFile {
         &self.path
     }
 
+    pub fn max_size(&self) -> u64 {
+        self.max_size
+    }
+
     /// Appends `line` (ending in `\n`) in one write.
     pub fn write_line(&self, line: &[u8]) -> io::Result<()> {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);

@@ -175,6 +175,11 @@ impl Journal {
         self.file.path()
     }
 
+    /// The size past which the journal rotates.
+    pub fn max_size(&self) -> u64 {
+        self.file.max_size()
+    }
+
     /// Appends a call as one line in one write: `Entry::new(transport, session, output)` as
     /// JSON.
     pub fn append_call(

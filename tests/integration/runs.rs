@@ -1,0 +1,183 @@
+//! Runs: worlds of their own on one project, chosen with `--run` (or `CAREEM_MCP_RUN`) by the
+//! CLI and by `serve --stdio`, each with its own forced scenarios and journal.
+
+use serde_json::{Value, json};
+
+use crate::support::{Project, call, http, start_announced, stdio_client};
+
+const RIDE: &str = "ride_get_status";
+
+fn ride() -> Value {
+    json!({"rideId": "5001002"})
+}
+
+/// `calls --json` of `run` as (session-less) scenario names, in order.
+fn journalled(project: &Project, run: &[&str]) -> Vec<String> {
+    let mut args = run.to_vec();
+    args.extend(["calls", "--json"]);
+    let listed = project.run(&args);
+    assert_eq!(listed.code, 0, "{}", listed.stderr);
+    let entries: Vec<Value> = serde_json::from_str(&listed.stdout).expect("calls --json");
+    entries
+        .iter()
+        .map(|e| {
+            assert_eq!(e["tool"], RIDE);
+            e["scenario"].as_str().expect("a scenario").to_string()
+        })
+        .collect()
+}
+
+fn ok(project: &Project, args: &[&str]) {
+    let run = project.run(args);
+    assert_eq!(run.code, 0, "{args:?}: {}{}", run.stdout, run.stderr);
+}
+
+#[tokio::test]
+async fn two_agents_in_parallel_in_two_runs_each_see_only_their_own() {
+    let project = Project::copy_of_repo();
+    ok(&project, &["--run", "a", "scenario", RIDE, "arriving"]);
+    ok(&project, &["--run", "b", "scenario", RIDE, "completed"]);
+    // Run a by the option, run b by the environment, both at once.
+    let mut in_a = project.command();
+    in_a.args(["--run", "a", "serve", "--stdio"]);
+    let mut in_b = project.command();
+    in_b.env("CAREEM_MCP_RUN", "b").args(["serve", "--stdio"]);
+    let (a, b) = tokio::join!(stdio_client(in_a), stdio_client(in_b));
+    for _ in 0..2 {
+        let (from_a, from_b) = tokio::join!(call(&a, RIDE, ride()), call(&b, RIDE, ride()));
+        from_a.expect("run a answers");
+        from_b.expect("run b answers");
+    }
+    a.cancel().await.expect("run a's client closes");
+    b.cancel().await.expect("run b's client closes");
+
+    assert_eq!(journalled(&project, &["--run", "a"]), ["arriving"; 2]);
+    assert_eq!(journalled(&project, &["--run", "b"]), ["completed"; 2]);
+    assert_eq!(journalled(&project, &[]), Vec::<String>::new());
+    let all = project.run(&["calls", "--all-runs", "--json"]);
+    assert_eq!(all.code, 0, "{}", all.stderr);
+    let mut runs: Vec<(Value, Value)> = serde_json::from_str::<Vec<Value>>(&all.stdout)
+        .expect("calls --all-runs --json")
+        .into_iter()
+        .map(|e| (e["run"].clone(), e["scenario"].clone()))
+        .collect();
+    runs.sort_by_key(|(run, _)| run.to_string());
+    assert_eq!(
+        runs,
+        [
+            ("a", "arriving"),
+            ("a", "arriving"),
+            ("b", "completed"),
+            ("b", "completed")
+        ]
+        .map(|(r, s)| (json!(r), json!(s)))
+    );
+
+    // Resetting or clearing run a leaves run b alone.
+    ok(&project, &["--run", "a", "reset"]);
+    ok(&project, &["--run", "a", "calls", "--clear"]);
+    assert_eq!(journalled(&project, &["--run", "a"]), Vec::<String>::new());
+    assert_eq!(journalled(&project, &["--run", "b"]), ["completed"; 2]);
+    let b_overrides = project.read(".run/runs/b/overrides.json");
+    assert_eq!(
+        serde_json::from_str::<Value>(&b_overrides).expect("run b's overrides"),
+        json!({RIDE: "completed"})
+    );
+    ok(&project, &["--run", "b", "reset", "--remove"]);
+    assert!(!project.path().join(".run/runs/b").exists());
+    assert!(project.path().join(".run/runs/a").is_dir());
+}
+
+#[test]
+fn bad_run_names_are_refused_before_they_touch_the_disk() {
+    let project = Project::copy_of_repo();
+    let long = "a".repeat(65);
+    let cases: [(&str, &str); 7] = [
+        ("..", "'.' is not one of them"),
+        ("%2e%2e", "'%' is not one of them"),
+        ("../../etc", "'.' is not one of them"),
+        ("a/b", "'/' is not one of them"),
+        ("", "cannot be empty"),
+        (&long, "at most 64 characters, not 65"),
+        ("Run-A", "'R' is not one of them"),
+    ];
+    for (name, why) in cases {
+        for args in [
+            vec!["--run", name, "scenario", RIDE, "arriving"],
+            vec!["--run", name, "calls", "--clear"],
+            vec!["--run", name, "reset", "--remove"],
+        ] {
+            let run = project.run(&args);
+            assert_eq!(run.code, 2, "{args:?}: {}", run.stdout);
+            assert!(run.stderr.contains(why), "{args:?}: {}", run.stderr);
+        }
+        // An empty variable is no variable, as for every CAREEM_MCP_* setting.
+        if !name.is_empty() {
+            let env = project
+                .command()
+                .env("CAREEM_MCP_RUN", name)
+                .args(["serve", "--stdio"])
+                .output()
+                .expect("the binary runs");
+            assert_eq!(env.status.code(), Some(2), "CAREEM_MCP_RUN={name:?}");
+        }
+    }
+    assert!(!project.path().join(".run").exists());
+}
+
+#[tokio::test]
+async fn the_dashboard_api_answers_for_the_run_it_is_asked_about() {
+    let project = Project::copy_of_repo();
+    ok(&project, &["--run", "a", "scenario", RIDE, "arriving"]);
+    ok(
+        &project,
+        &["--run", "a", "call", RIDE, r#"{"rideId":"5001002"}"#],
+    );
+    ok(&project, &["call", RIDE, r#"{"rideId":"5001002"}"#]);
+    let mut command = project.command();
+    command.args(["dashboard", "--port", "0"]);
+    let (_process, url, _stderr) = start_announced(command, "careem-mcp: dashboard at ");
+    let get = |path: &str| {
+        let request = http().get(format!("{url}api{path}"));
+        async move {
+            let response = request.send().await.expect("GET");
+            let status = response.status().as_u16();
+            (status, response.json::<Value>().await.expect("JSON"))
+        }
+    };
+    assert_eq!(get("/runs").await, (200, json!({"runs": ["a"]})));
+    let scenarios = |calls: &Value| -> Vec<Value> {
+        calls
+            .as_array()
+            .expect("calls")
+            .iter()
+            .map(|c| c["scenario"].clone())
+            .collect()
+    };
+    let (status, in_a) = get("/calls?run=a").await;
+    assert_eq!((status, scenarios(&in_a)), (200, vec![json!("arriving")]));
+    let (status, default) = get("/calls").await;
+    assert_eq!(status, 200);
+    assert_ne!(scenarios(&default), vec![json!("arriving")]);
+    assert_eq!(scenarios(&default).len(), 1);
+    let (status, listed) = get("/scenarios?run=a").await;
+    assert_eq!(status, 200);
+    assert!(
+        listed["overrides"]
+            .as_str()
+            .is_some_and(|p| p.ends_with(".run/runs/a/overrides.json")),
+        "{}",
+        listed["overrides"]
+    );
+    for bad in ["..", "%2e%2e", "a%2fb", "A"] {
+        let (status, body) = get(&format!("/calls?run={bad}")).await;
+        assert_eq!(status, 400, "{bad}: {body}");
+        assert!(
+            body["error"]
+                .as_str()
+                .is_some_and(|e| e.contains("run name")),
+            "{body}"
+        );
+    }
+    assert_eq!(get("/runs").await, (200, json!({"runs": ["a"]})));
+}
