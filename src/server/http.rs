@@ -87,9 +87,14 @@ pub fn app(state: AppState) -> Router {
     Router::new()
         .route(
             "/mcp",
-            any(super::streamable::handle).with_state(streamable),
+            any(super::streamable::handle).with_state(streamable.clone()),
         )
-        .route("/sse", any(super::sse::handle).with_state(sse))
+        .route(
+            "/mcp/{run}",
+            any(super::streamable::handle_run).with_state(streamable),
+        )
+        .route("/sse", any(super::sse::handle).with_state(sse.clone()))
+        .route("/sse/{run}", any(super::sse::handle_run).with_state(sse))
         .route(
             "/health",
             get(move || async move { axum::Json(json!({"status": "ok", "tools": tools})) }),

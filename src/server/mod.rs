@@ -70,6 +70,9 @@ pub struct ServerOptions {
     pub max_sessions: usize,
     /// Timeouts and the cap on open connections of the HTTP listener.
     pub connections: ConnectionLimits,
+    /// Every run's world, for `/mcp/<run>` and `/sse/<run>`; without it only the default run
+    /// is served.
+    pub runs: Option<Arc<crate::engine::Runs>>,
 }
 
 impl Default for ServerOptions {
@@ -86,6 +89,7 @@ impl Default for ServerOptions {
             session_idle: Duration::from_secs(30 * 60),
             max_sessions: DEFAULT_MAX_SESSIONS,
             connections: ConnectionLimits::default(),
+            runs: None,
         }
     }
 }

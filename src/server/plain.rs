@@ -20,6 +20,11 @@ pub(crate) fn error(status: StatusCode, text: &str) -> Response {
     response
 }
 
+/// Go's `http.NotFound`, for a path that is not served.
+pub(crate) fn not_found() -> Response {
+    error(StatusCode::NOT_FOUND, "404 page not found")
+}
+
 /// An empty answer with only a status (202, 204).
 pub(crate) fn empty(status: StatusCode) -> Response {
     let mut response = Response::new(Body::empty());

@@ -11,7 +11,7 @@ use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
 use super::mcp::Session;
-use crate::engine::{Engine, Origin};
+use crate::engine::{Engine, Origin, RunName};
 
 pub const DEFAULT_MAX_SESSIONS: usize = 2000;
 
@@ -64,8 +64,8 @@ impl Sessions {
     }
 
     /// A new session with a fresh id, not in the table until [`Sessions::admit`].
-    pub(crate) fn fresh(origin: Origin, engine: Arc<Engine>) -> Arc<Session> {
-        Session::new(Some(Arc::from(new_id())), origin, engine)
+    pub(crate) fn fresh(origin: Origin, engine: Arc<Engine>, run: Option<RunName>) -> Arc<Session> {
+        Session::new(Some(Arc::from(new_id())), origin, engine, run)
     }
 
     /// Puts `session` in the table (ending the one idle longest when the table is full) and
@@ -196,7 +196,7 @@ mod tests {
             seed: None,
         };
         let engine = Engine::from_tools(config, std::collections::BTreeMap::new());
-        Sessions::fresh(Origin::Http, Arc::new(engine))
+        Sessions::fresh(Origin::Http, Arc::new(engine), None)
     }
 
     #[tokio::test]

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use axum::body::{Body, Bytes};
-use axum::extract::{Query, Request, State};
+use axum::extract::{Path, Query, Request, State};
 use axum::http::{HeaderValue, Method as HttpMethod, StatusCode, header};
 use axum::response::Response;
 use tokio::sync::mpsc;
@@ -20,7 +20,7 @@ use super::plain;
 use super::sessions::Sessions;
 use super::streamable::event;
 use super::streams::{StreamSlot, Streams};
-use crate::engine::Origin;
+use crate::engine::{Origin, RunName};
 
 /// Bytes a stream may hold unsent before it is ended as abandoned.
 const QUEUE_BYTES: usize = 8 * 1024 * 1024;
@@ -89,6 +89,23 @@ pub(crate) async fn handle(
     Query(target): Query<Target>,
     request: Request,
 ) -> Response {
+    serve(sse, None, target, request).await
+}
+
+/// `/sse/<run>`: the same, in the run's world; a name that is no run name is no path.
+pub(crate) async fn handle_run(
+    State(sse): State<Sse>,
+    Path(run): Path<String>,
+    Query(target): Query<Target>,
+    request: Request,
+) -> Response {
+    match run.parse::<RunName>() {
+        Ok(run) if sse.mcp.runs_served() => serve(sse, Some(run), target, request).await,
+        _ => plain::not_found(),
+    }
+}
+
+async fn serve(sse: Sse, run: Option<RunName>, target: Target, request: Request) -> Response {
     let (parts, body) = request.into_parts();
     if parts.method == HttpMethod::POST {
         let json = parts
@@ -109,7 +126,7 @@ pub(crate) async fn handle(
         let body = axum::body::to_bytes(body, usize::MAX)
             .await
             .unwrap_or_default();
-        return post(&sse, &id, &body).await;
+        return post(&sse, &id, run.as_ref(), &body).await;
     }
     if parts.method != HttpMethod::GET {
         let mut refused = plain::error(StatusCode::METHOD_NOT_ALLOWED, "Method Not Allowed");
@@ -118,12 +135,20 @@ pub(crate) async fn handle(
             .insert(header::ALLOW, HeaderValue::from_static("GET, POST"));
         return refused;
     }
-    open(&sse, parts.uri.path())
+    let Some(engine) = sse.mcp.engine_of(run.as_ref()).await else {
+        return plain::not_found();
+    };
+    open(&sse, parts.uri.path(), engine, run)
 }
 
 /// A new session and its stream: the endpoint event first, then every answer.
-fn open(sse: &Sse, path: &str) -> Response {
-    let session = Sessions::fresh(Origin::Sse, Arc::clone(sse.mcp.engine()));
+fn open(
+    sse: &Sse,
+    path: &str,
+    engine: Arc<crate::engine::Engine>,
+    run: Option<RunName>,
+) -> Response {
+    let session = Sessions::fresh(Origin::Sse, engine, run);
     let Some(id) = session.id().map(str::to_string) else {
         unreachable!("HTTP sessions always have an id");
     };
@@ -199,10 +224,13 @@ impl Drop for Closing {
     }
 }
 
-async fn post(sse: &Sse, id: &str, body: &[u8]) -> Response {
+async fn post(sse: &Sse, id: &str, run: Option<&RunName>, body: &[u8]) -> Response {
     let (Some(live), Some(outbox)) = (sse.sessions.get(id), sse.outbox(id)) else {
         return plain::error(StatusCode::NOT_FOUND, "session not found");
     };
+    if live.session.run() != run {
+        return plain::error(StatusCode::NOT_FOUND, "session not found");
+    }
     let Ok(message) = jsonrpc::decode(body) else {
         return plain::error(StatusCode::BAD_REQUEST, "failed to parse body");
     };

@@ -34,7 +34,7 @@ pub async fn serve_stdio(
     options: ServerOptions,
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), ServerError> {
-    let session = Session::new(None, Origin::Stdio, Arc::clone(&engine));
+    let session = Session::new(None, Origin::Stdio, Arc::clone(&engine), None);
     let mcp = Arc::new(Mcp::new(engine, &options)?);
     let (answers, queue) = mpsc::channel::<Vec<u8>>(QUEUE);
     let gone = CancellationToken::new();

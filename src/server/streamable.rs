@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use axum::body::{Body, Bytes};
-use axum::extract::{Request, State};
+use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method as HttpMethod, StatusCode, header};
 use axum::response::Response;
 use futures::StreamExt;
@@ -22,7 +22,7 @@ use super::plain;
 use super::sessions::{Live, Sessions};
 use super::streams::Streams;
 use crate::engine::Origin;
-use crate::engine::Plan;
+use crate::engine::{Plan, RunName};
 
 pub(crate) const SESSION_ID: &str = "mcp-session-id";
 const PROTOCOL_VERSION: &str = "mcp-protocol-version";
@@ -38,6 +38,22 @@ pub(crate) struct Streamable {
 }
 
 pub(crate) async fn handle(State(http): State<Streamable>, request: Request) -> Response {
+    serve(http, None, request).await
+}
+
+/// `/mcp/<run>`: the same, in the run's world; a name that is no run name is no path.
+pub(crate) async fn handle_run(
+    State(http): State<Streamable>,
+    Path(run): Path<String>,
+    request: Request,
+) -> Response {
+    match run.parse::<RunName>() {
+        Ok(run) if http.mcp.runs_served() => serve(http, Some(run), request).await,
+        _ => plain::not_found(),
+    }
+}
+
+async fn serve(http: Streamable, run: Option<RunName>, request: Request) -> Response {
     let (parts, body) = request.into_parts();
     let method = parts.method.clone();
     let headers = &parts.headers;
@@ -68,8 +84,9 @@ pub(crate) async fn handle(State(http): State<Streamable>, request: Request) -> 
         .map(str::to_string);
     let live = match &session_id {
         Some(id) => match http.sessions.get(id) {
-            Some(live) => Some(live),
-            None => return plain::error(StatusCode::NOT_FOUND, "session not found"),
+            // A session is found only at the path of its own run.
+            Some(live) if live.session.run() == run.as_ref() => Some(live),
+            _ => return plain::error(StatusCode::NOT_FOUND, "session not found"),
         },
         None => None,
     };
@@ -120,11 +137,17 @@ pub(crate) async fn handle(State(http): State<Streamable>, request: Request) -> 
         Ok(body) => body,
         Err(_) => return plain::error(StatusCode::BAD_REQUEST, "failed to read body"),
     };
-    post(&http, live, &version, &body).await
+    post(&http, live, run, &version, &body).await
 }
 
 /// A POST's messages, answered.
-async fn post(http: &Streamable, live: Option<Arc<Live>>, version: &str, body: &Bytes) -> Response {
+async fn post(
+    http: &Streamable,
+    live: Option<Arc<Live>>,
+    run: Option<RunName>,
+    version: &str,
+    body: &Bytes,
+) -> Response {
     if body.is_empty() {
         return plain::error(StatusCode::BAD_REQUEST, "POST requires a non-empty body");
     }
@@ -157,7 +180,12 @@ async fn post(http: &Streamable, live: Option<Arc<Live>>, version: &str, body: &
     }
     let session = match &live {
         Some(live) => Arc::clone(&live.session),
-        None => Sessions::fresh(Origin::Http, Arc::clone(http.mcp.engine())),
+        None => {
+            let Some(engine) = http.mcp.engine_of(run.as_ref()).await else {
+                return plain::not_found();
+            };
+            Sessions::fresh(Origin::Http, engine, run)
+        }
     };
     let calls = requests
         .iter()

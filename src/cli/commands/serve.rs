@@ -24,10 +24,13 @@ pub fn run(
         run => run.as_ref(),
     };
     let shown = run_layout(global, layout)?;
-    let runs = Runs::new(load_engine(global, layout, args.no_journal)?, layout);
+    let runs = Arc::new(Runs::new(
+        load_engine(global, layout, args.no_journal)?,
+        layout,
+    ));
     let engine = runs.get(run);
     print_paths(&shown, args.no_journal);
-    serve(engine, args)
+    serve(engine, runs, args)
 }
 
 /// On stderr, before anything else: a client starts the server in a folder of its own
@@ -48,7 +51,7 @@ fn print_paths(layout: &ProjectLayout, no_journal: bool) {
     }
 }
 
-fn serve(engine: Arc<Engine>, args: &ServeArgs) -> anyhow::Result<Status> {
+fn serve(engine: Arc<Engine>, runs: Arc<Runs>, args: &ServeArgs) -> anyhow::Result<Status> {
     let options = ServerOptions {
         host: args.host.clone(),
         port: args.port,
@@ -65,6 +68,7 @@ fn serve(engine: Arc<Engine>, args: &ServeArgs) -> anyhow::Result<Status> {
             header_timeout: args.header_timeout,
             body_timeout: args.body_timeout,
         },
+        runs: Some(runs),
     };
     let tools = engine.tools().len();
     run_until_signal(engine, options, args.stdio, |addr| {

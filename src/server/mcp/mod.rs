@@ -21,7 +21,7 @@ pub(crate) use session::Session;
 use super::jsonrpc::{Id, Method, Request, RpcError, error_message, result_message};
 use super::widget::{URI as WIDGET_URI, Widget};
 use super::{ServerError, ServerOptions};
-use crate::engine::Engine;
+use crate::engine::{Engine, RunName, Runs};
 
 /// What a request gets back.
 #[derive(Debug)]
@@ -39,6 +39,8 @@ pub(crate) enum Reply {
 #[derive(Debug)]
 pub(crate) struct Mcp {
     engine: Arc<Engine>,
+    /// Every run's engine, when the server serves runs (`/mcp/<run>`).
+    runs: Option<Arc<Runs>>,
     name: String,
     version: String,
     tools: Vec<u8>,
@@ -72,13 +74,26 @@ impl Mcp {
             tools: results::tools_list(&tools),
             widget: (!options.no_meta).then(|| Widget::new(&options.widget_domain)),
             engine,
+            runs: options.runs.clone(),
             in_flight: InFlight::default(),
         })
     }
 
-    /// The default run's engine, whose tools every run shares.
-    pub(crate) fn engine(&self) -> &Arc<Engine> {
-        &self.engine
+    /// The engine of `run` (`None`: the default run); `None` when the server serves no runs.
+    /// Opening a run's journal touches the disk, so this runs where blocking is fine.
+    pub(crate) async fn engine_of(&self, run: Option<&RunName>) -> Option<Arc<Engine>> {
+        let Some(run) = run else {
+            return Some(Arc::clone(&self.engine));
+        };
+        let (runs, run) = (Arc::clone(self.runs.as_ref()?), run.clone());
+        tokio::task::spawn_blocking(move || runs.get(Some(&run)))
+            .await
+            .ok()
+    }
+
+    /// Whether `/mcp/<run>` is served.
+    pub(crate) fn runs_served(&self) -> bool {
+        self.runs.is_some()
     }
 
     pub(crate) fn tool_count(&self) -> usize {

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
-use crate::engine::{Engine, Origin};
+use crate::engine::{Engine, Origin, RunName};
 use crate::server::jsonrpc::Id;
 
 #[derive(Debug)]
@@ -18,6 +18,8 @@ pub(crate) struct Session {
     origin: Origin,
     /// The engine of the session's run: its overrides, positions and journal.
     engine: Arc<Engine>,
+    /// The run the session belongs to (`/mcp/<run>`); `None` for the default run.
+    run: Option<RunName>,
     initialized: Mutex<bool>,
     /// `clientInfo` of its `initialize`, as `name/version`: who the session's client is.
     client: Mutex<Option<String>>,
@@ -70,11 +72,17 @@ impl Drop for Pending {
 }
 
 impl Session {
-    pub(crate) fn new(id: Option<Arc<str>>, origin: Origin, engine: Arc<Engine>) -> Arc<Self> {
+    pub(crate) fn new(
+        id: Option<Arc<str>>,
+        origin: Origin,
+        engine: Arc<Engine>,
+        run: Option<RunName>,
+    ) -> Arc<Self> {
         Arc::new(Self {
             id,
             origin,
             engine,
+            run,
             initialized: Mutex::new(false),
             client: Mutex::default(),
             pending: Mutex::default(),
@@ -94,6 +102,10 @@ impl Session {
 
     pub(crate) fn engine(&self) -> &Arc<Engine> {
         &self.engine
+    }
+
+    pub(crate) fn run(&self) -> Option<&RunName> {
+        self.run.as_ref()
     }
 
     pub(crate) fn is_initialized(&self) -> bool {
