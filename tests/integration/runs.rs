@@ -181,3 +181,64 @@ async fn the_dashboard_api_answers_for_the_run_it_is_asked_about() {
     }
     assert_eq!(get("/runs").await, (200, json!({"runs": ["a"]})));
 }
+
+/// Over HTTP a run is named by the URL: `/mcp/<run>` and `/sse/<run>`, one server for all.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn http_and_sse_clients_name_their_run_in_the_url() {
+    let project = Project::copy_of_repo();
+    ok(
+        &project,
+        &["--run", "a", "scenario", RIDE, "arriving", "completed"],
+    );
+    ok(&project, &["--run", "b", "scenario", RIDE, "completed"]);
+    let (_server, url, _stderr) = crate::support::serve_binary(&project, &[]);
+    let base = url.trim_end_matches("/mcp").to_string();
+    let (url_a, url_b, sse_url_b) = (
+        format!("{url}/a"),
+        format!("{url}/b"),
+        format!("{base}/sse/b"),
+    );
+    let (a, b, sse_b) = tokio::join!(
+        crate::support::http_client(&url_a),
+        crate::support::http_client(&url_b),
+        crate::support::sse_client(&sse_url_b),
+    );
+    // Each run's sequence steps for its own calls only (the journals below say which).
+    for _ in 0..2 {
+        let (from_a, from_b) = tokio::join!(call(&a, RIDE, ride()), call(&b, RIDE, ride()));
+        from_a.expect("run a answers");
+        from_b.expect("run b answers");
+    }
+    call(&sse_b, RIDE, ride()).await.expect("run b over SSE");
+    assert_eq!(
+        journalled(&project, &["--run", "a"]),
+        ["arriving", "completed"]
+    );
+    assert_eq!(journalled(&project, &["--run", "b"]), ["completed"; 3]);
+    assert_eq!(journalled(&project, &[]), Vec::<String>::new());
+
+    // A name that is no run name is a path the server does not serve, as production answers it.
+    for path in [
+        "/mcp/A",
+        "/mcp/a.b",
+        "/mcp/%2e%2e",
+        "/sse/no%2fslash",
+        &format!("/mcp/{}", "x".repeat(65)),
+    ] {
+        let response = http()
+            .post(format!("{base}{path}"))
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .body("{}")
+            .send()
+            .await
+            .expect("an answer");
+        assert_eq!(response.status(), 404, "{path}");
+        assert_eq!(
+            response.text().await.unwrap_or_default(),
+            "404 page not found\n",
+            "{path}"
+        );
+    }
+    assert!(!project.path().join(".run/runs/A").exists());
+}

@@ -102,8 +102,14 @@ pub async fn open(url: &str) -> (Events, String) {
     let mut events = Events::of(response);
     let (event, endpoint) = events.next_event().await;
     assert_eq!(event, "endpoint");
-    assert!(endpoint.starts_with("/sse?sessionid="), "{endpoint}");
-    let base = url.trim_end_matches("/sse");
+    // The stream's own path (`/sse`, `/sse/<run>`) with the session's id, as the Go SDK names it.
+    let path = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let path = path.find('/').map_or("", |at| &path[at..]);
+    assert!(
+        endpoint.starts_with(&format!("{path}?sessionid=")),
+        "{endpoint}"
+    );
+    let base = url.trim_end_matches(path);
     (events, format!("{base}{endpoint}"))
 }
 
