@@ -39,6 +39,7 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Check every tool file and docs/SOURCE.md; print each problem with its place')
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run one tool call in process, exactly as the server would, and print the result')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Run the acceptance suite (SPEC §7 and the honesty check) against a real MCP connection')
+            [CompletionResult]::new('drift', 'drift', [CompletionResultType]::ParameterValue, 'Compare a live MCP server (production) with the project: initialize, every tool, the widget resource; `--write` brings the tool files in line')
             [CompletionResult]::new('calls', 'calls', [CompletionResultType]::ParameterValue, 'Show the call journal: what the agent actually called')
             [CompletionResult]::new('dashboard', 'dashboard', [CompletionResultType]::ParameterValue, 'A browser page beside any running `serve`: live calls, scenarios, try a call, tools')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -155,6 +156,24 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'careem-mcp;drift' {
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'The live server to compare with: its Streamable HTTP URL, or its SSE URL with `--transport sse`')
+            [CompletionResult]::new('--header', '--header', [CompletionResultType]::ParameterName, 'A header every request carries, `''Name: value''` (repeatable), e.g. production''s `Authorization`. Never printed')
+            [CompletionResult]::new('--transport', '--transport', [CompletionResultType]::ParameterName, 'How to reach the server')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'How differences are shown')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long connecting, and each request after it, may take')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path')
+            [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder')
+            [CompletionResult]::new('--overrides', '--overrides', [CompletionResultType]::ParameterName, 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]')
+            [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]')
+            [CompletionResult]::new('--journal-max-size', '--journal-max-size', [CompletionResultType]::ParameterName, 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)')
+            [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
+            [CompletionResult]::new('--write', '--write', [CompletionResultType]::ParameterName, 'Rewrite the `## Definition` of every changed tool, create a file for every tool new in production; tools production no longer has are listed, never deleted')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'careem-mcp;calls' {
             [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'Only calls of this tool')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Only calls of this session')
@@ -209,6 +228,7 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Check every tool file and docs/SOURCE.md; print each problem with its place')
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run one tool call in process, exactly as the server would, and print the result')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Run the acceptance suite (SPEC §7 and the honesty check) against a real MCP connection')
+            [CompletionResult]::new('drift', 'drift', [CompletionResultType]::ParameterValue, 'Compare a live MCP server (production) with the project: initialize, every tool, the widget resource; `--write` brings the tool files in line')
             [CompletionResult]::new('calls', 'calls', [CompletionResultType]::ParameterValue, 'Show the call journal: what the agent actually called')
             [CompletionResult]::new('dashboard', 'dashboard', [CompletionResultType]::ParameterValue, 'A browser page beside any running `serve`: live calls, scenarios, try a call, tools')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -234,6 +254,9 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             break
         }
         'careem-mcp;help;verify' {
+            break
+        }
+        'careem-mcp;help;drift' {
             break
         }
         'careem-mcp;help;calls' {

@@ -28,6 +28,9 @@ _careem__mcp() {
             careem__mcp,dashboard)
                 cmd="careem__mcp__subcmd__dashboard"
                 ;;
+            careem__mcp,drift)
+                cmd="careem__mcp__subcmd__drift"
+                ;;
             careem__mcp,help)
                 cmd="careem__mcp__subcmd__help"
                 ;;
@@ -61,6 +64,9 @@ _careem__mcp() {
             careem__mcp__subcmd__help,dashboard)
                 cmd="careem__mcp__subcmd__help__subcmd__dashboard"
                 ;;
+            careem__mcp__subcmd__help,drift)
+                cmd="careem__mcp__subcmd__help__subcmd__drift"
+                ;;
             careem__mcp__subcmd__help,help)
                 cmd="careem__mcp__subcmd__help__subcmd__help"
                 ;;
@@ -89,7 +95,7 @@ _careem__mcp() {
 
     case "${cmd}" in
         careem__mcp)
-            opts="-h -V --project --tools --overrides --journal --journal-max-size --clock --seed --help --version serve scenario scenarios reset lint call verify calls dashboard completions help"
+            opts="-h -V --project --tools --overrides --journal --journal-max-size --clock --seed --help --version serve scenario scenarios reset lint call verify drift calls dashboard completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -326,8 +332,70 @@ _careem__mcp() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        careem__subcmd__mcp__subcmd__drift)
+            opts="-h --url --header --transport --format --write --timeout --project --tools --overrides --journal --journal-max-size --clock --seed --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --header)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --transport)
+                    COMPREPLY=($(compgen -W "http sse" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tools)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --overrides)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --journal)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --journal-max-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --clock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         careem__subcmd__mcp__subcmd__help)
-            opts="serve scenario scenarios reset lint call verify calls dashboard completions help"
+            opts="serve scenario scenarios reset lint call verify drift calls dashboard completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -383,6 +451,20 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__help__subcmd__dashboard)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        careem__subcmd__mcp__subcmd__help__subcmd__drift)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -36,6 +36,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand lint 'Check every tool file and docs/SOURCE.md; print each problem with its place'
             cand call 'Run one tool call in process, exactly as the server would, and print the result'
             cand verify 'Run the acceptance suite (SPEC §7 and the honesty check) against a real MCP connection'
+            cand drift 'Compare a live MCP server (production) with the project: initialize, every tool, the widget resource; `--write` brings the tool files in line'
             cand calls 'Show the call journal: what the agent actually called'
             cand dashboard 'A browser page beside any running `serve`: live calls, scenarios, try a call, tools'
             cand completions 'Print a shell completion script'
@@ -144,6 +145,23 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'careem-mcp;drift'= {
+            cand --url 'The live server to compare with: its Streamable HTTP URL, or its SSE URL with `--transport sse`'
+            cand --header 'A header every request carries, `''Name: value''` (repeatable), e.g. production''s `Authorization`. Never printed'
+            cand --transport 'How to reach the server'
+            cand --format 'How differences are shown'
+            cand --timeout 'How long connecting, and each request after it, may take'
+            cand --project 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path'
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder'
+            cand --overrides 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]'
+            cand --journal 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]'
+            cand --journal-max-size 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)'
+            cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
+            cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
+            cand --write 'Rewrite the `## Definition` of every changed tool, create a file for every tool new in production; tools production no longer has are listed, never deleted'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'careem-mcp;calls'= {
             cand --tool 'Only calls of this tool'
             cand --session 'Only calls of this session'
@@ -195,6 +213,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand lint 'Check every tool file and docs/SOURCE.md; print each problem with its place'
             cand call 'Run one tool call in process, exactly as the server would, and print the result'
             cand verify 'Run the acceptance suite (SPEC §7 and the honesty check) against a real MCP connection'
+            cand drift 'Compare a live MCP server (production) with the project: initialize, every tool, the widget resource; `--write` brings the tool files in line'
             cand calls 'Show the call journal: what the agent actually called'
             cand dashboard 'A browser page beside any running `serve`: live calls, scenarios, try a call, tools'
             cand completions 'Print a shell completion script'
@@ -213,6 +232,8 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
         &'careem-mcp;help;call'= {
         }
         &'careem-mcp;help;verify'= {
+        }
+        &'careem-mcp;help;drift'= {
         }
         &'careem-mcp;help;calls'= {
         }

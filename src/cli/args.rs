@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use clap_complete::engine::ArgValueCandidates;
+use reqwest::header::{HeaderName, HeaderValue};
 
 use super::complete;
 use crate::engine::{Delay, Fault};
@@ -115,6 +116,10 @@ pub enum Command {
     Call(CallArgs),
     /// Run the acceptance suite (SPEC §7 and the honesty check) against a real MCP connection.
     Verify(VerifyArgs),
+    /// Compare a live MCP server (production) with the project: initialize, every tool, the
+    /// widget resource; `--write` brings the tool files in line.
+    #[command(after_long_help = DRIFT_EXAMPLES)]
+    Drift(DriftArgs),
     /// Show the call journal: what the agent actually called.
     Calls(CallsArgs),
     /// A browser page beside any running `serve`: live calls, scenarios, try a call, tools.
@@ -330,6 +335,72 @@ pub struct VerifyArgs {
     /// Print the results as JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+const DRIFT_EXAMPLES: &str = "\
+Examples:
+  careem-mcp drift --url $PROD --header \"Authorization: Bearer $TOKEN\"
+      every difference, grouped by tool; exit 1 when there is one
+  careem-mcp drift --url $PROD_SSE --transport sse --format json
+      the same over legacy SSE, as data
+  careem-mcp drift --url $PROD --header \"Authorization: Bearer $TOKEN\" --write
+      rewrite changed definitions, create files for new tools, list tools production dropped
+
+Exit codes: 0 nothing differs, 1 something differs, 2 the server could not be read.";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DriftTransport {
+    /// Streamable HTTP; the URL ends in /mcp.
+    Http,
+    /// Legacy HTTP+SSE; the URL is the event stream's, ending in /sse.
+    Sse,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DriftFormat {
+    /// Grouped by tool, each place with both values.
+    Text,
+    /// One JSON document with the same content.
+    Json,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct DriftArgs {
+    /// The live server to compare with: its Streamable HTTP URL, or its SSE URL with
+    /// `--transport sse`.
+    #[arg(long, value_name = "URL")]
+    pub url: String,
+    /// A header every request carries, `'Name: value'` (repeatable), e.g. production's
+    /// `Authorization`. Never printed.
+    #[arg(long = "header", value_name = "NAME: VALUE", value_parser = parse_header)]
+    pub headers: Vec<(HeaderName, HeaderValue)>,
+    /// How to reach the server.
+    #[arg(long, value_enum, default_value = "http")]
+    pub transport: DriftTransport,
+    /// How differences are shown.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: DriftFormat,
+    /// Rewrite the `## Definition` of every changed tool, create a file for every tool new in
+    /// production; tools production no longer has are listed, never deleted.
+    #[arg(long)]
+    pub write: bool,
+    /// How long connecting, and each request after it, may take.
+    #[arg(long, value_name = "SECONDS", default_value = "20", value_parser = seconds())]
+    pub timeout: Duration,
+}
+
+/// `Name: value`, split at the first colon; the value is marked sensitive and never shown in
+/// an error.
+fn parse_header(text: &str) -> Result<(HeaderName, HeaderValue), String> {
+    let (name, value) = text
+        .split_once(':')
+        .ok_or_else(|| "expected 'Name: value', e.g. 'Authorization: Bearer …'".to_string())?;
+    let name = HeaderName::from_bytes(name.trim().as_bytes())
+        .map_err(|_| format!("{:?} is not a header name", name.trim()))?;
+    let mut value = HeaderValue::from_str(value.trim())
+        .map_err(|_| format!("the value of {name} is not a valid header value"))?;
+    value.set_sensitive(true);
+    Ok((name, value))
 }
 
 #[derive(Debug, Clone, Args)]

@@ -9,6 +9,7 @@ mod journal;
 mod output;
 mod select;
 mod toolfile;
+mod upstream;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -48,6 +49,7 @@ pub use journal::read::{
     Follower, Recent, clear as clear_journal, complete_end, last_lines,
     parse as parse_journal_line, recent as journal_recent,
 };
+pub use journal::clip::clip;
 pub use journal::write::{Entry as JournalEntry, Journal, read as read_journal};
 pub use output::{CallOutput, Decision, INTERNAL_ERROR, JsonShape, Rendering, UnknownTool};
 pub use select::arguments::{apply_defaults, validate as validate_arguments};
@@ -56,6 +58,12 @@ pub use toolfile::diagnostic::{Diagnostic, Diagnostics};
 pub use toolfile::scenario_kind::{ScenarioKind, kinds as scenario_kinds};
 pub use toolfile::template::{RenderError, Template};
 pub use toolfile::{Outcome, Parsed, Scenario, ToolFile, parse as parse_tool_file};
+pub use upstream::drift::{
+    Drift, FieldChange, Presence, Subject, SubjectDrift, Surface, compare as compare_surfaces,
+};
+pub use upstream::drift_write::{
+    WriteError as DriftWriteError, Written as DriftWritten, write as write_drift,
+};
 
 use catalog::cache::ParseCache;
 use controls::overrides::OverridesReader;

@@ -3,6 +3,7 @@
 //! Findings come back as plain data; `careem-mcp verify` prints them.
 
 mod checks;
+pub mod drift;
 mod finding;
 mod transport;
 
@@ -15,6 +16,7 @@ use crate::engine::{Engine, EngineConfig, Overrides, read_overrides_bytes, write
 use crate::server::{ServerOptions, start_http};
 use checks::Target;
 pub use finding::{Finding, Verdict, failed};
+pub use transport::Reach;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Transport {

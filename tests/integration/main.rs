@@ -3,6 +3,7 @@
 mod cli;
 mod controls;
 mod dashboard;
+mod drift;
 mod engine;
 mod fast_path;
 mod fixtures;

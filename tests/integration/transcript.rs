@@ -177,6 +177,7 @@ fn help_transcripts() {
         "reset",
         "lint",
         "verify",
+        "drift",
         "calls",
         "dashboard",
         "completions",

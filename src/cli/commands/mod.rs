@@ -4,6 +4,7 @@ mod call;
 mod calls;
 mod completions;
 mod dashboard;
+mod drift;
 mod lint;
 mod scenario;
 mod scenarios;
@@ -32,6 +33,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
         Command::Serve(args) => serve::run(&global, &layout, &args),
         Command::Dashboard(args) => dashboard::run(&global, &layout, &args),
         Command::Verify(args) => verify::run(&global, &layout, &args),
+        Command::Drift(args) => drift::run(&global, &layout, &args),
         Command::Scenario(args) => scenario::set(&layout, &args),
         Command::Scenarios { tool } => scenarios::run(&layout, tool.as_deref()),
         Command::Reset => scenario::reset(&layout),
@@ -51,7 +53,7 @@ fn log_level(command: &Command) -> &'static str {
         Command::Dashboard(_) => "info",
         // rmcp's client logs every JSON-RPC error answer (test 10 asks for one) and every
         // failed connection; the report carries both, so its logs would only repeat them.
-        Command::Verify(_) => "warn,rmcp=off",
+        Command::Verify(_) | Command::Drift(_) => "warn,rmcp=off",
         _ => "warn",
     }
 }
