@@ -120,6 +120,10 @@ pub enum Command {
     /// widget resource; `--write` brings the tool files in line.
     #[command(after_long_help = DRIFT_EXAMPLES)]
     Drift(DriftArgs),
+    /// Serve as `serve` does, answering each tool call by forwarding it to a live server and
+    /// writing each new answer as a scenario.
+    #[command(after_long_help = RECORD_EXAMPLES)]
+    Record(RecordArgs),
     /// Show the call journal: what the agent actually called.
     Calls(CallsArgs),
     /// A browser page beside any running `serve`: live calls, scenarios, try a call, tools.
@@ -349,11 +353,54 @@ Examples:
 Exit codes: 0 nothing differs, 1 something differs, 2 the server could not be read.";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum DriftTransport {
+pub enum UpstreamTransport {
     /// Streamable HTTP; the URL ends in /mcp.
     Http,
     /// Legacy HTTP+SSE; the URL is the event stream's, ending in /sse.
     Sse,
+}
+
+const RECORD_EXAMPLES: &str = "\
+Examples:
+  careem-mcp record --upstream $PROD --header \"Authorization: Bearer $TOKEN\" --stdio
+      an MCP client talks to production through careem-mcp; each new answer becomes a scenario
+  careem-mcp record --upstream $PROD --into recorded/ --template-times --redact phone,email
+      scenarios go to copies of the tool files under recorded/, times near now become
+      {{now±…}} placeholders, phone numbers and e-mail addresses are masked
+
+The journal marks each forwarded call: `recorded` is new, known (the same match was recorded
+before) or skipped. Headers are sent upstream only: never written to a file, the log or the
+journal.";
+
+#[derive(Debug, Clone, Args)]
+pub struct RecordArgs {
+    /// The live server that answers: its Streamable HTTP URL, or its SSE URL with
+    /// `--upstream-transport sse`.
+    #[arg(long, value_name = "URL")]
+    pub upstream: String,
+    /// A header every upstream request carries, `'Name: value'` (repeatable). Never written
+    /// anywhere.
+    #[arg(long = "header", value_name = "NAME: VALUE", value_parser = parse_header)]
+    pub headers: Vec<(HeaderName, HeaderValue)>,
+    /// How to reach the upstream.
+    #[arg(long, value_enum, default_value = "http")]
+    pub upstream_transport: UpstreamTransport,
+    /// Write scenarios into copies of the tool files under this folder, kept apart for
+    /// review, instead of into the project's tool files.
+    #[arg(long, value_name = "DIR")]
+    pub into: Option<PathBuf>,
+    /// Turn RFC 3339 times within two days of now into `{{now±…}}` placeholders.
+    #[arg(long)]
+    pub template_times: bool,
+    /// Mask the values of these fields (any case) in recorded answers: phone numbers, e-mail
+    /// addresses, tokens, names.
+    #[arg(long, value_name = "FIELD,…", value_delimiter = ',')]
+    pub redact: Vec<String>,
+    /// How long connecting, and each forwarded call, may take.
+    #[arg(long, value_name = "SECONDS", default_value = "20", value_parser = seconds())]
+    pub timeout: Duration,
+    #[command(flatten)]
+    pub serve: ServeArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -376,7 +423,7 @@ pub struct DriftArgs {
     pub headers: Vec<(HeaderName, HeaderValue)>,
     /// How to reach the server.
     #[arg(long, value_enum, default_value = "http")]
-    pub transport: DriftTransport,
+    pub transport: UpstreamTransport,
     /// How differences are shown.
     #[arg(long, value_enum, default_value = "text")]
     pub format: DriftFormat,

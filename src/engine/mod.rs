@@ -45,13 +45,15 @@ pub use controls::overrides::{
 pub use controls::plan::Plan;
 pub use controls::positions::Positions;
 pub use controls::words::Forcing;
+pub use journal::clip::clip;
 pub use journal::read::{
     Follower, Recent, clear as clear_journal, complete_end, last_lines,
     parse as parse_journal_line, recent as journal_recent,
 };
-pub use journal::clip::clip;
 pub use journal::write::{Entry as JournalEntry, Journal, read as read_journal};
-pub use output::{CallOutput, Decision, INTERNAL_ERROR, JsonShape, Rendering, UnknownTool};
+pub use output::{
+    CallOutput, Decision, INTERNAL_ERROR, JsonShape, Recorded as RecordedAs, Rendering, UnknownTool,
+};
 pub use select::arguments::{apply_defaults, validate as validate_arguments};
 pub use select::matcher::matches;
 pub use toolfile::diagnostic::{Diagnostic, Diagnostics};
@@ -64,6 +66,7 @@ pub use upstream::drift::{
 pub use upstream::drift_write::{
     WriteError as DriftWriteError, Written as DriftWritten, write as write_drift,
 };
+pub use upstream::recording::{RecordError, RecordOptions};
 
 use catalog::cache::ParseCache;
 use controls::overrides::OverridesReader;
@@ -72,6 +75,7 @@ use select::arguments;
 use select::selection::select;
 use toolfile::entropy::Entropy;
 use toolfile::template::RenderContext;
+use upstream::recording::{self, Recorded, Recording};
 
 /// Where the engine reads from, and the knobs that make its answers reproducible.
 #[derive(Debug, Clone)]
@@ -94,6 +98,22 @@ pub struct Engine {
     positions: Positions,
     dice: Dice,
     journal: Option<Journal>,
+}
+
+/// One call an upstream answered, as `careem-mcp record` hands it to the engine.
+#[derive(Debug, Clone, Copy)]
+pub struct UpstreamCall<'a> {
+    pub transport: &'a str,
+    pub session: Option<&'a str>,
+    pub tool: &'a str,
+    /// The arguments as the agent sent them.
+    pub arguments: &'a Map<String, Value>,
+    /// The answer's value: its `structuredContent`, or its text when that is JSON.
+    pub value: Option<&'a Value>,
+    /// The answer's text content.
+    pub text: &'a str,
+    pub is_error: bool,
+    pub micros: u64,
 }
 
 /// One call as the answer path sees it: what was asked, of which tool, under which plan.
@@ -391,6 +411,70 @@ impl Engine {
             }
             None => false,
         }
+    }
+
+    /// `careem-mcp record`: an upstream's answer to a call, written as a scenario of the tool's
+    /// file (under `into` when given, a copy kept apart), or found there already; then the call
+    /// is logged and journalled as the upstream's. An answer that cannot be a scenario (not
+    /// JSON, or a tool without a file) is `Skipped`, with the reason in the log.
+    pub fn record_upstream(
+        &self,
+        call: &UpstreamCall<'_>,
+        options: &RecordOptions,
+        into: Option<&Path>,
+    ) -> RecordedAs {
+        let recorded = match (self.tool(call.tool), call.value) {
+            (Some(tool), Some(answer)) => {
+                let relative = tool
+                    .path
+                    .strip_prefix(&self.config.tools_dir)
+                    .unwrap_or(&tool.path);
+                let target = into.map_or_else(|| tool.path.clone(), |dir| dir.join(relative));
+                let recording = Recording {
+                    tool: call.tool,
+                    arguments: call.arguments,
+                    answer,
+                    is_error: call.is_error,
+                    now: self.now(),
+                };
+                match recording::record(&tool.path, &target, &recording, options) {
+                    Ok(Recorded::Written { scenario, .. }) => RecordedAs::New(scenario),
+                    Ok(Recorded::Known { scenario, .. }) => RecordedAs::Known(scenario),
+                    Err(error) => {
+                        tracing::warn!(tool = call.tool, "not recorded: {error}");
+                        RecordedAs::Skipped
+                    }
+                }
+            }
+            (None, _) => {
+                tracing::warn!(
+                    tool = call.tool,
+                    "not recorded: the project has no file for this tool"
+                );
+                RecordedAs::Skipped
+            }
+            (Some(_), None) => {
+                tracing::warn!(tool = call.tool, "not recorded: the answer is not JSON");
+                RecordedAs::Skipped
+            }
+        };
+        let received = Value::Object(call.arguments.clone());
+        let output = CallOutput {
+            tool: call.tool.to_string(),
+            arguments: received.clone(),
+            received,
+            decision: Decision::Upstream(recorded.clone()),
+            value: call.value.cloned(),
+            json: call.value.map(|value| JsonShape::of(value.is_object())),
+            text: call.text.to_string(),
+            is_error: call.is_error,
+            micros: call.micros,
+            step: None,
+            delay_ms: 0,
+        };
+        output::log(&output);
+        self.record(call.transport, call.session, &output);
+        recorded
     }
 
     /// The plan for the next call of `tool` in `session` (`None`: the one stdio or

@@ -5,6 +5,7 @@
 mod checks;
 pub mod drift;
 mod finding;
+pub mod record;
 mod transport;
 
 use std::path::{Path, PathBuf};

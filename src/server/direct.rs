@@ -61,7 +61,8 @@ pub(crate) async fn answer_hot_requests(
         return next.run(request).await;
     };
     let ending = direct.shutdown.is_cancelled() || direct.handler.calls_cut();
-    if ending || !plain_headers(request.headers(), &direct.handler) {
+    // An upstream's calls go through the handler, which forwards them.
+    if ending || direct.handler.forwards() || !plain_headers(request.headers(), &direct.handler) {
         return next.run(request).await;
     }
     let Some(ready) = direct.sessions.ready(&session).await else {

@@ -21,7 +21,7 @@ use super::call_result::call_result;
 use super::fast_path::PeerSlot;
 use super::faults::{self, Planned};
 use super::widget::Widget;
-use super::{ServerError, ServerOptions};
+use super::{Forwarded, Forwarder, ServerError, ServerOptions};
 use crate::engine::{
     self, CallOutput, Change, Engine, Fault, INTERNAL_ERROR, Plan, Rendering, UnknownTool,
 };
@@ -44,6 +44,7 @@ struct Inner {
     tools: Vec<Tool>,
     widget: Option<Widget>,
     in_flight: InFlight,
+    forwarder: Option<Arc<dyn Forwarder>>,
 }
 
 /// The calls being answered right now, over every transport, so that a shutdown can let them
@@ -117,6 +118,7 @@ impl Handler {
                 widget: (!options.no_meta).then(|| Widget::new(&options.widget_domain)),
                 engine,
                 in_flight: InFlight::new(),
+                forwarder: options.forwarder.clone(),
             }),
             transport: "http",
             session: None,
@@ -144,6 +146,11 @@ impl Handler {
 
     pub(crate) fn tool_count(&self) -> usize {
         self.inner.tools.len()
+    }
+
+    /// Whether an upstream answers the calls (`careem-mcp record`), not the engine.
+    pub(crate) fn forwards(&self) -> bool {
+        self.inner.forwarder.is_some()
     }
 
     pub(crate) fn in_flight(&self) -> InFlight {
@@ -218,6 +225,17 @@ impl Handler {
         let engine = Arc::clone(&self.inner.engine);
         let name = request.name.to_string();
         let (transport, session) = (self.transport, self.session_of(&context));
+        if let Some(forwarder) = &self.inner.forwarder {
+            let call = Forwarded {
+                tool: name,
+                arguments: request.arguments,
+                transport,
+                session,
+            };
+            let answer = forwarder.forward(call).await;
+            drop(in_flight);
+            return answer.map(Into::into);
+        }
         let plan = self.plan_of(&name, session.as_deref(), &context);
         // The delay runs in this call's own task: other calls and sessions go on meanwhile.
         if !faults::wait(plan.delay, &context.ct).await {

@@ -27,6 +27,9 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use futures::future::BoxFuture;
+use rmcp::ErrorData;
+use rmcp::model::CallToolResult;
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
@@ -77,6 +80,23 @@ pub struct ServerOptions {
     /// task (`server/fast_path.rs`); `false` sends every request through rmcp's session tasks,
     /// only to compare the two (the wire is the same).
     pub fast_path: bool,
+    /// Answers every `tools/call` in place of the engine (`careem-mcp record`).
+    pub forwarder: Option<Arc<dyn Forwarder>>,
+}
+
+/// Answers `tools/call` in place of the engine: `careem-mcp record` sends each call upstream
+/// and hands back the upstream's result unchanged.
+pub trait Forwarder: Send + Sync + std::fmt::Debug {
+    fn forward(&self, call: Forwarded) -> BoxFuture<'static, Result<CallToolResult, ErrorData>>;
+}
+
+/// A call on its way upstream, and where it came from (for the journal).
+#[derive(Debug, Clone)]
+pub struct Forwarded {
+    pub tool: String,
+    pub arguments: Option<serde_json::Map<String, serde_json::Value>>,
+    pub transport: &'static str,
+    pub session: Option<String>,
 }
 
 impl Default for ServerOptions {
@@ -94,6 +114,7 @@ impl Default for ServerOptions {
             max_sessions: DEFAULT_MAX_SESSIONS,
             connections: ConnectionLimits::default(),
             fast_path: true,
+            forwarder: None,
         }
     }
 }

@@ -14,6 +14,7 @@ mod journal;
 mod journey_food;
 mod journey_rides;
 mod project;
+mod record;
 mod reliability;
 mod server;
 mod support;

@@ -178,6 +178,7 @@ fn help_transcripts() {
         "lint",
         "verify",
         "drift",
+        "record",
         "calls",
         "dashboard",
         "completions",

@@ -7,7 +7,7 @@ use reqwest::header::HeaderMap;
 use serde_json::{Value, json};
 
 use super::engine_config;
-use crate::cli::args::{DriftArgs, DriftFormat, DriftTransport, GlobalArgs};
+use crate::cli::args::{DriftArgs, DriftFormat, GlobalArgs, UpstreamTransport};
 use crate::cli::{Status, printer};
 use crate::engine::{
     Drift, DriftWritten, FieldChange, Presence, ProjectLayout, SubjectDrift, absolute, clip,
@@ -31,8 +31,8 @@ pub fn run(
         timeout: args.timeout,
     };
     let via = match args.transport {
-        DriftTransport::Http => Upstream::Http,
-        DriftTransport::Sse => Upstream::Sse,
+        UpstreamTransport::Http => Upstream::Http,
+        UpstreamTransport::Sse => Upstream::Sse,
     };
     let runtime = runtime().context("cannot start the async runtime")?;
     let (production, project) = runtime.block_on(async {

@@ -6,6 +6,7 @@ mod completions;
 mod dashboard;
 mod drift;
 mod lint;
+mod record;
 mod scenario;
 mod scenarios;
 mod serve;
@@ -34,6 +35,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
         Command::Dashboard(args) => dashboard::run(&global, &layout, &args),
         Command::Verify(args) => verify::run(&global, &layout, &args),
         Command::Drift(args) => drift::run(&global, &layout, &args),
+        Command::Record(args) => record::run(&global, &layout, &args),
         Command::Scenario(args) => scenario::set(&layout, &args),
         Command::Scenarios { tool } => scenarios::run(&layout, tool.as_deref()),
         Command::Reset => scenario::reset(&layout),
@@ -49,7 +51,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
 /// What each command logs to stderr unless `CAREEM_MCP_LOG` says otherwise.
 fn log_level(command: &Command) -> &'static str {
     match command {
-        Command::Serve(_) => "info,rmcp=warn",
+        Command::Serve(_) | Command::Record(_) => "info,rmcp=warn",
         Command::Dashboard(_) => "info",
         // rmcp's client logs every JSON-RPC error answer (test 10 asks for one) and every
         // failed connection; the report carries both, so its logs would only repeat them.

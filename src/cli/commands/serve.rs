@@ -6,8 +6,8 @@ use std::sync::Arc;
 use super::load_engine;
 use crate::cli::Status;
 use crate::cli::args::{GlobalArgs, ServeArgs};
-use crate::engine::{ProjectLayout, absolute};
-use crate::server::{ConnectionLimits, ServerOptions, run_until_signal};
+use crate::engine::{Engine, ProjectLayout, absolute};
+use crate::server::{ConnectionLimits, Forwarder, ServerOptions, run_until_signal};
 
 pub fn run(
     global: &GlobalArgs,
@@ -15,6 +15,16 @@ pub fn run(
     args: &ServeArgs,
 ) -> anyhow::Result<Status> {
     let engine = Arc::new(load_engine(global, layout, args.no_journal)?);
+    serve(engine, layout, args, None)
+}
+
+/// Serves `engine` as `args` say; `forwarder`, when given, answers the tool calls.
+pub fn serve(
+    engine: Arc<Engine>,
+    layout: &ProjectLayout,
+    args: &ServeArgs,
+    forwarder: Option<Arc<dyn Forwarder>>,
+) -> anyhow::Result<Status> {
     // On stderr, before anything else: a client starts the server in a folder of its own
     // choosing, and these show which files `scenario` and `calls` must agree with.
     eprintln!("careem-mcp: tools {}", absolute(&layout.tools).display());
@@ -47,6 +57,7 @@ pub fn run(
             body_timeout: args.body_timeout,
         },
         fast_path: true,
+        forwarder,
     };
     let tools = engine.tools().len();
     run_until_signal(engine, options, args.stdio, |addr| {

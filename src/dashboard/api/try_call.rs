@@ -47,6 +47,7 @@ pub(super) async fn run(
             Decision::InternalError => "internal error",
             Decision::UnknownTool => "unknown tool",
             Decision::Fault(_) => "fault",
+            Decision::Upstream(_) => "upstream",
         };
         let (scenario, forced) = output.scenario().map_or((None, false), |(name, forced)| {
             (Some(name.to_string()), forced)

@@ -5,3 +5,4 @@
 pub(super) mod atomic_file;
 pub(super) mod drift;
 pub(super) mod drift_write;
+pub(super) mod recording;
