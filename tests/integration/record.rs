@@ -9,7 +9,10 @@ use rmcp::ServiceExt;
 use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
 
-use crate::support::{Client, Process, Project, call, files_under, serve_binary, stdio_client};
+use crate::support::{
+    Client, Process, Project, call, files_under, http_client, serve_binary, start_announced,
+    stdio_client,
+};
 
 const CLOCK: &str = "2026-10-05T12:00:30Z";
 const TOKEN: &str = "Authorization: Bearer rec-91c2e4";
@@ -189,4 +192,43 @@ async fn into_keeps_the_recordings_apart_and_redacts() {
     assert!(copy.starts_with(&before[..before.find("## Scenario").expect("scenarios")]));
     assert!(copy.contains("\"title\": \"[redacted]\""), "{copy}");
     assert!(!copy.contains("Dropped pin"), "{copy}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn record_serves_over_http_as_serve_does() {
+    let (_upstream, _server, upstream_url) = upstream();
+    let project = Project::copy_of_repo();
+    let mut command = project.command();
+    command.args(["record", "--upstream", &upstream_url, "--port", "0"]);
+    let (_record, rest, _stderr) = start_announced(command, "careem-mcp: serving ");
+    let url = rest
+        .split_whitespace()
+        .find(|word| word.starts_with("http://") && word.ends_with("/mcp"))
+        .expect("the line names the /mcp URL")
+        .to_string();
+    let client = http_client(&url).await;
+    let args = json!({"latitude": 24.4539, "longitude": 54.3773});
+    for _ in 0..2 {
+        let result = call(&client, "reverse_geocode", args.clone())
+            .await
+            .expect("an answer");
+        assert!(result.to_string().contains("Dropped pin"), "{result}");
+    }
+    client.cancel().await.expect("closes");
+    let marks: Vec<(String, String)> = project
+        .read(".run/calls.jsonl")
+        .lines()
+        .map(|line| {
+            let entry: Value = serde_json::from_str(line).expect("a JSON line");
+            let text = |key: &str| entry[key].as_str().unwrap_or_default().to_string();
+            (text("transport"), text("recorded"))
+        })
+        .collect();
+    let want = [("http", "new"), ("http", "known")].map(|(a, b)| (a.to_string(), b.to_string()));
+    assert_eq!(marks, want);
+    assert!(
+        project
+            .read(GEOCODE)
+            .contains("## Scenario: reverse-geocode-24-4539-54-3773\n")
+    );
 }
