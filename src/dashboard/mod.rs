@@ -17,7 +17,7 @@ use axum::middleware;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-use crate::engine::{Engine, EngineConfig, load_catalog};
+use crate::engine::{Engine, EngineConfig, catalog};
 use crate::server::guard::HostGuard;
 use crate::server::{ServerError, is_loopback, runtime, shutdown_signal};
 
@@ -107,7 +107,7 @@ pub fn run_until_signal(
     options: DashboardOptions,
     listening: impl FnOnce(&str) + Send,
 ) -> Result<(), ServerError> {
-    let loaded = load_catalog(&config.tools_dir);
+    let loaded = catalog::load(&config.tools_dir);
     if !loaded.diagnostics.is_empty() {
         tracing::warn!(
             "the tool files in {} have {} problem(s); the Tools view lists them",

@@ -1,6 +1,6 @@
 //! The engine's answer to one call, free of any protocol type: what decided it, the value and
 //! its text, and the one log line per call. The server, `careem-mcp call`, the dashboard and the
-//! journal all read this shape; [`super::Engine::call`] makes it.
+//! journal all read this shape; [`super::Engine::answer`] makes it.
 
 use serde_json::{Map, Value};
 
@@ -52,6 +52,36 @@ impl Recorded {
         match self {
             Self::New(name) | Self::Known(name) => Some(name),
             Self::Skipped => None,
+        }
+    }
+}
+
+/// What kind of thing decided the answer, as the dashboard names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum DecisionKind {
+    #[serde(rename = "scenario")]
+    Scenario,
+    #[serde(rename = "invalid arguments")]
+    InvalidArguments,
+    #[serde(rename = "internal error")]
+    InternalError,
+    #[serde(rename = "unknown tool")]
+    UnknownTool,
+    #[serde(rename = "fault")]
+    Fault,
+    #[serde(rename = "upstream")]
+    Upstream,
+}
+
+impl Decision {
+    pub fn kind(&self) -> DecisionKind {
+        match self {
+            Self::Scenario { .. } => DecisionKind::Scenario,
+            Self::InvalidArguments => DecisionKind::InvalidArguments,
+            Self::InternalError => DecisionKind::InternalError,
+            Self::UnknownTool => DecisionKind::UnknownTool,
+            Self::Fault(_) => DecisionKind::Fault,
+            Self::Upstream(_) => DecisionKind::Upstream,
         }
     }
 }
@@ -157,7 +187,6 @@ impl CallOutput {
         Self::unanswered(tool, received.clone(), received, decision, text, Some(plan))
     }
 
-    /// The fault that answered the call, if one did.
     /// What became of an upstream's answer, when one answered.
     pub fn recorded(&self) -> Option<&Recorded> {
         match &self.decision {
@@ -166,6 +195,7 @@ impl CallOutput {
         }
     }
 
+    /// The fault that answered the call, if one did.
     pub fn fault(&self) -> Option<Fault> {
         match self.decision {
             Decision::Fault(fault) => Some(fault),

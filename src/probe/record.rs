@@ -4,17 +4,18 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use futures::future::BoxFuture;
+use rmcp::ServiceError;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
-use rmcp::{ErrorData, ServiceError};
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::drift::{Unreachable, Upstream};
 use super::transport::{self, Client, Reach};
-use crate::engine::{Engine, INTERNAL_ERROR, RecordOptions, UpstreamCall};
-use crate::server::{Forwarded, Forwarder};
+use crate::engine::{Engine, INTERNAL_ERROR, RecordOptions, UpstreamAnswer, UpstreamCall};
+use crate::server::{Forwarded, Forwarder, UpstreamError};
 
 /// Forwards calls to the upstream and records its answers.
 pub struct Recorder {
@@ -71,70 +72,84 @@ pub async fn connect(
 }
 
 impl Forwarder for Recorder {
-    fn forward(&self, call: Forwarded) -> BoxFuture<'static, Result<CallToolResult, ErrorData>> {
+    fn forward(
+        &self,
+        call: &Forwarded,
+    ) -> BoxFuture<'static, Result<Box<RawValue>, UpstreamError>> {
         let upstream = Arc::clone(&self.upstream);
-        let engine = Arc::clone(&self.engine);
-        let options = Arc::clone(&self.options);
-        let into = self.into.clone();
         let (url, limit) = (self.url.clone(), self.timeout);
+        let mut params = CallToolRequestParams::new(call.tool.clone());
+        if let Some(arguments) = call.arguments.clone() {
+            params = params.with_arguments(arguments);
+        }
+        let tool = call.tool.clone();
         Box::pin(async move {
-            let started = Instant::now();
-            let mut params = CallToolRequestParams::new(call.tool.clone());
-            if let Some(arguments) = call.arguments.clone() {
-                params = params.with_arguments(arguments);
-            }
-            let answered = tokio::time::timeout(limit, upstream.call_tool(params)).await;
-            let result = match answered {
-                Ok(Ok(result)) => result,
-                Ok(Err(ServiceError::McpError(error))) => {
-                    journal_unanswered(engine, call).await;
-                    return Err(error);
-                }
+            let internal = || UpstreamError {
+                code: -32603,
+                message: INTERNAL_ERROR.to_string(),
+                data: None,
+            };
+            match tokio::time::timeout(limit, upstream.call_tool(params)).await {
+                Ok(Ok(result)) => serde_json::value::to_raw_value(&result).map_err(|error| {
+                    tracing::error!("{url}: tools/call {tool}: {error}");
+                    internal()
+                }),
+                Ok(Err(ServiceError::McpError(error))) => Err(UpstreamError {
+                    code: i64::from(error.code.0),
+                    message: error.message.into_owned(),
+                    data: error.data,
+                }),
                 Ok(Err(error)) => {
-                    tracing::error!("{url}: tools/call {}: {error}", call.tool);
-                    journal_unanswered(engine, call).await;
-                    return Err(ErrorData::internal_error(INTERNAL_ERROR, None));
+                    tracing::error!("{url}: tools/call {tool}: {error}");
+                    Err(internal())
                 }
                 Err(_) => {
-                    tracing::error!(
-                        "{url}: tools/call {}: no answer within {limit:?}",
-                        call.tool
-                    );
-                    journal_unanswered(engine, call).await;
-                    return Err(ErrorData::internal_error(INTERNAL_ERROR, None));
+                    tracing::error!("{url}: tools/call {tool}: no answer within {limit:?}");
+                    Err(internal())
                 }
-            };
-            let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
-            let kept = result.clone();
-            let recorded = tokio::task::spawn_blocking(move || {
-                let text = text_of(&kept);
-                let value = kept
-                    .structured_content
-                    .clone()
-                    .or_else(|| serde_json::from_str::<Value>(&text).ok());
-                let arguments = call.arguments.unwrap_or_default();
-                let upstream_call = UpstreamCall {
-                    transport: call.transport,
-                    session: call.session.as_deref(),
-                    tool: &call.tool,
-                    arguments: &arguments,
-                    value: value.as_ref(),
-                    text: &text,
-                    is_error: kept.is_error == Some(true),
-                    micros,
-                };
-                engine.record_upstream(
-                    &upstream_call,
-                    &options,
-                    into.as_deref().map(|p| p.as_path()),
-                )
-            })
-            .await;
-            if let Err(error) = recorded {
-                tracing::error!("recording a call failed: {error}");
             }
-            Ok(result)
         })
+    }
+
+    fn record(&self, call: Forwarded, answer: &Result<Box<RawValue>, UpstreamError>, micros: u64) {
+        let arguments = call.arguments.unwrap_or_default();
+        let result = answer
+            .as_ref()
+            .ok()
+            .and_then(|raw| serde_json::from_str::<CallToolResult>(raw.get()).ok());
+        let text = result.as_ref().map(text_of);
+        let value = result.as_ref().and_then(|result| {
+            result.structured_content.clone().or_else(|| {
+                text.as_deref()
+                    .and_then(|text| serde_json::from_str::<Value>(text).ok())
+            })
+        });
+        let failure;
+        let answer = match (&result, &text, answer) {
+            (Some(result), Some(text), _) => UpstreamAnswer::Result {
+                value: value.as_ref(),
+                text,
+                is_error: result.is_error == Some(true),
+            },
+            (_, _, Err(error)) => {
+                failure = error.message.clone();
+                UpstreamAnswer::Failed(&failure)
+            }
+            _ => UpstreamAnswer::Failed("the upstream's result is not a tools/call result"),
+        };
+        let upstream_call = UpstreamCall {
+            origin: call.origin,
+            session: call.session.as_deref(),
+            tool: &call.tool,
+            arguments: &arguments,
+            answer,
+            micros,
+        };
+        self.engine.record_upstream(
+            &upstream_call,
+            &self.options,
+            self.into.as_deref().map(PathBuf::as_path),
+        );
     }
 }
 
@@ -146,21 +161,4 @@ fn text_of(result: &CallToolResult) -> String {
         .filter_map(|content| content.as_text().map(|text| text.text.as_str()))
         .collect::<Vec<_>>()
         .join("\n")
-}
-
-/// A call the upstream did not answer with a result is journalled as a call of no known tool
-/// would be: what the agent did, with nothing recorded.
-async fn journal_unanswered(engine: Arc<Engine>, call: Forwarded) {
-    let journalled = tokio::task::spawn_blocking(move || {
-        engine.record_unknown(
-            call.transport,
-            call.session.as_deref(),
-            &call.tool,
-            call.arguments,
-        );
-    })
-    .await;
-    if let Err(error) = journalled {
-        tracing::error!("journalling a call failed: {error}");
-    }
 }

@@ -1,26 +1,23 @@
-//! The engine behind MCP: one rmcp handler, served over Streamable HTTP, legacy HTTP+SSE and
-//! stdio. The only layer that knows the protocol; it never prints (logs go through `tracing`).
+//! The engine behind MCP, on production's wire: the Go SDK's JSON-RPC (`jsonrpc/`) and MCP
+//! layer (`mcp/`), served over Streamable HTTP, legacy HTTP+SSE and stdio. The only layer that
+//! knows the protocol; it never prints (logs go through `tracing`).
 
-mod answer_stream;
-mod call_result;
 mod connections;
-mod direct;
-mod duplicate_ids;
-mod fast_path;
 mod faults;
 pub(crate) mod guard;
 mod guarded_body;
-mod handler;
 mod http;
+mod jsonrpc;
+mod mcp;
 mod memory;
-mod null_ids;
+mod plain;
 mod run;
-mod session_limit;
 mod sessions;
 mod shutdown_signal;
 mod sse;
 mod stdio;
-mod unique_ids;
+mod streamable;
+mod streams;
 mod widget;
 
 use std::net::SocketAddr;
@@ -28,21 +25,20 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures::future::BoxFuture;
-use rmcp::ErrorData;
-use rmcp::model::CallToolResult;
+use serde_json::value::RawValue;
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-use crate::engine::Engine;
-use handler::InFlight;
+use crate::engine::{Engine, Origin};
+use mcp::InFlight;
 
-pub use call_result::call_result_json;
 pub use connections::ConnectionLimits;
 pub use guard::is_loopback;
 pub use http::{AppState, app};
+pub use mcp::{advertised, call_result_json};
 pub use run::{run_until_signal, runtime};
-pub use session_limit::DEFAULT_MAX_SESSIONS;
+pub use sessions::DEFAULT_MAX_SESSIONS;
 pub use shutdown_signal::shutdown_signal;
 pub use stdio::serve_stdio;
 
@@ -50,7 +46,7 @@ pub use stdio::serve_stdio;
 /// before it drops them.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 /// After the last call returns, the time its answer gets to reach its stream before the
-/// sessions end (rmcp hands answers from the handler to the transport through channels).
+/// sessions end.
 const SHUTDOWN_SETTLE: Duration = Duration::from_millis(100);
 
 /// Everything a client can observe about the server besides the tools, plus the HTTP limits.
@@ -71,23 +67,25 @@ pub struct ServerOptions {
     pub no_meta: bool,
     /// A Streamable HTTP session with no traffic for this long is closed.
     pub session_idle: Duration,
-    /// Sessions open at once over HTTP (Streamable HTTP and legacy SSE together); one more is
-    /// refused with 503.
+    /// Sessions open at once over HTTP (Streamable HTTP and legacy SSE together); one more
+    /// ends the session idle longest.
     pub max_sessions: usize,
     /// Timeouts and the cap on open connections of the HTTP listener.
     pub connections: ConnectionLimits,
-    /// Answers the hot requests of an initialized Streamable HTTP session in the request's own
-    /// task (`server/fast_path.rs`); `false` sends every request through rmcp's session tasks,
-    /// only to compare the two (the wire is the same).
-    pub fast_path: bool,
     /// Answers every `tools/call` in place of the engine (`careem-mcp record`).
     pub forwarder: Option<Arc<dyn Forwarder>>,
 }
 
 /// Answers `tools/call` in place of the engine: `careem-mcp record` sends each call upstream
-/// and hands back the upstream's result unchanged.
+/// and hands back the upstream's result as it came.
 pub trait Forwarder: Send + Sync + std::fmt::Debug {
-    fn forward(&self, call: Forwarded) -> BoxFuture<'static, Result<CallToolResult, ErrorData>>;
+    /// The upstream's answer to `call`: its result's JSON, or its JSON-RPC error.
+    fn forward(&self, call: &Forwarded)
+    -> BoxFuture<'static, Result<Box<RawValue>, UpstreamError>>;
+
+    /// Records the answer and journals the call; called in the call's turn, where blocking is
+    /// fine, after `forward`'s answer and before it goes out.
+    fn record(&self, call: Forwarded, answer: &Result<Box<RawValue>, UpstreamError>, micros: u64);
 }
 
 /// A call on its way upstream, and where it came from (for the journal).
@@ -95,8 +93,16 @@ pub trait Forwarder: Send + Sync + std::fmt::Debug {
 pub struct Forwarded {
     pub tool: String,
     pub arguments: Option<serde_json::Map<String, serde_json::Value>>,
-    pub transport: &'static str,
+    pub origin: Origin,
     pub session: Option<String>,
+}
+
+/// A JSON-RPC error in answer to a forwarded call, sent on to the client as it is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UpstreamError {
+    pub code: i64,
+    pub message: String,
+    pub data: Option<serde_json::Value>,
 }
 
 impl Default for ServerOptions {
@@ -113,7 +119,6 @@ impl Default for ServerOptions {
             session_idle: Duration::from_secs(30 * 60),
             max_sessions: DEFAULT_MAX_SESSIONS,
             connections: ConnectionLimits::default(),
-            fast_path: true,
             forwarder: None,
         }
     }
@@ -131,14 +136,6 @@ pub enum ServerError {
         #[source]
         source: std::io::Error,
     },
-    /// The file's `json tool` block has something rmcp's `Tool` cannot carry, so the wire
-    /// would differ from the file; refusing beats advertising a different definition.
-    #[error("tool {tool:?}: the definition cannot be advertised exactly as written: {detail}")]
-    Definition { tool: String, detail: String },
-    #[error("the stdio session could not start")]
-    StdioStart(#[source] Box<dyn std::error::Error + Send + Sync>),
-    #[error("the stdio session ended abnormally")]
-    StdioRun(#[source] tokio::task::JoinError),
     #[error(transparent)]
     Io(#[from] std::io::Error),
 }
@@ -151,6 +148,7 @@ pub struct RunningServer {
     accept: CancellationToken,
     /// Ends every session and stream.
     sessions: CancellationToken,
+    table: Arc<sessions::Sessions>,
     in_flight: InFlight,
     task: Option<JoinHandle<()>>,
 }
@@ -173,6 +171,7 @@ impl RunningServer {
     pub async fn shutdown(mut self) {
         self.accept.cancel();
         drain(&self.in_flight).await;
+        self.table.close_all();
         self.sessions.cancel();
         if let Some(mut task) = self.task.take()
             && tokio::time::timeout(SHUTDOWN_GRACE, &mut task)
@@ -205,6 +204,7 @@ impl Drop for RunningServer {
     fn drop(&mut self) {
         // Ends everything at once; the serving task finishes on its own.
         self.accept.cancel();
+        self.table.close_all();
         self.sessions.cancel();
     }
 }
@@ -213,8 +213,7 @@ impl Drop for RunningServer {
 ///
 /// # Errors
 ///
-/// The address cannot be bound (in use, or not a local address), or a tool's definition cannot
-/// be advertised exactly as its file has it.
+/// The address cannot be bound (in use, or not a local address).
 pub async fn start_http(
     engine: Arc<Engine>,
     options: ServerOptions,
@@ -222,14 +221,14 @@ pub async fn start_http(
     let sessions = CancellationToken::new();
     let state = AppState::new(engine, &options, sessions.clone())?;
     let in_flight = state.in_flight();
-    let limit = state.limit();
+    let table = state.sessions();
     let listener = bind(&options.host, options.port).await?;
     let addr = listener.local_addr()?;
     let router = app(state);
     memory::trim_after_loading().await;
     // Abandoned sessions expire after `session_idle`; give their memory back about as often,
     // and soon after any session ends.
-    memory::spawn_trimmer(options.session_idle, limit, sessions.clone());
+    memory::spawn_trimmer(options.session_idle, table.ended(), sessions.clone());
     let accept = CancellationToken::new();
     let task = tokio::spawn(connections::serve(
         listener,
@@ -242,6 +241,7 @@ pub async fn start_http(
         addr,
         accept,
         sessions,
+        table,
         in_flight,
         task: Some(task),
     })

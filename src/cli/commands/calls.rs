@@ -7,18 +7,16 @@ use anyhow::Context;
 
 use crate::cli::args::CallsArgs;
 use crate::cli::{Status, printer};
-use crate::engine::{
-    JournalEntry as Entry, ProjectLayout, Recent, clear_journal, journal_recent, parse_journal_line,
-};
+use crate::engine::{ProjectLayout, Recent, journal};
 
 pub fn run(layout: &ProjectLayout, args: &CallsArgs) -> anyhow::Result<Status> {
     let path = &layout.journal;
     if args.clear {
-        clear_journal(path).with_context(|| format!("cannot clear {}", path.display()))?;
+        journal::clear(path).with_context(|| format!("cannot clear {}", path.display()))?;
         eprintln!("cleared {}", path.display());
         return Ok(Status::Success);
     }
-    let recent = journal_recent(path, args.last, |entry| keep(args, entry))
+    let recent = journal::recent(path, args.last, |entry| keep(args, entry))
         .with_context(|| format!("cannot read {}", path.display()))?;
     let entries = &recent.entries;
     if args.json {
@@ -36,7 +34,7 @@ pub fn run(layout: &ProjectLayout, args: &CallsArgs) -> anyhow::Result<Status> {
     Ok(Status::Success)
 }
 
-fn keep(args: &CallsArgs, entry: &Entry) -> bool {
+fn keep(args: &CallsArgs, entry: &journal::Entry) -> bool {
     args.tool.as_ref().is_none_or(|t| &entry.tool == t)
         && args
             .session
@@ -44,7 +42,7 @@ fn keep(args: &CallsArgs, entry: &Entry) -> bool {
             .is_none_or(|s| entry.session.as_ref() == Some(s))
 }
 
-fn row(entry: &Entry) -> Vec<String> {
+fn row(entry: &journal::Entry) -> Vec<String> {
     let mut arguments = entry.received.to_string();
     if arguments.chars().count() > 60 {
         arguments = arguments.chars().take(57).collect::<String>() + "...";
@@ -81,7 +79,7 @@ fn follow(path: &Path, args: &CallsArgs, recent: Recent) -> anyhow::Result<()> {
             std::thread::sleep(Duration::from_millis(200));
         }
         for line in lines {
-            if let Some(entry) = parse_journal_line(&line)
+            if let Some(entry) = journal::parse(&line)
                 && keep(args, &entry)
             {
                 printer::out(&row(&entry).join("  "))?;

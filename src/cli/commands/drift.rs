@@ -9,9 +9,9 @@ use serde_json::{Value, json};
 use super::engine_config;
 use crate::cli::args::{DriftArgs, DriftFormat, GlobalArgs, UpstreamTransport};
 use crate::cli::{Status, printer};
+use crate::engine::drift_write::{self, Written};
 use crate::engine::{
-    Drift, DriftWritten, FieldChange, Presence, ProjectLayout, SubjectDrift, absolute, clip,
-    compare_surfaces, write_drift,
+    self, Drift, FieldChange, Presence, ProjectLayout, SubjectDrift, absolute, journal,
 };
 use crate::probe::Reach;
 use crate::probe::drift::{self, Upstream};
@@ -40,9 +40,9 @@ pub fn run(
         let project = drift::project(&config).await?;
         anyhow::Ok((production, project))
     })?;
-    let drift = compare_surfaces(&project, &production);
+    let drift = engine::drift::compare(&project, &production);
     let written = if args.write && !drift.is_empty() {
-        Some(write_drift(&config.tools_dir, &drift, &production)?)
+        Some(drift_write::write(&config.tools_dir, &drift, &production)?)
     } else {
         None
     };
@@ -128,7 +128,7 @@ fn place(change: &FieldChange) -> String {
 fn value(value: Option<&Value>) -> String {
     match value {
         None => "(absent)".to_string(),
-        Some(value) => clip(&value.to_string(), VALUE_LIMIT).into_owned(),
+        Some(value) => journal::clip(&value.to_string(), VALUE_LIMIT).into_owned(),
     }
 }
 
@@ -142,7 +142,7 @@ fn shown(text: &str) -> String {
     }
 }
 
-fn show_written(written: &DriftWritten) {
+fn show_written(written: &Written) {
     for path in &written.rewritten {
         eprintln!("rewrote the definition in {}", absolute(path).display());
     }

@@ -56,7 +56,6 @@ pub fn serve(
             header_timeout: args.header_timeout,
             body_timeout: args.body_timeout,
         },
-        fast_path: true,
         forwarder,
     };
     let tools = engine.tools().len();

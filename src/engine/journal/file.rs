@@ -1,7 +1,7 @@
 //! The journal's file on disk, as a long run needs it: bounded in size (rotated to one
 //! predecessor, `calls.jsonl.1`), reopened when it was deleted or rotated away by someone else,
 //! and written one whole line at a time even after a failed write (a full disk), so that an
-//! entry is never glued to a cut-off one. The reader is `journal_read.rs`.
+//! entry is never glued to a cut-off one. The reader is `read.rs`.
 
 use std::borrow::Cow;
 use std::fs::{File, OpenOptions};

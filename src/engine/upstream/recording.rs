@@ -46,7 +46,7 @@ pub struct Recording<'a> {
 
 /// What recording one answer did.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Recorded {
+pub enum Stored {
     /// A new scenario was written to the file.
     Written { scenario: String, path: PathBuf },
     /// The file already holds a scenario with this match; nothing was written.
@@ -73,7 +73,7 @@ pub fn record(
     path: &Path,
     recording: &Recording<'_>,
     options: &RecordOptions,
-) -> Result<Recorded, RecordError> {
+) -> Result<Stored, RecordError> {
     // One recording at a time: each reads a file, adds to it and writes it back.
     let _turn = WRITING.lock().unwrap_or_else(PoisonError::into_inner);
     let from = if path.exists() { path } else { source };
@@ -87,7 +87,7 @@ pub fn record(
         .iter()
         .find(|s| s.rule.as_ref() == Some(&rule))
     {
-        return Ok(Recorded::Known {
+        return Ok(Stored::Known {
             scenario: known.name.clone(),
             path: path.to_path_buf(),
         });
@@ -119,7 +119,7 @@ pub fn record(
     }
     atomic_file::write(path, updated.as_bytes())
         .map_err(|e| RecordError::Write(path.to_path_buf(), e))?;
-    Ok(Recorded::Written {
+    Ok(Stored::Written {
         scenario: name,
         path: path.to_path_buf(),
     })
