@@ -161,7 +161,7 @@ fn drift_names_a_changed_identity_and_widget() {
         (
             "resource",
             "ui://careem-mcp-app",
-            "/listed/_meta/ui/csp/connectDomains/0",
+            "/listed/_meta/openai~1widgetCSP/connect_domains/0",
         ),
     ]
     .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()));
