@@ -40,6 +40,8 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Check every tool file and docs/SOURCE.md; print each problem with its place')
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run one tool call in process, exactly as the server would, and print the result')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Run the acceptance suite (SPEC §7 and the honesty check) against a real MCP connection')
+            [CompletionResult]::new('drift', 'drift', [CompletionResultType]::ParameterValue, 'Compare a live MCP server (production) with the project: initialize, every tool, the widget resource; `--write` brings the tool files in line')
+            [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Serve as `serve` does, answering each tool call by forwarding it to a live server and writing each new answer as a scenario')
             [CompletionResult]::new('calls', 'calls', [CompletionResultType]::ParameterValue, 'Show the call journal: what the agent actually called')
             [CompletionResult]::new('dashboard', 'dashboard', [CompletionResultType]::ParameterValue, 'A browser page beside any running `serve`: live calls, scenarios, try a call, tools')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -164,6 +166,60 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'careem-mcp;drift' {
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'The live server to compare with: its Streamable HTTP URL, or its SSE URL with `--transport sse`')
+            [CompletionResult]::new('--header', '--header', [CompletionResultType]::ParameterName, 'A header every request carries, `''Name: value''` (repeatable), e.g. production''s `Authorization`. Never printed')
+            [CompletionResult]::new('--transport', '--transport', [CompletionResultType]::ParameterName, 'How to reach the server')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'How differences are shown')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long connecting, and each request after it, may take')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path')
+            [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder')
+            [CompletionResult]::new('--overrides', '--overrides', [CompletionResultType]::ParameterName, 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]')
+            [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]')
+            [CompletionResult]::new('--run', '--run', [CompletionResultType]::ParameterName, 'The run to act on: its own overrides file and journal in `<project>/.run/runs/<NAME>/`, which clients reach at /mcp/<NAME> (or `serve --stdio --run NAME`). 1 to 64 of a-z, 0-9, `-` and `_` [default: the project''s own .run/overrides.json and .run/calls.jsonl]')
+            [CompletionResult]::new('--journal-max-size', '--journal-max-size', [CompletionResultType]::ParameterName, 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)')
+            [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
+            [CompletionResult]::new('--write', '--write', [CompletionResultType]::ParameterName, 'Rewrite the `## Definition` of every changed tool, create a file for every tool new in production; tools production no longer has are listed, never deleted')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'careem-mcp;record' {
+            [CompletionResult]::new('--upstream', '--upstream', [CompletionResultType]::ParameterName, 'The live server that answers: its Streamable HTTP URL, or its SSE URL with `--upstream-transport sse`')
+            [CompletionResult]::new('--header', '--header', [CompletionResultType]::ParameterName, 'A header every upstream request carries, `''Name: value''` (repeatable). Never written anywhere')
+            [CompletionResult]::new('--upstream-transport', '--upstream-transport', [CompletionResultType]::ParameterName, 'How to reach the upstream')
+            [CompletionResult]::new('--into', '--into', [CompletionResultType]::ParameterName, 'Write scenarios into copies of the tool files under this folder, kept apart for review, instead of into the project''s tool files')
+            [CompletionResult]::new('--redact', '--redact', [CompletionResultType]::ParameterName, 'Mask the values of these fields (any case) in recorded answers: phone numbers, e-mail addresses, tokens, names')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long connecting, and each forwarded call, may take')
+            [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'The address to listen on. Anything but loopback exposes the server to the network')
+            [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'The port to listen on; 0 picks a free one')
+            [CompletionResult]::new('--server-name', '--server-name', [CompletionResultType]::ParameterName, '`serverInfo.name` in the initialize result')
+            [CompletionResult]::new('--server-version', '--server-version', [CompletionResultType]::ParameterName, '`serverInfo.version` in the initialize result')
+            [CompletionResult]::new('--widget-domain', '--widget-domain', [CompletionResultType]::ParameterName, 'Where the widget bundle is loaded from')
+            [CompletionResult]::new('--allowed-host', '--allowed-host', [CompletionResultType]::ParameterName, 'Also accept this Host (e.g. a tunnel''s, for ChatGPT); loopback names are always accepted')
+            [CompletionResult]::new('--session-idle', '--session-idle', [CompletionResultType]::ParameterName, 'End HTTP sessions idle for this many seconds')
+            [CompletionResult]::new('--max-sessions', '--max-sessions', [CompletionResultType]::ParameterName, 'Refuse a new HTTP session (503) while this many are open, Streamable HTTP and SSE together')
+            [CompletionResult]::new('--max-connections', '--max-connections', [CompletionResultType]::ParameterName, 'Keep at most this many HTTP connections open; at the cap a new one displaces the one idle longest')
+            [CompletionResult]::new('--header-timeout', '--header-timeout', [CompletionResultType]::ParameterName, 'Close a connection that has sent no complete request headers for this many seconds (idle kept-alive connections included)')
+            [CompletionResult]::new('--body-timeout', '--body-timeout', [CompletionResultType]::ParameterName, 'Answer 408 to a request whose body is still incomplete after this many seconds')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path')
+            [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder')
+            [CompletionResult]::new('--overrides', '--overrides', [CompletionResultType]::ParameterName, 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]')
+            [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]')
+            [CompletionResult]::new('--run', '--run', [CompletionResultType]::ParameterName, 'The run to act on: its own overrides file and journal in `<project>/.run/runs/<NAME>/`, which clients reach at /mcp/<NAME> (or `serve --stdio --run NAME`). 1 to 64 of a-z, 0-9, `-` and `_` [default: the project''s own .run/overrides.json and .run/calls.jsonl]')
+            [CompletionResult]::new('--journal-max-size', '--journal-max-size', [CompletionResultType]::ParameterName, 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)')
+            [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
+            [CompletionResult]::new('--template-times', '--template-times', [CompletionResultType]::ParameterName, 'Turn RFC 3339 times within two days of now into `{{now±…}}` placeholders')
+            [CompletionResult]::new('--stdio', '--stdio', [CompletionResultType]::ParameterName, 'Speak MCP on stdin/stdout instead of HTTP (logs go to stderr)')
+            [CompletionResult]::new('--no-output-schema', '--no-output-schema', [CompletionResultType]::ParameterName, 'Leave `outputSchema` out of the tool list')
+            [CompletionResult]::new('--no-meta', '--no-meta', [CompletionResultType]::ParameterName, 'Leave `_meta` and the widget resource out')
+            [CompletionResult]::new('--no-journal', '--no-journal', [CompletionResultType]::ParameterName, 'Keep no journal')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'careem-mcp;calls' {
             [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'Only calls of this tool')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Only calls of this session')
@@ -222,6 +278,8 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Check every tool file and docs/SOURCE.md; print each problem with its place')
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Run one tool call in process, exactly as the server would, and print the result')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Run the acceptance suite (SPEC §7 and the honesty check) against a real MCP connection')
+            [CompletionResult]::new('drift', 'drift', [CompletionResultType]::ParameterValue, 'Compare a live MCP server (production) with the project: initialize, every tool, the widget resource; `--write` brings the tool files in line')
+            [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Serve as `serve` does, answering each tool call by forwarding it to a live server and writing each new answer as a scenario')
             [CompletionResult]::new('calls', 'calls', [CompletionResultType]::ParameterValue, 'Show the call journal: what the agent actually called')
             [CompletionResult]::new('dashboard', 'dashboard', [CompletionResultType]::ParameterValue, 'A browser page beside any running `serve`: live calls, scenarios, try a call, tools')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -247,6 +305,12 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             break
         }
         'careem-mcp;help;verify' {
+            break
+        }
+        'careem-mcp;help;drift' {
+            break
+        }
+        'careem-mcp;help;record' {
             break
         }
         'careem-mcp;help;calls' {

@@ -37,6 +37,8 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand lint 'Check every tool file and docs/SOURCE.md; print each problem with its place'
             cand call 'Run one tool call in process, exactly as the server would, and print the result'
             cand verify 'Run the acceptance suite (SPEC §7 and the honesty check) against a real MCP connection'
+            cand drift 'Compare a live MCP server (production) with the project: initialize, every tool, the widget resource; `--write` brings the tool files in line'
+            cand record 'Serve as `serve` does, answering each tool call by forwarding it to a live server and writing each new answer as a scenario'
             cand calls 'Show the call journal: what the agent actually called'
             cand dashboard 'A browser page beside any running `serve`: live calls, scenarios, try a call, tools'
             cand completions 'Print a shell completion script'
@@ -153,6 +155,58 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'careem-mcp;drift'= {
+            cand --url 'The live server to compare with: its Streamable HTTP URL, or its SSE URL with `--transport sse`'
+            cand --header 'A header every request carries, `''Name: value''` (repeatable), e.g. production''s `Authorization`. Never printed'
+            cand --transport 'How to reach the server'
+            cand --format 'How differences are shown'
+            cand --timeout 'How long connecting, and each request after it, may take'
+            cand --project 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path'
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder'
+            cand --overrides 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]'
+            cand --journal 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]'
+            cand --run 'The run to act on: its own overrides file and journal in `<project>/.run/runs/<NAME>/`, which clients reach at /mcp/<NAME> (or `serve --stdio --run NAME`). 1 to 64 of a-z, 0-9, `-` and `_` [default: the project''s own .run/overrides.json and .run/calls.jsonl]'
+            cand --journal-max-size 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)'
+            cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
+            cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
+            cand --write 'Rewrite the `## Definition` of every changed tool, create a file for every tool new in production; tools production no longer has are listed, never deleted'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'careem-mcp;record'= {
+            cand --upstream 'The live server that answers: its Streamable HTTP URL, or its SSE URL with `--upstream-transport sse`'
+            cand --header 'A header every upstream request carries, `''Name: value''` (repeatable). Never written anywhere'
+            cand --upstream-transport 'How to reach the upstream'
+            cand --into 'Write scenarios into copies of the tool files under this folder, kept apart for review, instead of into the project''s tool files'
+            cand --redact 'Mask the values of these fields (any case) in recorded answers: phone numbers, e-mail addresses, tokens, names'
+            cand --timeout 'How long connecting, and each forwarded call, may take'
+            cand --host 'The address to listen on. Anything but loopback exposes the server to the network'
+            cand --port 'The port to listen on; 0 picks a free one'
+            cand --server-name '`serverInfo.name` in the initialize result'
+            cand --server-version '`serverInfo.version` in the initialize result'
+            cand --widget-domain 'Where the widget bundle is loaded from'
+            cand --allowed-host 'Also accept this Host (e.g. a tunnel''s, for ChatGPT); loopback names are always accepted'
+            cand --session-idle 'End HTTP sessions idle for this many seconds'
+            cand --max-sessions 'Refuse a new HTTP session (503) while this many are open, Streamable HTTP and SSE together'
+            cand --max-connections 'Keep at most this many HTTP connections open; at the cap a new one displaces the one idle longest'
+            cand --header-timeout 'Close a connection that has sent no complete request headers for this many seconds (idle kept-alive connections included)'
+            cand --body-timeout 'Answer 408 to a request whose body is still incomplete after this many seconds'
+            cand --project 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path'
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder'
+            cand --overrides 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]'
+            cand --journal 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]'
+            cand --run 'The run to act on: its own overrides file and journal in `<project>/.run/runs/<NAME>/`, which clients reach at /mcp/<NAME> (or `serve --stdio --run NAME`). 1 to 64 of a-z, 0-9, `-` and `_` [default: the project''s own .run/overrides.json and .run/calls.jsonl]'
+            cand --journal-max-size 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)'
+            cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
+            cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
+            cand --template-times 'Turn RFC 3339 times within two days of now into `{{now±…}}` placeholders'
+            cand --stdio 'Speak MCP on stdin/stdout instead of HTTP (logs go to stderr)'
+            cand --no-output-schema 'Leave `outputSchema` out of the tool list'
+            cand --no-meta 'Leave `_meta` and the widget resource out'
+            cand --no-journal 'Keep no journal'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'careem-mcp;calls'= {
             cand --tool 'Only calls of this tool'
             cand --session 'Only calls of this session'
@@ -208,6 +262,8 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand lint 'Check every tool file and docs/SOURCE.md; print each problem with its place'
             cand call 'Run one tool call in process, exactly as the server would, and print the result'
             cand verify 'Run the acceptance suite (SPEC §7 and the honesty check) against a real MCP connection'
+            cand drift 'Compare a live MCP server (production) with the project: initialize, every tool, the widget resource; `--write` brings the tool files in line'
+            cand record 'Serve as `serve` does, answering each tool call by forwarding it to a live server and writing each new answer as a scenario'
             cand calls 'Show the call journal: what the agent actually called'
             cand dashboard 'A browser page beside any running `serve`: live calls, scenarios, try a call, tools'
             cand completions 'Print a shell completion script'
@@ -226,6 +282,10 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
         &'careem-mcp;help;call'= {
         }
         &'careem-mcp;help;verify'= {
+        }
+        &'careem-mcp;help;drift'= {
+        }
+        &'careem-mcp;help;record'= {
         }
         &'careem-mcp;help;calls'= {
         }

@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use clap_complete::engine::ArgValueCandidates;
+use reqwest::header::{HeaderName, HeaderValue};
 
 use super::complete;
 use crate::engine::{Delay, Fault, RunName};
@@ -124,6 +125,14 @@ pub enum Command {
     Call(CallArgs),
     /// Run the acceptance suite (SPEC §7 and the honesty check) against a real MCP connection.
     Verify(VerifyArgs),
+    /// Compare a live MCP server (production) with the project: initialize, every tool, the
+    /// widget resource; `--write` brings the tool files in line.
+    #[command(after_long_help = DRIFT_EXAMPLES)]
+    Drift(DriftArgs),
+    /// Serve as `serve` does, answering each tool call by forwarding it to a live server and
+    /// writing each new answer as a scenario.
+    #[command(after_long_help = RECORD_EXAMPLES)]
+    Record(RecordArgs),
     /// Show the call journal: what the agent actually called.
     Calls(CallsArgs),
     /// A browser page beside any running `serve`: live calls, scenarios, try a call, tools.
@@ -339,6 +348,115 @@ pub struct VerifyArgs {
     /// Print the results as JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+const DRIFT_EXAMPLES: &str = "\
+Examples:
+  careem-mcp drift --url $PROD --header \"Authorization: Bearer $TOKEN\"
+      every difference, grouped by tool; exit 1 when there is one
+  careem-mcp drift --url $PROD_SSE --transport sse --format json
+      the same over legacy SSE, as data
+  careem-mcp drift --url $PROD --header \"Authorization: Bearer $TOKEN\" --write
+      rewrite changed definitions, create files for new tools, list tools production dropped
+
+Exit codes: 0 nothing differs, 1 something differs, 2 the server could not be read.";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum UpstreamTransport {
+    /// Streamable HTTP; the URL ends in /mcp.
+    Http,
+    /// Legacy HTTP+SSE; the URL is the event stream's, ending in /sse.
+    Sse,
+}
+
+const RECORD_EXAMPLES: &str = "\
+Examples:
+  careem-mcp record --upstream $PROD --header \"Authorization: Bearer $TOKEN\" --stdio
+      an MCP client talks to production through careem-mcp; each new answer becomes a scenario
+  careem-mcp record --upstream $PROD --into recorded/ --template-times --redact phone,email
+      scenarios go to copies of the tool files under recorded/, times near now become
+      {{now±…}} placeholders, phone numbers and e-mail addresses are masked
+
+The journal marks each forwarded call: `recorded` is new, known (the same match was recorded
+before) or skipped. Headers are sent upstream only: never written to a file, the log or the
+journal.";
+
+#[derive(Debug, Clone, Args)]
+pub struct RecordArgs {
+    /// The live server that answers: its Streamable HTTP URL, or its SSE URL with
+    /// `--upstream-transport sse`.
+    #[arg(long, value_name = "URL")]
+    pub upstream: String,
+    /// A header every upstream request carries, `'Name: value'` (repeatable). Never written
+    /// anywhere.
+    #[arg(long = "header", value_name = "NAME: VALUE", value_parser = parse_header)]
+    pub headers: Vec<(HeaderName, HeaderValue)>,
+    /// How to reach the upstream.
+    #[arg(long, value_enum, default_value = "http")]
+    pub upstream_transport: UpstreamTransport,
+    /// Write scenarios into copies of the tool files under this folder, kept apart for
+    /// review, instead of into the project's tool files.
+    #[arg(long, value_name = "DIR")]
+    pub into: Option<PathBuf>,
+    /// Turn RFC 3339 times within two days of now into `{{now±…}}` placeholders.
+    #[arg(long)]
+    pub template_times: bool,
+    /// Mask the values of these fields (any case) in recorded answers: phone numbers, e-mail
+    /// addresses, tokens, names.
+    #[arg(long, value_name = "FIELD,…", value_delimiter = ',')]
+    pub redact: Vec<String>,
+    /// How long connecting, and each forwarded call, may take.
+    #[arg(long, value_name = "SECONDS", default_value = "20", value_parser = seconds())]
+    pub timeout: Duration,
+    #[command(flatten)]
+    pub serve: ServeArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DriftFormat {
+    /// Grouped by tool, each place with both values.
+    Text,
+    /// One JSON document with the same content.
+    Json,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct DriftArgs {
+    /// The live server to compare with: its Streamable HTTP URL, or its SSE URL with
+    /// `--transport sse`.
+    #[arg(long, value_name = "URL")]
+    pub url: String,
+    /// A header every request carries, `'Name: value'` (repeatable), e.g. production's
+    /// `Authorization`. Never printed.
+    #[arg(long = "header", value_name = "NAME: VALUE", value_parser = parse_header)]
+    pub headers: Vec<(HeaderName, HeaderValue)>,
+    /// How to reach the server.
+    #[arg(long, value_enum, default_value = "http")]
+    pub transport: UpstreamTransport,
+    /// How differences are shown.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: DriftFormat,
+    /// Rewrite the `## Definition` of every changed tool, create a file for every tool new in
+    /// production; tools production no longer has are listed, never deleted.
+    #[arg(long)]
+    pub write: bool,
+    /// How long connecting, and each request after it, may take.
+    #[arg(long, value_name = "SECONDS", default_value = "20", value_parser = seconds())]
+    pub timeout: Duration,
+}
+
+/// `Name: value`, split at the first colon; the value is marked sensitive and never shown in
+/// an error.
+fn parse_header(text: &str) -> Result<(HeaderName, HeaderValue), String> {
+    let (name, value) = text
+        .split_once(':')
+        .ok_or_else(|| "expected 'Name: value', e.g. 'Authorization: Bearer …'".to_string())?;
+    let name = HeaderName::from_bytes(name.trim().as_bytes())
+        .map_err(|_| format!("{:?} is not a header name", name.trim()))?;
+    let mut value = HeaderValue::from_str(value.trim())
+        .map_err(|_| format!("the value of {name} is not a valid header value"))?;
+    value.set_sensitive(true);
+    Ok((name, value))
 }
 
 #[derive(Debug, Clone, Args)]

@@ -115,9 +115,9 @@ pub enum InPlace {
 #[derive(Debug)]
 #[must_use = "the call's journal line is not written yet"]
 pub struct Unjournalled {
-    output: CallOutput,
-    origin: Origin,
-    session: Option<String>,
+    pub(super) output: CallOutput,
+    pub(super) origin: Origin,
+    pub(super) session: Option<String>,
 }
 
 /// How the call path reads the tool's file: whatever it takes, or only when no parse is due.

@@ -11,6 +11,7 @@ mod output;
 pub mod runs;
 mod select;
 pub mod toolfile;
+mod upstream;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -39,7 +40,7 @@ pub use controls::positions::Positions;
 pub use controls::{force, overrides};
 pub use journal::{Follower, Recent};
 pub use output::{
-    CallOutput, Decision, DecisionKind, INTERNAL_ERROR, JsonShape, Rendering, UnknownTool,
+    CallOutput, Decision, DecisionKind, INTERNAL_ERROR, JsonShape, Recorded, Rendering, UnknownTool,
 };
 pub use runs::{RunName, RunNameError, Runs};
 pub use select::arguments;
@@ -48,6 +49,9 @@ pub use toolfile::diagnostic::{Diagnostic, Diagnostics};
 pub use toolfile::scenario_kind;
 pub use toolfile::template::{RenderError, Template};
 pub use toolfile::{Outcome, Parsed, Scenario, ToolFile};
+pub use upstream::drift::{Drift, FieldChange, Presence, Subject, SubjectDrift, Surface};
+pub use upstream::recording::{RecordError, RecordOptions};
+pub use upstream::{UpstreamAnswer, UpstreamCall, drift, drift_write};
 
 /// A string as Go's `%q` prints it, for messages worded as production's Go code words them.
 pub fn go_quote(text: &str) -> String {

@@ -23,6 +23,37 @@ pub enum Decision {
     UnknownTool,
     /// A fault of the overrides file answered instead of a scenario.
     Fault(Fault),
+    /// The upstream answered (`careem-mcp record`), and this became of its answer.
+    Upstream(Recorded),
+}
+
+/// What `careem-mcp record` did with an upstream's answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Recorded {
+    /// Written as a new scenario of this name.
+    New(String),
+    /// The file holds this scenario for the same match already.
+    Known(String),
+    /// Not written: the answer cannot be a scenario (it is not JSON, say).
+    Skipped,
+}
+
+impl Recorded {
+    /// The journal's word for it.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Self::New(_) => "new",
+            Self::Known(_) => "known",
+            Self::Skipped => "skipped",
+        }
+    }
+
+    pub fn scenario(&self) -> Option<&str> {
+        match self {
+            Self::New(name) | Self::Known(name) => Some(name),
+            Self::Skipped => None,
+        }
+    }
 }
 
 /// What kind of thing decided the answer, as the dashboard names it.
@@ -38,6 +69,8 @@ pub enum DecisionKind {
     UnknownTool,
     #[serde(rename = "fault")]
     Fault,
+    #[serde(rename = "upstream")]
+    Upstream,
 }
 
 impl Decision {
@@ -48,6 +81,7 @@ impl Decision {
             Self::InternalError => DecisionKind::InternalError,
             Self::UnknownTool => DecisionKind::UnknownTool,
             Self::Fault(_) => DecisionKind::Fault,
+            Self::Upstream(_) => DecisionKind::Upstream,
         }
     }
 }
@@ -60,7 +94,7 @@ pub enum JsonShape {
 }
 
 impl JsonShape {
-    fn of(object: bool) -> Self {
+    pub(super) fn of(object: bool) -> Self {
         if object { Self::Object } else { Self::Other }
     }
 }
@@ -153,6 +187,14 @@ impl CallOutput {
         Self::unanswered(tool, received.clone(), received, decision, text, Some(plan))
     }
 
+    /// What became of an upstream's answer, when one answered.
+    pub fn recorded(&self) -> Option<&Recorded> {
+        match &self.decision {
+            Decision::Upstream(recorded) => Some(recorded),
+            _ => None,
+        }
+    }
+
     /// The fault that answered the call, if one did.
     pub fn fault(&self) -> Option<Fault> {
         match self.decision {
@@ -193,6 +235,14 @@ pub(super) fn log(output: &CallOutput) {
         Decision::InternalError => "<internal error>".to_string(),
         Decision::UnknownTool => "<unknown tool>".to_string(),
         Decision::Fault(fault) => format!("<fault {fault}>"),
+        Decision::Upstream(recorded) => format!(
+            "<upstream, recorded {}{}>",
+            recorded.word(),
+            recorded
+                .scenario()
+                .map(|name| format!(" {name}"))
+                .unwrap_or_default()
+        ),
     };
     let mut controls = String::new();
     if let Some(step) = output.step {

@@ -3,7 +3,9 @@
 //! Findings come back as plain data; `careem-mcp verify` prints them.
 
 mod checks;
+pub mod drift;
 mod finding;
+pub mod record;
 mod transport;
 
 use std::path::{Path, PathBuf};
@@ -15,6 +17,7 @@ use crate::engine::{Engine, EngineConfig, Overrides, overrides};
 use crate::server::{ServerOptions, start_http};
 use checks::Target;
 pub use finding::{Finding, Verdict, failed};
+pub use transport::Reach;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Transport {

@@ -4,12 +4,15 @@
 
 use std::collections::VecDeque;
 use std::process::Stdio;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, LazyLock, Mutex, PoisonError};
 use std::time::Duration;
 
 use futures::StreamExt;
+use regex::Regex;
+use reqwest::header::HeaderMap;
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::service::RunningService;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess, Transport};
 use rmcp::{RoleClient, ServiceExt};
 use sse_stream::SseStream;
@@ -28,17 +31,59 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(20);
 /// How many lines of a stdio child's stderr are kept to explain a failed start.
 const STDERR_LINES: usize = 20;
 
+/// How a client reaches a server that someone else runs: the headers every request carries
+/// (production's `Authorization`) and how long connecting and the handshake may take.
+#[derive(Debug, Clone)]
+pub struct Reach {
+    pub headers: HeaderMap,
+    pub timeout: Duration,
+}
+
+impl Default for Reach {
+    fn default() -> Self {
+        Self {
+            headers: HeaderMap::new(),
+            timeout: CONNECT_TIMEOUT,
+        }
+    }
+}
+
+impl Reach {
+    fn client(&self) -> Result<reqwest::Client, String> {
+        reqwest::Client::builder()
+            .default_headers(self.headers.clone())
+            .connect_timeout(self.timeout)
+            .build()
+            .map_err(|error| format!("cannot build an HTTP client: {}", root_cause(&error)))
+    }
+}
+
 pub async fn http(url: &str) -> Result<Client, String> {
-    let transport = StreamableHttpClientTransport::from_uri(url);
-    handshake(().serve(transport)).await
+    http_reaching(url, &Reach::default()).await
 }
 
 pub async fn sse(url: &str) -> Result<Client, String> {
-    let transport = tokio::time::timeout(CONNECT_TIMEOUT, SseClient::connect(url))
+    sse_reaching(url, &Reach::default()).await
+}
+
+/// Streamable HTTP at `url`, every request carrying `reach`'s headers.
+pub async fn http_reaching(url: &str, reach: &Reach) -> Result<Client, String> {
+    let transport = StreamableHttpClientTransport::with_client(
+        reach.client()?,
+        StreamableHttpClientTransportConfig::with_uri(url),
+    );
+    handshake(reach.timeout, ().serve(transport)).await
+}
+
+/// Legacy SSE at `url`: the endpoint its `endpoint` event names, whatever it is, receives the
+/// messages; every request carries `reach`'s headers.
+pub async fn sse_reaching(url: &str, reach: &Reach) -> Result<Client, String> {
+    let limit = reach.timeout;
+    let transport = tokio::time::timeout(limit, SseClient::connect(reach.client()?, url))
         .await
-        .map_err(|_| format!("GET {url} sent no `endpoint` event within {CONNECT_TIMEOUT:?}"))?
+        .map_err(|_| format!("GET {url} sent no `endpoint` event within {limit:?}"))?
         .map_err(|error| error.to_string())?;
-    handshake(().serve(transport)).await
+    handshake(limit, ().serve(transport)).await
 }
 
 /// Starts `careem-mcp serve --stdio` from this very executable, on the same tools and
@@ -74,21 +119,29 @@ pub async fn stdio(config: &EngineConfig) -> Result<Client, String> {
     if let Some(stderr) = stderr {
         tail.follow(stderr);
     }
-    handshake(().serve(child)).await.map_err(|error| {
-        let lines = tail.lines();
-        if lines.is_empty() {
-            error
-        } else {
-            format!("{error}; the server's stderr ended with: {lines}")
-        }
-    })
+    handshake(CONNECT_TIMEOUT, ().serve(child))
+        .await
+        .map_err(|error| {
+            let lines = tail.lines();
+            if lines.is_empty() {
+                error
+            } else {
+                format!("{error}; the server's stderr ended with: {lines}")
+            }
+        })
 }
 
-/// The `initialize` handshake, within [`CONNECT_TIMEOUT`].
-async fn handshake<E: std::fmt::Display>(
+/// The `initialize` handshake within `limit`; a failure says what went wrong underneath
+/// ("Connection refused"), not only that a request failed.
+async fn handshake<E: std::error::Error>(
+    limit: Duration,
     connecting: impl Future<Output = Result<Client, E>>,
 ) -> Result<Client, String> {
-    answer("initialize", CONNECT_TIMEOUT, connecting).await
+    match tokio::time::timeout(limit, connecting).await {
+        Ok(Ok(client)) => Ok(client),
+        Ok(Err(error)) => Err(format!("initialize failed: {}", plain(&root_cause(&error)))),
+        Err(_) => Err(format!("initialize: no answer within {limit:?}")),
+    }
 }
 
 /// A request's answer within `limit`, or why there was none, in words for a finding.
@@ -102,6 +155,24 @@ pub(super) async fn answer<T, E: std::fmt::Display>(
         Ok(Err(error)) => Err(format!("{what} failed: {error}")),
         Err(_) => Err(format!("{what}: no answer within {limit:?}")),
     }
+}
+
+/// rmcp's words for a failed handshake without the transport's type name around them:
+/// `Send message error Transport [rmcp::…<…>] error: X, when send initialize request` is X.
+fn plain(message: &str) -> String {
+    static WRAPPER: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"^Send message error Transport \[.*?\] error: (?s)(.*?)(, when send \w+ request)?$",
+        )
+        .expect("the pattern is valid")
+    });
+    WRAPPER
+        .captures(message)
+        .and_then(|found| found.get(1))
+        .map_or_else(
+            || message.to_string(),
+            |inner| inner.as_str().trim_end_matches([':', ' ']).to_string(),
+        )
 }
 
 /// The innermost cause, which says what went wrong ("Connection refused") where reqwest's
@@ -172,7 +243,7 @@ struct SseClient {
 }
 
 impl SseClient {
-    async fn connect(url: &str) -> Result<Self, SseError> {
+    async fn connect(http: reqwest::Client, url: &str) -> Result<Self, SseError> {
         let http_error = |error: reqwest::Error| SseError::Http {
             url: url.to_string(),
             cause: root_cause(&error),
@@ -181,7 +252,6 @@ impl SseClient {
             url: url.to_string(),
             data: url.to_string(),
         })?;
-        let http = reqwest::Client::new();
         let response = http
             .get(base.clone())
             .header(reqwest::header::ACCEPT, "text/event-stream")
@@ -312,6 +382,27 @@ pub fn sse_url_of(url: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failed_handshake_is_told_without_rmcps_type_names() {
+        let cases = [
+            (
+                "Send message error Transport [rmcp::transport::worker::WorkerTransport<rmcp::X<reqwest::Client>>] error: Client error: error sending request for url (http://h/mcp), when send initialize request",
+                "Client error: error sending request for url (http://h/mcp)",
+            ),
+            (
+                "Send message error Transport [a<b>] error: unexpected server response: HTTP 405 Method Not Allowed: , when send initialize request",
+                "unexpected server response: HTTP 405 Method Not Allowed",
+            ),
+            (
+                "connection closed: initialize response",
+                "connection closed: initialize response",
+            ),
+        ];
+        for (message, want) in cases {
+            assert_eq!(plain(message), want, "{message}");
+        }
+    }
 
     #[test]
     fn the_sse_url_sits_beside_the_mcp_url() {

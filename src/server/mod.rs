@@ -24,11 +24,13 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use futures::future::BoxFuture;
+use serde_json::value::RawValue;
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-use crate::engine::Engine;
+use crate::engine::{Engine, Origin};
 use mcp::InFlight;
 
 pub use connections::ConnectionLimits;
@@ -73,6 +75,37 @@ pub struct ServerOptions {
     /// Every run's world, for `/mcp/<run>` and `/sse/<run>`; without it only the default run
     /// is served.
     pub runs: Option<Arc<crate::engine::Runs>>,
+    /// Answers every `tools/call` in place of the engine (`careem-mcp record`).
+    pub forwarder: Option<Arc<dyn Forwarder>>,
+}
+
+/// Answers `tools/call` in place of the engine: `careem-mcp record` sends each call upstream
+/// and hands back the upstream's result as it came.
+pub trait Forwarder: Send + Sync + std::fmt::Debug {
+    /// The upstream's answer to `call`: its result's JSON, or its JSON-RPC error.
+    fn forward(&self, call: &Forwarded)
+    -> BoxFuture<'static, Result<Box<RawValue>, UpstreamError>>;
+
+    /// Records the answer and journals the call; called in the call's turn, where blocking is
+    /// fine, after `forward`'s answer and before it goes out.
+    fn record(&self, call: Forwarded, answer: &Result<Box<RawValue>, UpstreamError>, micros: u64);
+}
+
+/// A call on its way upstream, and where it came from (for the journal).
+#[derive(Debug, Clone)]
+pub struct Forwarded {
+    pub tool: String,
+    pub arguments: Option<serde_json::Map<String, serde_json::Value>>,
+    pub origin: Origin,
+    pub session: Option<String>,
+}
+
+/// A JSON-RPC error in answer to a forwarded call, sent on to the client as it is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UpstreamError {
+    pub code: i64,
+    pub message: String,
+    pub data: Option<serde_json::Value>,
 }
 
 impl Default for ServerOptions {
@@ -90,6 +123,7 @@ impl Default for ServerOptions {
             max_sessions: DEFAULT_MAX_SESSIONS,
             connections: ConnectionLimits::default(),
             runs: None,
+            forwarder: None,
         }
     }
 }

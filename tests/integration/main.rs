@@ -3,6 +3,7 @@
 mod cli;
 mod controls;
 mod dashboard;
+mod drift;
 mod engine;
 mod fixtures;
 mod gen_food;
@@ -11,6 +12,7 @@ mod journal;
 mod journey_food;
 mod journey_rides;
 mod project;
+mod record;
 mod robustness;
 mod runs;
 mod server;

@@ -214,6 +214,8 @@ fn help_transcripts() {
         "reset",
         "lint",
         "verify",
+        "drift",
+        "record",
         "calls",
         "dashboard",
         "completions",

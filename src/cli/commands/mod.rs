@@ -4,7 +4,9 @@ mod call;
 mod calls;
 mod completions;
 mod dashboard;
+mod drift;
 mod lint;
+mod record;
 mod scenario;
 mod scenarios;
 mod serve;
@@ -33,6 +35,8 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
         Command::Serve(args) => serve::run(&global, &project, &args),
         Command::Dashboard(args) => dashboard::run(&global, &project, &args),
         Command::Verify(args) => verify::run(&global, &project, &args),
+        Command::Drift(args) => drift::run(&global, &project, &args),
+        Command::Record(args) => record::run(&global, &project, &args),
         Command::Scenario(args) => scenario::set(&run_layout(&global, &project)?, &args),
         Command::Scenarios { tool } => {
             scenarios::run(&run_layout(&global, &project)?, tool.as_deref())
@@ -66,11 +70,11 @@ pub fn run_layout(global: &GlobalArgs, project: &ProjectLayout) -> anyhow::Resul
 /// What each command logs to stderr unless `CAREEM_MCP_LOG` says otherwise.
 fn log_level(command: &Command) -> &'static str {
     match command {
-        Command::Serve(_) => "info,rmcp=warn",
+        Command::Serve(_) | Command::Record(_) => "info,rmcp=warn",
         Command::Dashboard(_) => "info",
         // rmcp's client logs every JSON-RPC error answer (test 10 asks for one) and every
         // failed connection; the report carries both, so its logs would only repeat them.
-        Command::Verify(_) => "warn,rmcp=off",
+        Command::Verify(_) | Command::Drift(_) => "warn,rmcp=off",
         _ => "warn",
     }
 }

@@ -9,7 +9,7 @@ use super::{load_engine, run_layout};
 use crate::cli::Status;
 use crate::cli::args::{GlobalArgs, ServeArgs};
 use crate::engine::{Engine, ProjectLayout, Runs, absolute};
-use crate::server::{ConnectionLimits, ServerOptions, run_until_signal};
+use crate::server::{ConnectionLimits, Forwarder, ServerOptions, run_until_signal};
 
 pub fn run(
     global: &GlobalArgs,
@@ -29,19 +29,26 @@ pub fn run(
         layout,
     ));
     let engine = runs.get(run);
-    print_paths(&shown, args.no_journal);
-    serve(engine, runs, args)
+    serve(engine, Some(runs), &shown, args, None)
 }
 
-/// On stderr, before anything else: a client starts the server in a folder of its own
-/// choosing, and these show which files `scenario` and `calls` must agree with.
-fn print_paths(layout: &ProjectLayout, no_journal: bool) {
+/// Serves `engine` (and `runs`, at `/mcp/<run>`) as `args` say, `layout` naming its files;
+/// `forwarder`, when given, answers the tool calls.
+pub fn serve(
+    engine: Arc<Engine>,
+    runs: Option<Arc<Runs>>,
+    layout: &ProjectLayout,
+    args: &ServeArgs,
+    forwarder: Option<Arc<dyn Forwarder>>,
+) -> anyhow::Result<Status> {
+    // On stderr, before anything else: a client starts the server in a folder of its own
+    // choosing, and these show which files `scenario` and `calls` must agree with.
     eprintln!("careem-mcp: tools {}", absolute(&layout.tools).display());
     eprintln!(
         "careem-mcp: overrides {}",
         absolute(&layout.overrides).display()
     );
-    if no_journal {
+    if args.no_journal {
         eprintln!("careem-mcp: journal off (--no-journal)");
     } else {
         eprintln!(
@@ -49,11 +56,7 @@ fn print_paths(layout: &ProjectLayout, no_journal: bool) {
             absolute(&layout.journal).display()
         );
     }
-}
-
-fn serve(engine: Arc<Engine>, runs: Arc<Runs>, args: &ServeArgs) -> anyhow::Result<Status> {
-    let options = ServerOptions {
-        host: args.host.clone(),
+    let options = ServerOptions {        host: args.host.clone(),
         port: args.port,
         server_name: args.server_name.clone(),
         server_version: args.server_version.clone(),
@@ -68,7 +71,8 @@ fn serve(engine: Arc<Engine>, runs: Arc<Runs>, args: &ServeArgs) -> anyhow::Resu
             header_timeout: args.header_timeout,
             body_timeout: args.body_timeout,
         },
-        runs: Some(runs),
+        runs,
+        forwarder,
     };
     let tools = engine.tools().len();
     run_until_signal(engine, options, args.stdio, |addr| {

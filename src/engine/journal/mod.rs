@@ -5,5 +5,6 @@ pub(super) mod file;
 pub(super) mod read;
 pub(super) mod write;
 
+pub use clip::clip;
 pub use read::{Follower, Recent, clear, complete_end, last_lines, parse, recent};
 pub use write::{Entry, Journal, read};

@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::clip::{JOURNAL_LIMIT, clip};
 use super::file::{DEFAULT_MAX_SIZE, JournalFile};
 use crate::engine::call::Origin;
-use crate::engine::output::{CallOutput, Decision};
+use crate::engine::output::{CallOutput, Decision, Recorded};
 
 /// One journal line.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -36,6 +36,10 @@ pub struct Entry {
     /// The fault that answered instead of a scenario.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fault: Option<String>,
+    /// Set when an upstream answered (`careem-mcp record`): `new` (written as `scenario`),
+    /// `known` (the file had `scenario` already) or `skipped`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recorded: Option<String>,
     pub result: Value,
 }
 
@@ -43,6 +47,7 @@ impl Entry {
     pub fn new(transport: Origin, session: Option<String>, output: &CallOutput) -> Self {
         let (scenario, forced) = match &output.decision {
             Decision::Scenario { name, forced } => (Some(name.clone()), *forced),
+            Decision::Upstream(recorded) => (recorded.scenario().map(str::to_string), false),
             _ => (None, false),
         };
         Self {
@@ -59,6 +64,7 @@ impl Entry {
             step: output.step.map(|step| step + 1),
             delay_ms: (output.delay_ms > 0).then_some(output.delay_ms),
             fault: output.fault().map(|fault| fault.name().to_string()),
+            recorded: output.recorded().map(|r| r.word().to_string()),
             result: match (&output.value, output.json) {
                 (Some(value), _) => value.clone(),
                 (None, Some(_)) => serde_json::from_str(&output.text)
@@ -91,6 +97,8 @@ struct Head<'a> {
     delay_ms: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     fault: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    recorded: Option<&'static str>,
 }
 
 /// The value, or when its JSON is longer than [`JOURNAL_LIMIT`], a string of its first bytes
@@ -117,6 +125,7 @@ fn call_line(
 ) -> Vec<u8> {
     let (scenario, forced) = match &output.decision {
         Decision::Scenario { name, forced } => (Some(name.as_str()), *forced),
+        Decision::Upstream(recorded) => (recorded.scenario(), false),
         _ => (None, false),
     };
     let head = Head {
@@ -135,6 +144,7 @@ fn call_line(
         fault: output
             .fault()
             .map(crate::engine::controls::entries::Fault::name),
+        recorded: output.recorded().map(Recorded::word),
     };
     let mut line = Vec::with_capacity(output.text.len() + 512);
     serde_json::to_writer(&mut line, &head).expect("a journal entry serialises");

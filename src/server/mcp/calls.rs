@@ -1,9 +1,10 @@
 //! `tools/call`: the controls' delay and fault, then the engine's answer, journalled before it
-//! goes out. A call whose tool file is parsed already is answered in the request's own task; a
+//! goes out; or, with a forwarder (`careem-mcp record`), the upstream's answer as it came. A call whose tool file is parsed already is answered in the request's own task; a
 //! changed file is parsed again on a blocking thread.
 
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
+use std::time::Instant;
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -15,6 +16,7 @@ use super::session::{Session, Turn};
 use super::{Mcp, Reply, params, results};
 use crate::engine::{CallOutput, CallRequest, Fault, InPlace, Origin, Plan, Planning, Rendering};
 use crate::server::jsonrpc::{Id, RpcError, error_message, result_message};
+use crate::server::{Forwarded, Forwarder};
 
 /// A Go server's exit status after a panic, which production's stack would show over stdio.
 const CRASH_STATUS: i32 = 2;
@@ -129,7 +131,8 @@ impl Mcp {
     /// A call of `tool` arriving in `session` now.
     pub(crate) fn arrive(&self, session: &Session, tool: &str) -> Arrival {
         let turn = session.take_turn();
-        if session.engine().tool(tool).is_none() {
+        // A forwarded call has no plan: the upstream answers it, with no delay or fault.
+        if self.forwarder.is_some() || session.engine().tool(tool).is_none() {
             return Arrival { plan: None, turn };
         }
         let planned = panic::catch_unwind(AssertUnwindSafe(|| {
@@ -156,6 +159,18 @@ impl Mcp {
     ) -> Reply {
         let Arrival { plan, mut turn } =
             arrival.unwrap_or_else(|| self.arrive(session, &call.name));
+        if let Some(forwarder) = &self.forwarder {
+            let _counted = self.in_flight.enter();
+            return tokio::select! {
+                biased;
+                reply = forward(forwarder, session, id, &call, turn) => reply,
+                () = cancelled.cancelled() => Reply::None,
+                () = self.in_flight.cut_off() => {
+                    tracing::warn!("a call still running at shutdown: answering it with an error");
+                    Reply::Message(error_message(Some(id), &internal_error()))
+                }
+            };
+        }
         let Some(plan) = plan else {
             turn.come().await;
             self.journal_unknown(session, &call).await;
@@ -313,6 +328,45 @@ impl Mcp {
             Planning::Given(plan.clone()),
         );
         self.journal_only(session, request).await;
+    }
+}
+
+/// The upstream's answer to a call, recorded and journalled in the call's turn, then sent on as
+/// it came: its result as the JSON-RPC `result`, its JSON-RPC error as the error.
+async fn forward(
+    forwarder: &Arc<dyn Forwarder>,
+    session: &Session,
+    id: &Id,
+    call: &ToolCall,
+    mut turn: Turn,
+) -> Reply {
+    let forwarded = Forwarded {
+        tool: call.name.clone(),
+        arguments: call.arguments_map(),
+        origin: session.origin(),
+        session: session.id().map(str::to_string),
+    };
+    let started = Instant::now();
+    let answer = forwarder.forward(&forwarded).await;
+    let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+    turn.come().await;
+    let (recorder, kept) = (Arc::clone(forwarder), answer.clone());
+    let recorded =
+        tokio::task::spawn_blocking(move || recorder.record(forwarded, &kept, micros)).await;
+    drop(turn);
+    if let Err(error) = recorded {
+        tracing::error!(tool = %call.name, "recording the call failed: {error}");
+    }
+    match answer {
+        Ok(result) => Reply::Message(result_message(id, result.get().as_bytes())),
+        Err(error) => Reply::Message(error_message(
+            Some(id),
+            &RpcError {
+                code: error.code,
+                message: error.message,
+                data: error.data,
+            },
+        )),
     }
 }
 

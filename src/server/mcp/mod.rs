@@ -20,7 +20,7 @@ pub(crate) use session::Session;
 
 use super::jsonrpc::{Id, Method, Request, RpcError, error_message, result_message};
 use super::widget::{URI as WIDGET_URI, Widget};
-use super::{ServerError, ServerOptions};
+use super::{Forwarder, ServerError, ServerOptions};
 use crate::engine::{Engine, RunName, Runs};
 
 /// What a request gets back.
@@ -47,6 +47,8 @@ pub(crate) struct Mcp {
     tool_count: usize,
     widget: Option<Widget>,
     in_flight: InFlight,
+    /// Answers the calls instead of the engine, when set (`careem-mcp record`).
+    forwarder: Option<Arc<dyn Forwarder>>,
 }
 
 impl Mcp {
@@ -76,6 +78,7 @@ impl Mcp {
             engine,
             runs: options.runs.clone(),
             in_flight: InFlight::default(),
+            forwarder: options.forwarder.clone(),
         })
     }
 
