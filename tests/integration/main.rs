@@ -16,5 +16,6 @@ mod project;
 mod reliability;
 mod server;
 mod support;
+mod terminal;
 mod transcript;
 mod verify;
