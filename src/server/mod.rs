@@ -3,7 +3,7 @@
 
 mod answer_stream;
 mod call_result;
-mod connections;
+pub(crate) mod connections;
 mod direct;
 mod duplicate_ids;
 mod fast_path;
@@ -12,7 +12,7 @@ pub(crate) mod guard;
 mod guarded_body;
 mod handler;
 mod http;
-mod memory;
+pub(crate) mod memory;
 mod null_ids;
 mod run;
 mod session_limit;

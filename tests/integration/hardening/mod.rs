@@ -5,6 +5,8 @@
 
 #[cfg(target_os = "linux")]
 mod connections;
+#[cfg(target_os = "linux")]
+mod dashboard;
 #[cfg(unix)]
 mod duplicate_ids;
 mod edits;
