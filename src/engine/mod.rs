@@ -44,6 +44,7 @@ pub use controls::overrides::{
 pub use controls::plan::Plan;
 pub use controls::positions::Positions;
 pub use controls::words::Forcing;
+pub use journal::file::JournalStatus;
 pub use journal::read::{
     Follower, Recent, clear as clear_journal, complete_end, last_lines,
     parse as parse_journal_line, recent as journal_recent,
@@ -132,17 +133,22 @@ impl Engine {
     }
 
     /// Records calls in the journal at `path`, rotated past `max_size` bytes. A journal that
-    /// cannot be opened (a client may start the server in a read-only folder) is a warning:
-    /// answering matters more than recording.
+    /// cannot be opened (a client may start the server in a read-only folder) is a warning,
+    /// and is tried again on each call: answering matters more than recording.
     #[must_use]
     pub fn journalled(self, path: &Path, max_size: u64) -> Self {
-        match Journal::open_with_max_size(path, max_size) {
-            Ok(journal) => self.with_journal(journal),
-            Err(error) => {
-                tracing::warn!(path = %path.display(), "cannot open the call journal, keeping none: {error}");
-                self
-            }
+        let (journal, error) = Journal::open_retrying(path, max_size);
+        if let Some(error) = error {
+            tracing::warn!(path = %path.display(), "cannot open the call journal, trying again on each call: {error}");
         }
+        self.with_journal(journal)
+    }
+
+    /// Whether calls are journalled now: no journal, one open, or one that cannot be opened.
+    pub fn journal_status(&self) -> JournalStatus {
+        self.journal
+            .as_ref()
+            .map_or(JournalStatus::Off, Journal::status)
     }
 
     /// Answers a call as the in-process session would: the overrides file's scenario (or step

@@ -143,7 +143,8 @@ fn controls_transcripts() {
 #[test]
 fn calls_transcripts() {
     let project = Project::copy_of_repo();
-    assert_transcript(&project, "calls-empty", &["calls"]);
+    // No journal at all is not an empty one.
+    assert_transcript(&project, "calls-no-journal", &["calls"]);
     let geocode = r#"{"latitude":25.0866,"longitude":55.1474}"#;
     // One answer and one refusal (the menu wants a location), so that both kinds show.
     let calls: [(&[&str], i32); 2] = [
@@ -168,6 +169,7 @@ fn calls_transcripts() {
         &["calls", "--tool", "reverse_geocode", "--last", "1"],
     );
     assert_transcript(&project, "calls-clear", &["calls", "--clear"]);
+    assert_transcript(&project, "calls-empty", &["calls"]);
 }
 
 #[test]

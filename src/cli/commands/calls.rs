@@ -3,14 +3,15 @@
 use std::path::Path;
 use std::time::Duration;
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 use comfy_table::{ColumnConstraint, Width};
 
 use crate::cli::args::CallsArgs;
 use crate::cli::printable::{clipped, printable};
 use crate::cli::{Status, printer};
 use crate::engine::{
-    JournalEntry as Entry, ProjectLayout, Recent, clear_journal, journal_recent, parse_journal_line,
+    JournalEntry as Entry, ProjectLayout, Recent, absolute, clear_journal, journal_recent,
+    parse_journal_line,
 };
 
 pub fn run(layout: &ProjectLayout, args: &CallsArgs) -> anyhow::Result<Status> {
@@ -22,6 +23,16 @@ pub fn run(layout: &ProjectLayout, args: &CallsArgs) -> anyhow::Result<Status> {
     }
     let recent = journal_recent(path, args.last, |entry| keep(args, entry))
         .with_context(|| format!("cannot read {}", path.display()))?;
+    // "No calls" must not pass a test when nothing was ever journalled here; `--follow` waits
+    // for the first call instead.
+    if !recent.found && !args.follow {
+        bail!(
+            "no journal at {}: no call has been journalled there. A server started with \
+             --no-journal or another --journal, or one that cannot open this file (its banner \
+             says so), writes none",
+            absolute(path).display()
+        );
+    }
     let entries = &recent.entries;
     if args.json {
         printer::out(&serde_json::to_string_pretty(entries)?)?;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::load_engine;
 use crate::cli::Status;
 use crate::cli::args::{GlobalArgs, ServeArgs};
-use crate::engine::{ProjectLayout, absolute};
+use crate::engine::{JournalStatus, ProjectLayout, absolute};
 use crate::server::{ConnectionLimits, ServerOptions, run_until_signal};
 
 pub fn run(
@@ -22,13 +22,15 @@ pub fn run(
         "careem-mcp: overrides {}",
         absolute(&layout.overrides).display()
     );
-    if args.no_journal {
-        eprintln!("careem-mcp: journal off (--no-journal)");
-    } else {
-        eprintln!(
-            "careem-mcp: journal {}",
-            absolute(&layout.journal).display()
-        );
+    let journal = absolute(&layout.journal);
+    match engine.journal_status() {
+        JournalStatus::Off => eprintln!("careem-mcp: journal off (--no-journal)"),
+        JournalStatus::Open => eprintln!("careem-mcp: journal {}", journal.display()),
+        JournalStatus::Unavailable(why) => eprintln!(
+            "careem-mcp: journal none: cannot open {} ({why}); calls are not journalled until it \
+             can be opened, which each call tries again",
+            journal.display()
+        ),
     }
     let options = ServerOptions {
         host: args.host.clone(),

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::clip::{JOURNAL_LIMIT, clip};
-use super::file::{DEFAULT_MAX_SIZE, JournalFile};
+use super::file::{DEFAULT_MAX_SIZE, JournalFile, JournalStatus};
 use crate::engine::output::{CallOutput, Decision};
 
 /// One journal line.
@@ -165,8 +165,20 @@ impl Journal {
         })
     }
 
+    /// Opens the journal as [`Journal::open_with_max_size`] does, but one that cannot be opened
+    /// now is tried again on each call; the error is returned beside it.
+    pub fn open_retrying(path: &Path, max_size: u64) -> (Self, Option<std::io::Error>) {
+        let (file, error) = JournalFile::open_retrying(path, max_size);
+        (Self { file }, error)
+    }
+
     pub fn path(&self) -> &Path {
         self.file.path()
+    }
+
+    /// Whether the file is open now, or why not.
+    pub fn status(&self) -> JournalStatus {
+        self.file.status()
     }
 
     /// Appends a call as one line in one write: `Entry::new(transport, session, output)` as

@@ -18,6 +18,8 @@ mod output;
 #[cfg(target_os = "linux")]
 mod sessions;
 #[cfg(unix)]
+mod shared_journal;
+#[cfg(unix)]
 mod shutdown;
 
 use std::path::Path;
