@@ -8,7 +8,7 @@ use chrono::{SecondsFormat, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::clip::{JOURNAL_LIMIT, clip};
+use super::clip::{JOURNAL_LIMIT, NAME_LIMIT, clip};
 use super::file::{DEFAULT_MAX_SIZE, JournalFile, JournalStatus};
 use crate::engine::output::{CallOutput, Decision};
 
@@ -48,7 +48,7 @@ impl Entry {
             time: now(),
             transport: transport.to_string(),
             session,
-            tool: output.tool.clone(),
+            tool: clip(&output.tool, NAME_LIMIT).into_owned(),
             scenario,
             forced,
             received: output.received.clone(),
@@ -77,7 +77,7 @@ struct Head<'a> {
     time: String,
     transport: &'a str,
     session: Option<&'a str>,
-    tool: &'a str,
+    tool: Cow<'a, str>,
     scenario: Option<&'a str>,
     forced: bool,
     received: Cow<'a, Value>,
@@ -117,7 +117,7 @@ fn call_line(time: String, transport: &str, session: Option<&str>, output: &Call
         time,
         transport,
         session,
-        tool: &output.tool,
+        tool: clip(&output.tool, NAME_LIMIT),
         scenario,
         forced,
         received: bounded(&output.received),
