@@ -42,7 +42,7 @@ pub use controls::overrides::{
     set_entry as set_override, write as write_overrides,
 };
 pub use controls::plan::Plan;
-pub use controls::positions::Positions;
+pub use controls::positions::{Place, Positions};
 pub use controls::words::Forcing;
 pub use journal::file::JournalStatus;
 pub use journal::read::{
@@ -395,10 +395,17 @@ impl Engine {
     /// in-process session), from the overrides file as it is now. Each plan is one call: it
     /// moves the session along the tool's sequence.
     pub fn plan(&self, tool: &str, session: Option<&str>) -> Plan {
+        self.plan_for(tool, session, None)
+    }
+
+    /// As [`Engine::plan`], for a session of `client` (the client's identity, as the server
+    /// knows it: docs/CONTROLS.md): a session new to a tool continues where its client's
+    /// session ended by `fault:session-expired` stopped ([`Positions::carry`]).
+    pub fn plan_for(&self, tool: &str, session: Option<&str>, client: Option<&str>) -> Plan {
         controls::plan::plan(
             &self.overrides.controls(),
             tool,
-            session,
+            (session, client),
             &self.positions,
             &self.dice,
         )
