@@ -1,9 +1,9 @@
 //! careem-mcp: production careem-mcp's tools, schemas and answers, served from scenario files.
 //!
-//! Four rooms: [`engine`] (files to answers, no protocol), [`server`] (the engine behind MCP
-//! over Streamable HTTP, legacy SSE and stdio), [`probe`] (the client side of MCP: the
-//! acceptance suite) and [`cli`] (the only layer that prints or exits). Only `server` and
-//! `probe` know MCP.
+//! Five layers: [`engine`] (files to answers, no protocol), [`server`] (the engine behind MCP
+//! over Streamable HTTP, legacy SSE and stdio), [`dashboard`] (the page beside it), [`probe`]
+//! (the client side of MCP: the acceptance suite) and [`cli`] (the only layer that prints or
+//! exits). Only `server` and `probe` know MCP.
 
 pub mod cli;
 pub mod dashboard;

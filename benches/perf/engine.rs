@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value, json};
 
 use careem_mcp::engine::{
-    Decision, Engine, EngineConfig, Plan, Rendering, apply_defaults, parse_tool_file,
-    sample_arguments, validate_arguments,
+    CallRequest, Decision, Engine, EngineConfig, InPlace, Origin, Plan, Planning, Rendering,
+    arguments, sample_arguments, toolfile,
 };
 
 use crate::stats::{Summary, report};
@@ -65,9 +65,9 @@ fn parse_largest(tools: &Path) {
         .expect("a tool file");
     let text = std::fs::read_to_string(&largest).expect("readable");
     let samples = measure(2_000, || {
-        black_box(parse_tool_file(&largest, black_box(&text)));
+        black_box(toolfile::parse(&largest, black_box(&text)));
     });
-    let parsed = parse_tool_file(&largest, &text);
+    let parsed = toolfile::parse(&largest, &text);
     let compiled = parsed
         .file
         .scenarios
@@ -87,7 +87,7 @@ fn parse_largest(tools: &Path) {
 
 fn warm_call(engine: &Engine) -> Summary {
     let args = menu_arguments();
-    let check = engine.call(MENU, Some(args.clone())).expect("known tool");
+    let check = engine.answer(&CallRequest::new(Origin::Cli, MENU, Some(args.clone())));
     assert_eq!(
         check.decision,
         Decision::Scenario {
@@ -99,7 +99,7 @@ fn warm_call(engine: &Engine) -> Summary {
     );
     assert!(check.text.contains("Shawarma Station") && !check.is_error);
     let samples = measure(CALLS, || {
-        black_box(engine.call(MENU, Some(args.clone())).expect("known tool"));
+        black_box(engine.answer(&CallRequest::new(Origin::Cli, MENU, Some(args.clone()))));
     });
     let summary = Summary::new(samples);
     report("warm call food_get_restaurant_menu", &summary.line());
@@ -111,14 +111,25 @@ fn text_call(engine: &Engine) {
     let args = menu_arguments();
     let plan = Plan::default();
     let samples = measure(CALLS, || {
-        let mut arguments = Some(args.clone());
-        let output = engine.call_planned_warm(MENU, &mut arguments, &plan, Rendering::Text);
-        black_box(output.expect("warm").expect("known tool"));
+        let request = text_request(MENU, &args, &plan);
+        let InPlace::Answered(output) = engine.answer_in_place(&request) else {
+            panic!("a warm call answers in place");
+        };
+        black_box(output);
     });
     report(
         "warm call, the text alone (Rendering::Text, as HTTP asks)",
         &Summary::new(samples).line(),
     );
+}
+
+/// A call as the Streamable HTTP path makes it: planned already, the text alone.
+fn text_request(tool: &str, args: &Map<String, Value>, plan: &Plan) -> CallRequest {
+    CallRequest {
+        planning: Planning::Given(plan.clone()),
+        rendering: Rendering::Text,
+        ..CallRequest::new(Origin::Http, tool, Some(args.clone()))
+    }
 }
 
 /// The warm call of the tool with the largest file, whose every call reads and compares it.
@@ -132,9 +143,11 @@ fn largest_file_call(engine: &Engine) {
     };
     let plan = Plan::default();
     let samples = measure(CALLS / 10, || {
-        let mut arguments = Some(args.clone());
-        let output = engine.call_planned_warm(ORDER, &mut arguments, &plan, Rendering::Text);
-        black_box(output.expect("warm").expect("known tool"));
+        let request = text_request(ORDER, &args, &plan);
+        let InPlace::Answered(output) = engine.answer_in_place(&request) else {
+            panic!("a warm call answers in place");
+        };
+        black_box(output);
     });
     report(
         &format!(
@@ -166,9 +179,9 @@ fn pieces(engine: &Engine, menu: &Path) {
 
     let tool = engine.tool(MENU).expect("the menu tool");
     let mut args = Value::Object(menu_arguments());
-    apply_defaults(&tool.input_schema, &mut args);
+    arguments::apply_defaults(&tool.input_schema, &mut args);
     let samples = measure(CALLS, || {
-        black_box(validate_arguments(
+        black_box(arguments::validate(
             &tool.input_schema,
             &tool.input_validator,
             black_box(&args),
@@ -221,7 +234,7 @@ fn logged_call(engine: &Engine) {
     let args = menu_arguments();
     let samples = tracing::subscriber::with_default(subscriber, || {
         measure(CALLS, || {
-            black_box(engine.call(MENU, Some(args.clone())).expect("known tool"));
+            black_box(engine.answer(&CallRequest::new(Origin::Cli, MENU, Some(args.clone()))));
         })
     });
     report(
@@ -243,7 +256,8 @@ fn after_edit(engine: &Engine, menu: &Path) {
     for round in 0..1_000 {
         std::fs::write(menu, &variants[round % 2]).expect("writable");
         let started = Instant::now();
-        let output = black_box(engine.call(MENU, Some(args.clone())).expect("known tool"));
+        let output =
+            black_box(engine.answer(&CallRequest::new(Origin::Cli, MENU, Some(args.clone()))));
         samples.push(started.elapsed());
         assert!(!output.is_error, "{}", output.text);
     }

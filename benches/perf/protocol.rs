@@ -397,7 +397,7 @@ fn stdio(project: &Project) {
 }
 
 /// What a call must do besides answering, by the product's rules: read the tool file and the
-/// overrides file (SPEC §3 and §6: on every call), append the journal line (issue 8: before the
+/// overrides file (SPEC §3 and §6: on every call), append the journal line (before the
 /// answer) and write the log line (SPEC §5). The second ceiling does the same, so that its
 /// ratio measures the protocol and the engine alone.
 struct FileWork {

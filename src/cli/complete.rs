@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap_complete::CompletionCandidate;
 
-use crate::engine::{ProjectLayout, load_catalog};
+use crate::engine::{ProjectLayout, catalog};
 
 /// The tools folder as every subcommand resolves it, from the command line being completed.
 fn tools_dir() -> PathBuf {
@@ -30,7 +30,7 @@ fn named(flag: &str, env: &str) -> Option<PathBuf> {
 }
 
 pub fn tools() -> Vec<CompletionCandidate> {
-    load_catalog(&tools_dir())
+    catalog::load(&tools_dir())
         .tools
         .into_keys()
         .map(CompletionCandidate::new)
@@ -39,7 +39,7 @@ pub fn tools() -> Vec<CompletionCandidate> {
 
 /// The scenarios of the tool named on the command line being completed.
 pub fn scenarios() -> Vec<CompletionCandidate> {
-    let loaded = load_catalog(&tools_dir());
+    let loaded = catalog::load(&tools_dir());
     let args: Vec<String> = std::env::args().collect();
     let named = args.iter().find(|a| loaded.tools.contains_key(a.as_str()));
     loaded

@@ -20,7 +20,7 @@ use tokio::sync::Semaphore;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-use crate::engine::{Engine, EngineConfig, load_catalog};
+use crate::engine::{Engine, EngineConfig, catalog};
 use crate::server::guard::HostGuard;
 use crate::server::{ConnectionLimits, ServerError, is_loopback, runtime, shutdown_signal};
 
@@ -139,7 +139,7 @@ pub fn run_until_signal(
     options: DashboardOptions,
     listening: impl FnOnce(&str) + Send,
 ) -> Result<(), ServerError> {
-    let loaded = load_catalog(&config.tools_dir);
+    let loaded = catalog::load(&config.tools_dir);
     if !loaded.diagnostics.is_empty() {
         tracing::warn!(
             "the tool files in {} have {} problem(s); the Tools view lists them",

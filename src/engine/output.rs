@@ -1,6 +1,6 @@
 //! The engine's answer to one call, free of any protocol type: what decided it, the value and
 //! its text, and the one log line per call. The server, `careem-mcp call`, the dashboard and the
-//! journal all read this shape; [`super::Engine::call`] makes it.
+//! journal all read this shape; [`super::Engine::answer`] makes it.
 
 use serde_json::{Map, Value};
 
@@ -24,6 +24,33 @@ pub enum Decision {
     UnknownTool,
     /// A fault of the overrides file answered instead of a scenario.
     Fault(Fault),
+}
+
+/// What kind of thing decided the answer, as the dashboard names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum DecisionKind {
+    #[serde(rename = "scenario")]
+    Scenario,
+    #[serde(rename = "invalid arguments")]
+    InvalidArguments,
+    #[serde(rename = "internal error")]
+    InternalError,
+    #[serde(rename = "unknown tool")]
+    UnknownTool,
+    #[serde(rename = "fault")]
+    Fault,
+}
+
+impl Decision {
+    pub fn kind(&self) -> DecisionKind {
+        match self {
+            Self::Scenario { .. } => DecisionKind::Scenario,
+            Self::InvalidArguments => DecisionKind::InvalidArguments,
+            Self::InternalError => DecisionKind::InternalError,
+            Self::UnknownTool => DecisionKind::UnknownTool,
+            Self::Fault(_) => DecisionKind::Fault,
+        }
+    }
 }
 
 /// Whether a scenario's value is an object: MCP's `structuredContent` is sent only for one.

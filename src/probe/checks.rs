@@ -15,8 +15,8 @@ use serde_json::{Value, json};
 use super::finding::{Finding, Verdict};
 use super::transport::{Client, answer};
 use crate::engine::{
-    Change, Engine, Outcome, Overrides, differences, odd_arguments, pointer_token,
-    sample_arguments, tool_paths, violations, write_overrides as write,
+    Change, Engine, Outcome, Overrides, differences, odd_arguments, overrides, pointer_token,
+    sample_arguments, tool_paths, violations,
 };
 
 /// A request without an answer for this long fails its check instead of hanging the run.
@@ -52,7 +52,7 @@ pub struct Target<'a> {
 
 /// Runs tests 1–12 in order; 9 and 11 leave the overrides file as `{}`.
 pub async fn run(client: &Client, target: &Target<'_>, transport: &'static str) -> Vec<Finding> {
-    let mut session = Session {
+    let mut session = ProbeSession {
         client,
         seen: Vec::new(),
     };
@@ -103,12 +103,12 @@ pub async fn run(client: &Client, target: &Target<'_>, transport: &'static str) 
 }
 
 /// The session and every answer received in it, labelled with the request that produced it.
-struct Session<'a> {
+struct ProbeSession<'a> {
     client: &'a Client,
     seen: Vec<(String, Value)>,
 }
 
-impl Session<'_> {
+impl ProbeSession<'_> {
     fn saw(&mut self, source: impl Into<String>, value: &impl Serialize) {
         match serde_json::to_value(value) {
             Ok(value) => self.seen.push((source.into(), value)),
@@ -149,7 +149,7 @@ impl Session<'_> {
     }
 
     /// Calls each step in order and stops at the first answer that is not as expected.
-    async fn steps(&mut self, steps: &[Step]) -> Result<(), String> {
+    async fn steps(&mut self, steps: &[SpecCall]) -> Result<(), String> {
         for step in steps {
             let call = format!("{} {}", step.tool, step.arguments);
             let result = self
@@ -167,7 +167,7 @@ impl Session<'_> {
 }
 
 /// One call of a SPEC §7 test and what its answer must show.
-struct Step {
+struct SpecCall {
     tool: &'static str,
     arguments: Value,
     expect: Vec<Expect>,
@@ -187,7 +187,9 @@ impl Expect {
                 *pointer
             }
         };
-        let Some(found) = result.pointer(pointer) else {
+        // The Go SDK leaves `isError` out when it is false.
+        let absent_false = (pointer == "/isError").then_some(&Value::Bool(false));
+        let Some(found) = result.pointer(pointer).or(absent_false) else {
             return Err(format!("no {pointer} in the answer {}", brief(result)));
         };
         match self {
@@ -234,7 +236,7 @@ fn text_of(result: &Value) -> String {
 
 struct SpecCheck {
     name: &'static str,
-    steps: Vec<Step>,
+    steps: Vec<SpecCall>,
     passed: &'static str,
 }
 
@@ -247,8 +249,8 @@ fn menu(restaurant_id: &Value) -> Value {
 }
 
 /// Test 3, also the second half of test 9.
-fn menu_30104() -> Step {
-    Step {
+fn menu_30104() -> SpecCall {
+    SpecCall {
         tool: MENU,
         arguments: menu(&json!(30104)),
         expect: vec![
@@ -272,7 +274,7 @@ fn spec_checks() -> Vec<SpecCheck> {
         },
         SpecCheck {
             name: "4 menu chosen by id",
-            steps: vec![Step {
+            steps: vec![SpecCall {
                 tool: MENU,
                 arguments: menu(&json!(30101)),
                 expect: vec![Expect::Equals(
@@ -284,7 +286,7 @@ fn spec_checks() -> Vec<SpecCheck> {
         },
         SpecCheck {
             name: "5 unknown restaurant",
-            steps: vec![Step {
+            steps: vec![SpecCall {
                 tool: MENU,
                 arguments: menu(&json!(1)),
                 expect: vec![
@@ -300,7 +302,7 @@ fn spec_checks() -> Vec<SpecCheck> {
         SpecCheck {
             name: "6 invalid arguments",
             steps: vec![
-                Step {
+                SpecCall {
                     tool: MENU,
                     arguments: menu(&json!("x")),
                     expect: vec![
@@ -308,7 +310,7 @@ fn spec_checks() -> Vec<SpecCheck> {
                         Expect::StartsWith("/content/0/text", "validating \"arguments\""),
                     ],
                 },
-                Step {
+                SpecCall {
                     tool: MENU,
                     arguments: json!({}),
                     expect: vec![Expect::Equals("/isError", json!(true))],
@@ -319,7 +321,7 @@ fn spec_checks() -> Vec<SpecCheck> {
         SpecCheck {
             name: "7 merchant search",
             steps: vec![
-                Step {
+                SpecCall {
                     tool: SEARCH,
                     arguments: json!({"query": "sushi", "latitude": 25.0866, "longitude": 55.1474}),
                     expect: vec![Expect::Equals(
@@ -327,12 +329,12 @@ fn spec_checks() -> Vec<SpecCheck> {
                         json!(30102),
                     )],
                 },
-                Step {
+                SpecCall {
                     tool: SEARCH,
                     arguments: json!({"query": "NOPE", "latitude": 25.0866, "longitude": 55.1474}),
                     expect: vec![Expect::Equals("/structuredContent/restaurants", json!([]))],
                 },
-                Step {
+                SpecCall {
                     tool: SEARCH,
                     arguments: json!({"query": "sushi", "longitude": 55.1474}),
                     expect: vec![Expect::Equals("/isError", json!(true))],
@@ -343,7 +345,7 @@ fn spec_checks() -> Vec<SpecCheck> {
         SpecCheck {
             name: "8 reverse geocode",
             steps: vec![
-                Step {
+                SpecCall {
                     tool: GEOCODE,
                     arguments: json!({"latitude": 25.0866, "longitude": 55.1474}),
                     expect: vec![Expect::Equals(
@@ -351,7 +353,7 @@ fn spec_checks() -> Vec<SpecCheck> {
                         json!("LOC-50001"),
                     )],
                 },
-                Step {
+                SpecCall {
                     tool: GEOCODE,
                     arguments: json!({"latitude": 91, "longitude": 55}),
                     expect: vec![Expect::Present("/structuredContent/error")],
@@ -363,7 +365,7 @@ fn spec_checks() -> Vec<SpecCheck> {
 }
 
 /// Test 1: production's identity and nothing more.
-fn initialize(session: &mut Session<'_>) -> Result<String, String> {
+fn initialize(session: &mut ProbeSession<'_>) -> Result<String, String> {
     let Some(info) = session.client.peer_info() else {
         return Err("the session has no initialize result".into());
     };
@@ -383,7 +385,7 @@ fn initialize(session: &mut Session<'_>) -> Result<String, String> {
 }
 
 /// Test 2: every tool file listed exactly as written, and the widget resource.
-async fn lists(session: &mut Session<'_>, engine: &Engine) -> Result<String, String> {
+async fn lists(session: &mut ProbeSession<'_>, engine: &Engine) -> Result<String, String> {
     let tools_dir = &engine.config().tools_dir;
     let files = tool_paths(tools_dir)
         .map_err(|error| format!("cannot list {}: {error}", tools_dir.display()))?
@@ -408,7 +410,8 @@ async fn lists(session: &mut Session<'_>, engine: &Engine) -> Result<String, Str
             continue;
         };
         let wire = serde_json::to_value(wire).map_err(|error| error.to_string())?;
-        if let Some(difference) = difference(&Value::Object(tool.definition.clone()), &wire) {
+        let advertised = crate::server::advertised(&tool.definition);
+        if let Some(difference) = difference(&Value::Object(advertised), &wire) {
             problems.push(format!("{}: {difference}", tool.path.display()));
         }
     }
@@ -464,13 +467,13 @@ fn difference(file: &Value, wire: &Value) -> Option<String> {
 }
 
 /// Test 9: the overrides file forces a scenario on the next call, and `{}` lifts it.
-async fn forcing(session: &mut Session<'_>, path: &Path) -> Result<String, String> {
+async fn forcing(session: &mut ProbeSession<'_>, path: &Path) -> Result<String, String> {
     write_overrides(
         path,
         &Overrides::from([(MENU.to_string(), "upstream-unavailable".into())]),
     )?;
     let forced = session
-        .steps(&[Step {
+        .steps(&[SpecCall {
             tool: MENU,
             arguments: menu(&json!(30104)),
             expect: vec![Expect::Present("/structuredContent/error")],
@@ -490,7 +493,7 @@ async fn forcing(session: &mut Session<'_>, path: &Path) -> Result<String, Strin
 }
 
 /// Test 10: an unknown tool is a JSON-RPC error -32602, not a tool result.
-async fn unknown_tool(session: &mut Session<'_>) -> Result<String, String> {
+async fn unknown_tool(session: &mut ProbeSession<'_>) -> Result<String, String> {
     match session.request("does_not_exist", &json!({}), "").await {
         Err(ServiceError::McpError(error)) if error.code.0 == -32602 => {
             Ok(format!("-32602: {}", error.message))
@@ -512,7 +515,11 @@ async fn unknown_tool(session: &mut Session<'_>) -> Result<String, String> {
 /// that carry them all; `lint` tries each one alone, in-process); each
 /// `json response` answer must fit the outputSchema, `format`s included.
 /// `json error` scenarios are called too, for test 12 and to confirm the forcing took.
-async fn honest(session: &mut Session<'_>, engine: &Engine, path: &Path) -> Result<String, String> {
+async fn honest(
+    session: &mut ProbeSession<'_>,
+    engine: &Engine,
+    path: &Path,
+) -> Result<String, String> {
     let mut problems = Vec::new();
     let mut checked = 0;
     let mut odd = 0;
@@ -564,7 +571,7 @@ async fn honest(session: &mut Session<'_>, engine: &Engine, path: &Path) -> Resu
                             )
                         }));
                     }
-                    for variant in odd_arguments(tool, scenario, &arguments) {
+                    for variant in odd_arguments::combined(tool, scenario, &arguments) {
                         odd += 1;
                         let note = format!(" (forced {:?}, {})", scenario.name, variant.label);
                         let at = format!("{at} with {}", variant.label);
@@ -679,7 +686,7 @@ fn check_words(pointer: &str, text: &str, hit: &mut impl FnMut(&str, &str, &str)
 }
 
 fn write_overrides(path: &Path, forced: &Overrides) -> Result<(), String> {
-    write(path, forced).map_err(|error| error.to_string())
+    overrides::write(path, forced).map_err(|error| error.to_string())
 }
 
 /// Compact JSON, cut short so that one detail stays readable.

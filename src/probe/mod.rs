@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use anyhow::Context;
 
-use crate::engine::{Engine, EngineConfig, Overrides, read_overrides_bytes, write_overrides};
+use crate::engine::{Engine, EngineConfig, Overrides, overrides};
 use crate::server::{ServerOptions, start_http};
 use checks::Target;
 pub use finding::{Finding, Verdict, failed};
@@ -179,7 +179,7 @@ fn load(config: &EngineConfig) -> anyhow::Result<Engine> {
 }
 
 fn write_empty(path: &Path) -> anyhow::Result<()> {
-    write_overrides(path, &Overrides::new()).context("cannot prepare the overrides file")
+    overrides::write(path, &Overrides::new()).context("cannot prepare the overrides file")
 }
 
 /// A folder of our own under the system's temporary directory, removed when dropped.
@@ -218,7 +218,7 @@ struct Saved {
 
 impl Saved {
     fn take(path: &Path) -> anyhow::Result<Self> {
-        let bytes = match read_overrides_bytes(path) {
+        let bytes = match overrides::read_bytes(path) {
             Ok(bytes) => Some(bytes),
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
             Err(error) => {

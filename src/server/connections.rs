@@ -167,7 +167,7 @@ fn spawn_connection(
 
 /// The cap, lowered so that the connections leave [`RESERVED_DESCRIPTORS`] free: past the
 /// limit `accept` fails and the server could no longer open its files either.
-fn fitting_cap(wanted: usize) -> usize {
+pub(crate) fn fitting_cap(wanted: usize) -> usize {
     let fits = descriptor_limit()
         .map_or(u64::MAX, |limit| limit.saturating_sub(RESERVED_DESCRIPTORS))
         .max(1);

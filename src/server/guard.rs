@@ -28,6 +28,10 @@ pub(crate) async fn guard_hosts(
 #[derive(Debug)]
 pub(crate) struct HostGuard {
     allowed: Vec<Authority>,
+    /// Whether a foreign `Origin` is refused too: the dashboard's rule. The MCP routes accept
+    /// every Origin, as production does; a cross-site page cannot send them JSON without a
+    /// CORS preflight, which nothing here grants.
+    origins: bool,
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -46,18 +50,19 @@ pub(crate) enum Refusal {
 impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
         match self {
-            Self::BadHost => (
+            Self::BadHost => super::plain::error(
                 StatusCode::BAD_REQUEST,
                 "Bad Request: missing or invalid Host header",
-            )
-                .into_response(),
+            ),
             Self::ForeignHost(host) => {
                 tracing::warn!(%host, "refused a request for a foreign Host (DNS rebinding?)");
-                (
+                super::plain::error(
                     StatusCode::FORBIDDEN,
-                    "Forbidden: Host header is not allowed",
+                    &format!(
+                        "Forbidden: invalid Host header {}",
+                        crate::engine::go_quote(&host)
+                    ),
                 )
-                    .into_response()
             }
             Self::ForeignOrigin(origin) => {
                 tracing::warn!(%origin, "refused a request from a foreign Origin");
@@ -79,7 +84,17 @@ impl HostGuard {
                 parsed
             })
             .collect();
-        Self { allowed }
+        Self {
+            allowed,
+            origins: true,
+        }
+    }
+
+    /// The same guard, admitting any `Origin`.
+    #[must_use]
+    pub(crate) fn without_origin_check(mut self) -> Self {
+        self.origins = false;
+        self
     }
 
     pub(crate) fn check(&self, uri: &Uri, headers: &HeaderMap) -> Result<(), Refusal> {
@@ -95,7 +110,14 @@ impl HostGuard {
                 .ok_or(Refusal::BadHost)?,
         };
         if !self.admits(&host) {
-            return Err(Refusal::ForeignHost(host.to_string()));
+            let raw = headers
+                .get(header::HOST)
+                .and_then(|value| value.to_str().ok())
+                .map_or_else(|| host.to_string(), str::to_string);
+            return Err(Refusal::ForeignHost(raw));
+        }
+        if !self.origins {
+            return Ok(());
         }
         if let Some(origin) = headers.get(header::ORIGIN) {
             let text = origin.to_str().unwrap_or_default();

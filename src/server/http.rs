@@ -1,46 +1,41 @@
-//! The HTTP face: `/mcp` (rmcp's Streamable HTTP service), `/sse` + `/message` (legacy SSE) and
-//! `/health`, behind one DNS-rebinding guard and one body limit.
+//! The HTTP face: `/mcp` (Streamable HTTP), `/sse` (legacy SSE) and `/health`, behind one
+//! DNS-rebinding guard, one body limit and one body timeout.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
-use axum::extract::{DefaultBodyLimit, Request, State};
-use axum::http::{Method, StatusCode, header};
+use axum::extract::{Request, State};
+use axum::http::{StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use axum::routing::{any, get};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
-use super::direct::Direct;
-use super::duplicate_ids::{PendingIds, refuse_duplicate_ids};
-use super::faults::HttpFaults;
 use super::guard::{HostGuard, guard_hosts};
-use super::handler::Handler;
-use super::session_limit::SessionLimit;
-use super::sessions::{self, Sessions};
-use super::sse::SseSessions;
+use super::mcp::{InFlight, Mcp};
+use super::plain;
+use super::sessions::Sessions;
+use super::sse::Sse;
+use super::streamable::Streamable;
+use super::streams::Streams;
 use super::{ServerError, ServerOptions};
 use crate::engine::Engine;
 
 /// Request bodies above this are refused with 413, on every route.
 pub(crate) const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
 
-/// What the router needs: the handler every session clones, the host guard and the shutdown
-/// signal that ends sessions and streams.
+/// What the router needs: the MCP layer every session shares, the session table, the host
+/// guard and the shutdown signal that ends sessions and streams.
 #[derive(Debug, Clone)]
 pub struct AppState {
-    handler: Handler,
+    mcp: Arc<Mcp>,
+    sessions: Arc<Sessions>,
+    streams: Arc<Streams>,
     guard: Arc<HostGuard>,
-    session_idle: Duration,
-    /// `--max-sessions`, over Streamable HTTP and legacy SSE together.
-    limit: SessionLimit,
     body_timeout: Duration,
-    fast_path: bool,
     shutdown: CancellationToken,
 }
 
@@ -54,92 +49,52 @@ impl AppState {
         shutdown: CancellationToken,
     ) -> Result<Self, ServerError> {
         Ok(Self {
-            handler: Handler::new(engine, options)?,
-            guard: Arc::new(HostGuard::new(&options.allowed_hosts)),
-            session_idle: options.session_idle,
-            limit: SessionLimit::new(options.max_sessions),
+            mcp: Arc::new(Mcp::new(engine, options)?),
+            sessions: Sessions::new(options.max_sessions, options.session_idle, shutdown.clone()),
+            streams: Streams::new(super::connections::fitting_cap(
+                options.connections.max_connections,
+            )),
+            guard: Arc::new(HostGuard::new(&options.allowed_hosts).without_origin_check()),
             body_timeout: options.connections.body_timeout,
-            fast_path: options.fast_path,
             shutdown,
         })
     }
 
-    pub(crate) fn limit(&self) -> SessionLimit {
-        self.limit.clone()
+    pub(crate) fn sessions(&self) -> Arc<Sessions> {
+        Arc::clone(&self.sessions)
     }
 
     /// The calls being answered now, for a shutdown that lets them finish.
-    pub(crate) fn in_flight(&self) -> super::handler::InFlight {
-        self.handler.in_flight()
+    pub(crate) fn in_flight(&self) -> InFlight {
+        self.mcp.in_flight().clone()
     }
 }
 
-/// Every route of the server; cancelling the state's shutdown token ends all sessions.
+/// Every route of the server.
 pub fn app(state: AppState) -> Router {
-    let mut sessions = LocalSessionManager::default();
-    // Idle sessions are ended by `Sessions`, which sees the fast path's traffic too.
-    sessions.session_config.keep_alive = None;
-    let config = StreamableHttpServerConfig::default()
-        // The guard below checks Host and Origin for every route, with the same rules.
-        .disable_allowed_hosts()
-        .with_max_request_body_bytes(MAX_BODY_BYTES)
-        .with_cancellation_token(state.shutdown.child_token());
-    let sessions = Arc::new(Sessions::new(
-        sessions,
-        state.limit.clone(),
-        state.handler.clone(),
-        state.session_idle,
-        state.fast_path,
-    ));
-    let handler = state.handler.clone();
-    let pending = PendingIds::default();
-    let direct = Direct {
-        handler: state.handler.clone(),
-        sessions: Arc::clone(&sessions),
-        pending: pending.clone(),
+    let streamable = Streamable {
+        mcp: Arc::clone(&state.mcp),
+        sessions: Arc::clone(&state.sessions),
+        streams: Arc::clone(&state.streams),
         shutdown: state.shutdown.clone(),
     };
-    let faults = HttpFaults {
-        engine: state.handler.engine(),
-        sessions: Arc::clone(&sessions),
-        shutdown: state.shutdown.clone(),
-    };
-    let mcp = StreamableHttpService::new(move || Ok(handler.clone()), sessions, config);
-    let mcp = Router::new()
-        .route_service("/mcp", mcp)
-        .layer(middleware::from_fn_with_state(
-            pending,
-            refuse_duplicate_ids,
-        ))
-        .layer(middleware::from_fn_with_state(
-            faults,
-            super::faults::streamable_http,
-        ))
-        .layer(middleware::from_fn(delete_answers_no_content))
-        .layer(middleware::from_fn(answer_unreadable_messages))
-        .layer(middleware::from_fn_with_state(
-            state.limit.clone(),
-            sessions::reserve,
-        ))
-        .layer(middleware::from_fn_with_state(
-            direct,
-            super::direct::answer_hot_requests,
-        ));
-
-    let tools = state.handler.tool_count();
-    let sse = SseSessions::new(
-        state.handler.clone(),
-        state.limit.clone(),
-        state.shutdown.child_token(),
+    let sse = Sse::new(
+        Arc::clone(&state.mcp),
+        Arc::clone(&state.sessions),
+        Arc::clone(&state.streams),
     );
+    let tools = state.mcp.tool_count();
     Router::new()
-        .merge(mcp)
-        .merge(super::sse::routes(sse))
+        .route(
+            "/mcp",
+            any(super::streamable::handle).with_state(streamable),
+        )
+        .route("/sse", any(super::sse::handle).with_state(sse))
         .route(
             "/health",
             get(move || async move { axum::Json(json!({"status": "ok", "tools": tools})) }),
         )
-        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .fallback(|| async { plain::error(StatusCode::NOT_FOUND, "404 page not found") })
         .layer(middleware::from_fn_with_state(
             state.body_timeout,
             read_bodies_in_time,
@@ -148,61 +103,15 @@ pub fn app(state: AppState) -> Router {
         .layer(middleware::from_fn_with_state(state.guard, guard_hosts))
 }
 
-/// rmcp answers a session's `DELETE` with 202; the Python SDK warns on anything but 200/204.
-async fn delete_answers_no_content(request: Request, next: Next) -> Response {
-    let delete = request.method() == Method::DELETE;
-    let mut response = next.run(request).await;
-    if delete && response.status() == StatusCode::ACCEPTED {
-        *response.status_mut() = StatusCode::NO_CONTENT;
-        response.headers_mut().remove(header::CONTENT_LENGTH);
-        response.headers_mut().remove(header::CONTENT_TYPE);
-        *response.body_mut() = Body::empty();
-    }
-    response
-}
-
-/// rmcp answers a JSON body that is not one JSON-RPC message with 415 and serde's error (line,
-/// column, what it expected). The client gets JSON-RPC's own answer instead, with nothing of
-/// the parser in it: 400 with `-32700` when the body is not JSON at all (or nests too deeply to
-/// read), `-32600` when it is JSON but not a message (a batch array, no `jsonrpc`, …). The body
-/// is kept so the answer can tell the two apart; only the refusal path looks at it again.
-async fn answer_unreadable_messages(request: Request, next: Next) -> Response {
-    let json = request
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.split(';').next())
-        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"));
-    if request.method() != Method::POST || !json {
-        return next.run(request).await;
-    }
-    let (parts, body) = request.into_parts();
-    let bytes = match axum::body::to_bytes(body, MAX_BODY_BYTES).await {
-        Ok(bytes) => bytes,
-        Err(error) => {
-            tracing::debug!("cannot read a request body: {error}");
-            return (StatusCode::PAYLOAD_TOO_LARGE, "Payload Too Large").into_response();
-        }
-    };
-    let response = next
-        .run(Request::from_parts(parts, Body::from(bytes.clone())))
-        .await;
-    if response.status() != StatusCode::UNSUPPORTED_MEDIA_TYPE {
-        return response;
-    }
-    let (code, message) = match serde_json::from_slice::<serde_json::Value>(&bytes) {
-        Ok(_) => (-32600, "Invalid Request"),
-        Err(error) => {
-            tracing::debug!("a request body that is not JSON: {error}");
-            (-32700, "Parse error")
-        }
-    };
-    let error = json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": message}});
-    (StatusCode::BAD_REQUEST, axum::Json(error)).into_response()
+fn too_large() -> Response {
+    plain::error(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        &format!("request body exceeds {MAX_BODY_BYTES} bytes"),
+    )
 }
 
 /// A declared length over the limit is refused before anything reads the body; streamed bodies
-/// are cut off by rmcp (`/mcp`) and `DefaultBodyLimit` (`/message`).
+/// are cut off by [`read_bodies_in_time`].
 async fn refuse_large_bodies(request: Request, next: Next) -> Response {
     let declared = request
         .headers()
@@ -210,7 +119,7 @@ async fn refuse_large_bodies(request: Request, next: Next) -> Response {
         .and_then(|value| value.to_str().ok())
         .and_then(|value| value.trim().parse::<u64>().ok());
     if declared.is_some_and(|length| length > MAX_BODY_BYTES as u64) {
-        return (StatusCode::PAYLOAD_TOO_LARGE, "Payload Too Large").into_response();
+        return too_large();
     }
     next.run(request).await
 }
@@ -232,7 +141,7 @@ async fn read_bodies_in_time(
         }
         Ok(Err(error)) => {
             tracing::debug!("cannot read a request body: {error}");
-            (StatusCode::PAYLOAD_TOO_LARGE, "Payload Too Large").into_response()
+            too_large()
         }
         Err(_) => {
             tracing::debug!(

@@ -8,7 +8,9 @@ use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
 
-use super::session_limit::SessionLimit;
+use std::sync::Arc;
+
+use tokio::sync::Notify;
 
 /// After a session ends, the time its tasks get to finish and free what they held; sessions
 /// that end within it share one trim.
@@ -23,7 +25,7 @@ pub(crate) async fn trim_after_loading() {
 
 /// Trims every `period` (clamped to 1–60 s), and [`SETTLE`] after sessions end, until `stop`
 /// is cancelled.
-pub(crate) fn spawn_trimmer(period: Duration, sessions: SessionLimit, stop: CancellationToken) {
+pub(crate) fn spawn_trimmer(period: Duration, ended: Arc<Notify>, stop: CancellationToken) {
     let period = period.clamp(Duration::from_secs(1), Duration::from_secs(60));
     tokio::spawn(async move {
         let mut ticks = tokio::time::interval(period);
@@ -33,7 +35,7 @@ pub(crate) fn spawn_trimmer(period: Duration, sessions: SessionLimit, stop: Canc
             tokio::select! {
                 () = stop.cancelled() => return,
                 _ = ticks.tick() => {}
-                () = sessions.ended() => {
+                () = ended.notified() => {
                     tokio::select! {
                         () = stop.cancelled() => return,
                         () = tokio::time::sleep(SETTLE) => {}

@@ -1,26 +1,23 @@
-//! The engine behind MCP: one rmcp handler, served over Streamable HTTP, legacy HTTP+SSE and
-//! stdio. The only layer that knows the protocol; it never prints (logs go through `tracing`).
+//! The engine behind MCP, on production's wire: the Go SDK's JSON-RPC (`jsonrpc/`) and MCP
+//! layer (`mcp/`), served over Streamable HTTP, legacy HTTP+SSE and stdio. The only layer that
+//! knows the protocol; it never prints (logs go through `tracing`).
 
-mod answer_stream;
-mod call_result;
 pub(crate) mod connections;
-mod direct;
-mod duplicate_ids;
-mod fast_path;
 mod faults;
 pub(crate) mod guard;
 mod guarded_body;
-mod handler;
 mod http;
+mod jsonrpc;
+mod mcp;
 pub(crate) mod memory;
-mod null_ids;
+mod plain;
 mod run;
-mod session_limit;
 mod sessions;
 mod shutdown_signal;
 mod sse;
 mod stdio;
-mod unique_ids;
+mod streamable;
+mod streams;
 mod widget;
 
 use std::net::SocketAddr;
@@ -32,14 +29,14 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use crate::engine::Engine;
-use handler::InFlight;
+use mcp::InFlight;
 
-pub use call_result::call_result_json;
 pub use connections::ConnectionLimits;
 pub use guard::is_loopback;
 pub use http::{AppState, app};
+pub use mcp::{advertised, call_result_json};
 pub use run::{run_until_signal, runtime};
-pub use session_limit::DEFAULT_MAX_SESSIONS;
+pub use sessions::DEFAULT_MAX_SESSIONS;
 pub use shutdown_signal::shutdown_signal;
 pub use stdio::serve_stdio;
 
@@ -47,7 +44,7 @@ pub use stdio::serve_stdio;
 /// before it drops them.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 /// After the last call returns, the time its answer gets to reach its stream before the
-/// sessions end (rmcp hands answers from the handler to the transport through channels).
+/// sessions end.
 const SHUTDOWN_SETTLE: Duration = Duration::from_millis(100);
 
 /// Everything a client can observe about the server besides the tools, plus the HTTP limits.
@@ -68,15 +65,11 @@ pub struct ServerOptions {
     pub no_meta: bool,
     /// A Streamable HTTP session with no traffic for this long is closed.
     pub session_idle: Duration,
-    /// Sessions open at once over HTTP (Streamable HTTP and legacy SSE together); one more is
-    /// refused with 503.
+    /// Sessions open at once over HTTP (Streamable HTTP and legacy SSE together); one more
+    /// ends the session idle longest.
     pub max_sessions: usize,
     /// Timeouts and the cap on open connections of the HTTP listener.
     pub connections: ConnectionLimits,
-    /// Answers the hot requests of an initialized Streamable HTTP session in the request's own
-    /// task (`server/fast_path.rs`); `false` sends every request through rmcp's session tasks,
-    /// only to compare the two (the wire is the same).
-    pub fast_path: bool,
 }
 
 impl Default for ServerOptions {
@@ -93,7 +86,6 @@ impl Default for ServerOptions {
             session_idle: Duration::from_secs(30 * 60),
             max_sessions: DEFAULT_MAX_SESSIONS,
             connections: ConnectionLimits::default(),
-            fast_path: true,
         }
     }
 }
@@ -110,14 +102,6 @@ pub enum ServerError {
         #[source]
         source: std::io::Error,
     },
-    /// The file's `json tool` block has something rmcp's `Tool` cannot carry, so the wire
-    /// would differ from the file; refusing beats advertising a different definition.
-    #[error("tool {tool:?}: the definition cannot be advertised exactly as written: {detail}")]
-    Definition { tool: String, detail: String },
-    #[error("the stdio session could not start")]
-    StdioStart(#[source] Box<dyn std::error::Error + Send + Sync>),
-    #[error("the stdio session ended abnormally")]
-    StdioRun(#[source] tokio::task::JoinError),
     #[error(transparent)]
     Io(#[from] std::io::Error),
 }
@@ -130,6 +114,7 @@ pub struct RunningServer {
     accept: CancellationToken,
     /// Ends every session and stream.
     sessions: CancellationToken,
+    table: Arc<sessions::Sessions>,
     in_flight: InFlight,
     task: Option<JoinHandle<()>>,
 }
@@ -152,6 +137,7 @@ impl RunningServer {
     pub async fn shutdown(mut self) {
         self.accept.cancel();
         drain(&self.in_flight).await;
+        self.table.close_all();
         self.sessions.cancel();
         if let Some(mut task) = self.task.take()
             && tokio::time::timeout(SHUTDOWN_GRACE, &mut task)
@@ -184,6 +170,7 @@ impl Drop for RunningServer {
     fn drop(&mut self) {
         // Ends everything at once; the serving task finishes on its own.
         self.accept.cancel();
+        self.table.close_all();
         self.sessions.cancel();
     }
 }
@@ -192,8 +179,7 @@ impl Drop for RunningServer {
 ///
 /// # Errors
 ///
-/// The address cannot be bound (in use, or not a local address), or a tool's definition cannot
-/// be advertised exactly as its file has it.
+/// The address cannot be bound (in use, or not a local address).
 pub async fn start_http(
     engine: Arc<Engine>,
     options: ServerOptions,
@@ -201,14 +187,14 @@ pub async fn start_http(
     let sessions = CancellationToken::new();
     let state = AppState::new(engine, &options, sessions.clone())?;
     let in_flight = state.in_flight();
-    let limit = state.limit();
+    let table = state.sessions();
     let listener = bind(&options.host, options.port).await?;
     let addr = listener.local_addr()?;
     let router = app(state);
     memory::trim_after_loading().await;
     // Abandoned sessions expire after `session_idle`; give their memory back about as often,
     // and soon after any session ends.
-    memory::spawn_trimmer(options.session_idle, limit, sessions.clone());
+    memory::spawn_trimmer(options.session_idle, table.ended(), sessions.clone());
     let accept = CancellationToken::new();
     let task = tokio::spawn(connections::serve(
         listener,
@@ -221,6 +207,7 @@ pub async fn start_http(
         addr,
         accept,
         sessions,
+        table,
         in_flight,
         task: Some(task),
     })

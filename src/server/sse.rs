@@ -1,265 +1,281 @@
-//! Legacy HTTP+SSE (MCP 2024-11-05), which rmcp 3.x no longer serves: `GET /sse` opens a
-//! stream whose first event names the POST endpoint, and each connection gets its own rmcp
-//! service over a pair of channels (rmcp takes a `(Sink, Stream)` pair as a transport), its
-//! request ids kept unique by `unique_ids.rs`.
+//! Legacy HTTP+SSE as the Go SDK's `SSEHandler` serves it, at one path: `GET /sse` opens a
+//! session's stream (its first event names `/sse?sessionid=…`), `POST /sse?sessionid=…` hands
+//! the stream one message (202), whose answer arrives on the stream. A stream whose client
+//! stops reading is ended once its queue is full, so an unread stream cannot grow.
 
 use std::collections::HashMap;
-use std::convert::Infallible;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-use axum::Router;
-use axum::body::Bytes;
-use axum::extract::{Query, State};
-use axum::http::StatusCode;
-use axum::response::sse::{Event, KeepAlive, Sse};
-use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use futures::{Stream, StreamExt};
-use rmcp::ServiceExt;
-use rmcp::model::{ClientJsonRpcMessage, ClientRequest, GetExtensions, ServerJsonRpcMessage};
-use rmcp::transport::sink_stream::SinkStreamTransport;
-use serde::Deserialize;
+use axum::body::{Body, Bytes};
+use axum::extract::{Query, Request, State};
+use axum::http::{HeaderValue, Method as HttpMethod, StatusCode, header};
+use axum::response::Response;
 use tokio::sync::mpsc;
-use tokio_stream::wrappers::ReceiverStream;
-use tokio_util::sync::{CancellationToken, PollSender};
 
-use super::faults::{self, Planned};
-use super::handler::Handler;
-use super::session_limit::{self, SessionLimit, SessionSlot};
-use super::unique_ids::UniqueIds;
-use crate::engine::{Fault, Plan};
+use super::faults;
+use super::jsonrpc::{self, Message, Method};
+use super::mcp::{Arrival, Mcp, Reply, Session, ToolCall};
+use super::plain;
+use super::sessions::Sessions;
+use super::streamable::event;
+use super::streams::{StreamSlot, Streams};
+use crate::engine::Origin;
 
-/// Where clients POST their messages; the `endpoint` event adds `?sessionId=`.
-const MESSAGE_PATH: &str = "/message";
-/// Messages buffered each way per session before a sender waits.
-const CHANNEL_CAPACITY: usize = 64;
+/// Bytes a stream may hold unsent before it is ended as abandoned.
+const QUEUE_BYTES: usize = 8 * 1024 * 1024;
 
-/// A session's rmcp transport: the channels each way, request ids kept unique.
-type SessionTransport = UniqueIds<
-    SinkStreamTransport<PollSender<ServerJsonRpcMessage>, ReceiverStream<ClientJsonRpcMessage>>,
->;
-
-/// The open SSE connections, each with the sender that feeds its rmcp service.
 #[derive(Debug, Clone)]
-pub(crate) struct SseSessions {
-    handler: Handler,
-    /// `--max-sessions`, shared with Streamable HTTP: each open stream holds a place.
-    limit: SessionLimit,
-    sessions: Arc<Mutex<HashMap<String, Session>>>,
-    shutdown: CancellationToken,
+pub(crate) struct Sse {
+    pub(crate) mcp: Arc<Mcp>,
+    pub(crate) sessions: Arc<Sessions>,
+    outboxes: Arc<std::sync::Mutex<HashMap<String, Outbox>>>,
+    streams: Arc<Streams>,
 }
 
-/// An open connection: the sender that feeds its rmcp service, and the token that ends it.
+/// Where a session's answers go: its stream's queue, and what the queue holds in bytes.
 #[derive(Debug, Clone)]
-struct Session {
-    sender: mpsc::Sender<ClientJsonRpcMessage>,
-    stop: CancellationToken,
+struct Outbox {
+    sender: mpsc::UnboundedSender<Bytes>,
+    queued: Arc<AtomicUsize>,
 }
 
-impl SseSessions {
-    pub(crate) fn new(handler: Handler, limit: SessionLimit, shutdown: CancellationToken) -> Self {
+impl Outbox {
+    /// Queues `message`; `false` when the stream is gone or its client has stopped reading.
+    fn send(&self, message: &[u8]) -> bool {
+        let framed = event(message);
+        let size = framed.len();
+        if self.queued.fetch_add(size, Ordering::AcqRel) + size > QUEUE_BYTES {
+            return false;
+        }
+        self.sender.send(framed).is_ok()
+    }
+}
+
+impl Sse {
+    pub(crate) fn new(mcp: Arc<Mcp>, sessions: Arc<Sessions>, streams: Arc<Streams>) -> Self {
         Self {
-            handler,
-            limit,
-            sessions: Arc::default(),
-            shutdown,
+            mcp,
+            sessions,
+            outboxes: Arc::default(),
+            streams,
         }
     }
 
-    fn session(&self, id: &str) -> Option<Session> {
-        self.sessions
+    fn outbox(&self, id: &str) -> Option<Outbox> {
+        self.outboxes
             .lock()
-            .unwrap_or_else(PoisonError::into_inner)
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
             .get(id)
             .cloned()
     }
-}
 
-pub(crate) fn routes(sessions: SseSessions) -> Router {
-    Router::new()
-        .route("/sse", get(open))
-        .route(MESSAGE_PATH, post(message))
-        .with_state(sessions)
-}
-
-/// Removes the session and stops its service when the client goes away (the response stream
-/// is dropped) or the stream ends; its place under `--max-sessions` goes back with it.
-struct SessionGuard {
-    id: String,
-    sessions: SseSessions,
-    stop: CancellationToken,
-    _slot: SessionSlot,
-}
-
-impl Drop for SessionGuard {
-    fn drop(&mut self) {
-        self.stop.cancel();
-        self.sessions
-            .sessions
+    fn forget(&self, id: &str) {
+        self.outboxes
             .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .remove(&self.id);
-        self.sessions
-            .handler
-            .engine()
-            .positions()
-            .forget_session(&self.id);
-        tracing::debug!(session = %self.id, "SSE session closed");
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(id);
     }
 }
 
-/// A new stream, or the ingress's 503 when `--max-sessions` are open.
-async fn open(State(sessions): State<SseSessions>) -> Response {
-    match sessions.limit.try_open() {
-        Some(slot) => open_stream(sessions, slot).into_response(),
-        None => session_limit::refusal(),
-    }
+#[derive(serde::Deserialize)]
+pub(crate) struct Target {
+    sessionid: Option<String>,
 }
 
-fn open_stream(
-    sessions: SseSessions,
-    slot: SessionSlot,
-) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
-    let id = uuid::Uuid::new_v4().to_string();
-    let (to_service, from_client) = mpsc::channel::<ClientJsonRpcMessage>(CHANNEL_CAPACITY);
-    let (to_client, from_service) = mpsc::channel::<ServerJsonRpcMessage>(CHANNEL_CAPACITY);
-    let stop = sessions.shutdown.child_token();
-    sessions
-        .sessions
+/// Both methods at one path, as the SDK's handler takes them.
+pub(crate) async fn handle(
+    State(sse): State<Sse>,
+    Query(target): Query<Target>,
+    request: Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    if parts.method == HttpMethod::POST {
+        let json = parts
+            .headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| value.split(';').next())
+            .is_some_and(|base| base.trim().eq_ignore_ascii_case("application/json"));
+        if !json {
+            return plain::error(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "Content-Type must be 'application/json'",
+            );
+        }
+        let Some(id) = target.sessionid.filter(|id| !id.is_empty()) else {
+            return plain::error(StatusCode::BAD_REQUEST, "sessionid must be provided");
+        };
+        let body = axum::body::to_bytes(body, usize::MAX)
+            .await
+            .unwrap_or_default();
+        return post(&sse, &id, &body).await;
+    }
+    if parts.method != HttpMethod::GET {
+        let mut refused = plain::error(StatusCode::METHOD_NOT_ALLOWED, "Method Not Allowed");
+        refused
+            .headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static("GET, POST"));
+        return refused;
+    }
+    open(&sse, parts.uri.path())
+}
+
+/// A new session and its stream: the endpoint event first, then every answer.
+fn open(sse: &Sse, path: &str) -> Response {
+    let session = Sessions::fresh(Origin::Sse);
+    let Some(id) = session.id().map(str::to_string) else {
+        unreachable!("HTTP sessions always have an id");
+    };
+    let (sender, receiver) = mpsc::unbounded_channel::<Bytes>();
+    let queued = Arc::new(AtomicUsize::new(0));
+    sse.outboxes
         .lock()
-        .unwrap_or_else(PoisonError::into_inner)
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
         .insert(
             id.clone(),
-            Session {
-                sender: to_service,
-                stop: stop.clone(),
+            Outbox {
+                sender,
+                queued: Arc::clone(&queued),
             },
         );
-
-    let transport = UniqueIds::new(SinkStreamTransport::new(
-        PollSender::new(to_client),
-        ReceiverStream::new(from_client),
-    ));
-    tokio::spawn(run(
-        sessions.handler.labelled("sse", Some(&id)),
-        id.clone(),
-        transport,
-        stop.clone(),
-    ));
-    tracing::debug!(session = %id, "SSE session opened");
-
-    let endpoint = Event::default()
-        .event("endpoint")
-        .data(format!("{MESSAGE_PATH}?sessionId={id}"));
-    let guard = SessionGuard {
-        id,
-        sessions,
-        stop: stop.clone(),
-        _slot: slot,
+    let live = sse.sessions.admit(Arc::clone(&session));
+    let endpoint = format!("{path}?sessionid={id}");
+    let first = Bytes::from(format!("event: endpoint\ndata: {endpoint}\n\n"));
+    let state = Stream {
+        slot: sse.streams.take(),
+        first: Some(first),
+        receiver,
+        queued,
+        live,
+        _closing: Closing {
+            sse: sse.clone(),
+            id,
+        },
     };
-    let messages =
-        ReceiverStream::new(from_service).filter_map(|message| async move { event(&message) });
-    let stream = futures::stream::once(async move { endpoint })
-        .chain(messages)
-        .take_until(stop.cancelled_owned())
-        .map(move |event| {
-            let _alive = &guard;
-            Ok(event)
-        });
-    Sse::new(stream).keep_alive(KeepAlive::default())
+    let events = futures::stream::unfold(state, |mut state| async move {
+        if let Some(first) = state.first.take() {
+            return Some((Ok::<Bytes, std::io::Error>(first), state));
+        }
+        let next = tokio::select! {
+            next = state.receiver.recv() => next?,
+            () = state.live.session.ended() => return None,
+            () = state.slot.ended.cancelled() => return None,
+        };
+        state.queued.fetch_sub(next.len(), Ordering::AcqRel);
+        Some((Ok(next), state))
+    });
+    let mut response = Response::new(Body::from_stream(events));
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/event-stream"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    headers.insert(header::CONNECTION, HeaderValue::from_static("keep-alive"));
+    response
 }
 
-fn event(message: &ServerJsonRpcMessage) -> Option<Event> {
-    match serde_json::to_string(message) {
-        Ok(json) => Some(Event::default().event("message").data(json)),
-        Err(error) => {
-            tracing::error!("cannot encode a message for an SSE client: {error}");
-            None
-        }
+/// What a session's stream holds while it is open.
+struct Stream {
+    slot: StreamSlot,
+    first: Option<Bytes>,
+    receiver: mpsc::UnboundedReceiver<Bytes>,
+    queued: Arc<AtomicUsize>,
+    live: Arc<super::sessions::Live>,
+    _closing: Closing,
+}
+
+/// Ends the session when its stream's body is dropped (the client went away).
+struct Closing {
+    sse: Sse,
+    id: String,
+}
+
+impl Drop for Closing {
+    fn drop(&mut self) {
+        self.sse.forget(&self.id);
+        self.sse.sessions.close(&self.id);
     }
 }
 
-/// One session's rmcp service; it ends when the client disconnects or the server shuts down.
-async fn run(handler: Handler, id: String, transport: SessionTransport, stop: CancellationToken) {
-    match handler.serve_with_ct(transport, stop).await {
-        Ok(service) => {
-            if let Err(error) = service.waiting().await {
-                tracing::error!(session = %id, "SSE session failed: {error}");
-            }
-        }
-        Err(error) => {
-            tracing::debug!(session = %id, "SSE session ended before initializing: {error}");
-        }
-    }
-}
-
-#[derive(Debug, Deserialize)]
-struct MessageQuery {
-    #[serde(rename = "sessionId")]
-    session_id: Option<String>,
-}
-
-async fn message(
-    State(sessions): State<SseSessions>,
-    Query(query): Query<MessageQuery>,
-    body: Bytes,
-) -> Response {
-    let Some(id) = query.session_id else {
-        return (StatusCode::BAD_REQUEST, "Bad Request: missing sessionId").into_response();
+async fn post(sse: &Sse, id: &str, body: &[u8]) -> Response {
+    let (Some(live), Some(outbox)) = (sse.sessions.get(id), sse.outbox(id)) else {
+        return plain::error(StatusCode::NOT_FOUND, "session not found");
     };
-    let Some(session) = sessions.session(&id) else {
-        return (StatusCode::NOT_FOUND, "Not Found: unknown session").into_response();
+    let Ok(message) = jsonrpc::decode(body) else {
+        return plain::error(StatusCode::BAD_REQUEST, "failed to parse body");
     };
-    let mut message = match serde_json::from_slice::<ClientJsonRpcMessage>(&body) {
-        Ok(message) => message,
-        Err(error) => {
-            tracing::debug!(session = %id, "malformed message: {error}");
-            return (
-                StatusCode::BAD_REQUEST,
-                "Bad Request: invalid JSON-RPC message",
-            )
-                .into_response();
-        }
+    let Message::Request(request) = message else {
+        return plain::empty(StatusCode::ACCEPTED);
     };
-    if let ClientJsonRpcMessage::Request(request) = &mut message
-        && let ClientRequest::CallToolRequest(call) = &mut request.request
+    let method = match jsonrpc::check(&request) {
+        Ok(method) => method,
+        Err(refusal) => return plain::error(StatusCode::BAD_REQUEST, &refusal.to_string()),
+    };
+    let session = Arc::clone(&live.session);
+    let mut arrival = None;
+    if method == Method::ToolsCall
+        && request.is_call()
+        && session.is_initialized()
+        && let Some(name) = ToolCall::name_of(request.params.as_deref())
     {
-        let engine = sessions.handler.engine();
-        if let Some(plan) = faults::plan(&engine, &call.params.name, Some(&id)) {
-            if let Some(fault) = plan.fault.filter(|fault| faults::answered_by_http(*fault)) {
-                let call = faults::ToolCall {
-                    name: call.params.name.to_string(),
-                    arguments: call.params.arguments.clone(),
-                };
-                return fire(&sessions, &session, &id, call, &plan, fault).await;
+        let arrived = sse.mcp.arrive(&session, &name);
+        if let Some(plan) = arrived.plan()
+            && let Some(fault) = plan
+                .fault
+                .filter(|fault| faults::answered_by_ingress(*fault))
+            && let Ok(call) = ToolCall::read(request.params.as_deref())
+        {
+            sse.mcp.journal_fault(&session, &call, plan).await;
+            // What the ingress cuts or forgets ends the session's stream too.
+            if matches!(
+                fault,
+                crate::engine::Fault::SessionExpired | crate::engine::Fault::Drop
+            ) {
+                sse.sessions.close(id);
             }
-            call.extensions_mut().insert(Planned(plan));
+            return faults::ingress_answer(fault);
         }
+        arrival = Some(arrived);
     }
-    if session.sender.send(message).await.is_err() {
-        return (StatusCode::NOT_FOUND, "Not Found: the session has ended").into_response();
+    if !request.is_call() {
+        let _ = sse.mcp.answer(&session, request, method, None).await;
+        return plain::empty(StatusCode::ACCEPTED);
     }
-    (StatusCode::ACCEPTED, "Accepted").into_response()
+    let (mcp, sessions, id) = (
+        Arc::clone(&sse.mcp),
+        Arc::clone(&sse.sessions),
+        id.to_string(),
+    );
+    tokio::spawn(async move {
+        answer_on_stream(
+            &mcp, &session, request, method, arrival, &outbox, &sessions, &id,
+        )
+        .await;
+    });
+    plain::empty(StatusCode::ACCEPTED)
 }
 
-/// A fault the message endpoint answers: the ingress's status on the POST, or (`drop`) a POST
-/// accepted while its stream closes, or (`session-expired`) a session that ends and a 404.
-async fn fire(
-    sessions: &SseSessions,
-    session: &Session,
+#[allow(clippy::too_many_arguments)]
+async fn answer_on_stream(
+    mcp: &Mcp,
+    session: &Arc<Session>,
+    request: jsonrpc::Request,
+    method: Method,
+    arrival: Option<Arrival>,
+    outbox: &Outbox,
+    sessions: &Sessions,
     id: &str,
-    call: faults::ToolCall,
-    plan: &Plan,
-    fault: Fault,
-) -> Response {
-    if !faults::wait(plan.delay, &session.stop).await {
-        return (StatusCode::NOT_FOUND, "Not Found: the session has ended").into_response();
+) {
+    let reply = tokio::select! {
+        reply = mcp.answer(session, request, method, arrival) => reply,
+        () = session.ended() => return,
+    };
+    if let Reply::Message(message) = reply
+        && !outbox.send(&message)
+    {
+        tracing::warn!(session = %id, "the stream's client stopped reading: ending the session");
+        sessions.close(id);
     }
-    let engine = sessions.handler.engine();
-    faults::record(&engine, "sse", Some(id), call, plan, fault).await;
-    if matches!(fault, Fault::Drop | Fault::SessionExpired) {
-        session.stop.cancel();
-    }
-    faults::status_answer(fault)
-        .unwrap_or_else(|| (StatusCode::ACCEPTED, "Accepted").into_response())
 }

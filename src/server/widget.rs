@@ -1,8 +1,10 @@
 //! The widget resource `ui://careem-mcp-app` exactly as production serves it: tools' `_meta`
 //! point ChatGPT and Claude at it, and its HTML loads the widget bundle from the widget domain.
 
-use rmcp::model::{MetaObject, ReadResourceResult, Resource, ResourceContents};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
+
+use super::jsonrpc::go_json::{self, Escaping};
+use super::mcp::sorted;
 
 pub(crate) const URI: &str = "ui://careem-mcp-app";
 const NAME: &str = "careem-mcp-app";
@@ -12,43 +14,52 @@ const MIME_TYPE: &str = "text/html;profile=mcp-app";
 const DESCRIPTION: &str =
     "The Careem widget that shows restaurants, menus, baskets, rides and orders.";
 
-/// The resource as listed and as read; built once per server.
+/// The resource as listed and as read, written once per server in the SDK's field order
+/// (`Resource`, `ResourceContents`), `_meta` as a Go map.
 #[derive(Debug, Clone)]
 pub(crate) struct Widget {
-    resource: Resource,
-    contents: ResourceContents,
+    resource: Vec<u8>,
+    read: Vec<u8>,
 }
 
 impl Widget {
     pub(crate) fn new(widget_domain: &str) -> Self {
         let domain = widget_domain.trim_end_matches('/');
-        let meta = MetaObject(meta(domain));
+        let meta = sorted(&Value::Object(meta(domain)));
+        let mut resource = Map::new();
+        resource.insert("_meta".into(), meta.clone());
+        resource.insert("description".into(), DESCRIPTION.into());
+        resource.insert("mimeType".into(), MIME_TYPE.into());
+        resource.insert("name".into(), NAME.into());
+        resource.insert("title".into(), TITLE.into());
+        resource.insert("uri".into(), URI.into());
+        let mut contents = Map::new();
+        contents.insert("uri".into(), URI.into());
+        contents.insert("mimeType".into(), MIME_TYPE.into());
+        contents.insert("text".into(), html(domain).into());
+        contents.insert("_meta".into(), meta);
+        let mut read = br#"{"contents":["#.to_vec();
+        go_json::write(&mut read, &contents, Escaping::Envelope);
+        read.extend_from_slice(b"]}");
         Self {
-            resource: Resource::new(URI, NAME)
-                .with_title(TITLE)
-                .with_description(DESCRIPTION)
-                .with_mime_type(MIME_TYPE)
-                .with_meta(meta.clone()),
-            contents: ResourceContents::TextResourceContents {
-                uri: URI.to_string(),
-                mime_type: Some(MIME_TYPE.to_string()),
-                text: html(domain),
-                meta: Some(meta),
-            },
+            resource: go_json::to_vec(&resource, Escaping::Envelope),
+            read,
         }
     }
 
-    pub(crate) fn resource(&self) -> Resource {
-        self.resource.clone()
+    /// The `Resource` object, JSON.
+    pub(crate) fn resource(&self) -> &[u8] {
+        &self.resource
     }
 
-    pub(crate) fn read(&self) -> ReadResourceResult {
-        ReadResourceResult::new(vec![self.contents.clone()])
+    /// The `resources/read` result, JSON.
+    pub(crate) fn read(&self) -> &[u8] {
+        &self.read
     }
 }
 
 /// Both vocabularies: the MCP Apps `ui` block and ChatGPT's `openai/*` keys.
-fn meta(domain: &str) -> serde_json::Map<String, Value> {
+fn meta(domain: &str) -> Map<String, Value> {
     let value = json!({
         "ui": {
             "csp": {"connectDomains": [domain], "resourceDomains": [domain]},
@@ -61,7 +72,7 @@ fn meta(domain: &str) -> serde_json::Map<String, Value> {
         "openai/widgetDescription": DESCRIPTION
     });
     let Value::Object(map) = value else {
-        return serde_json::Map::new();
+        return Map::new();
     };
     map
 }

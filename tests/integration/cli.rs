@@ -266,7 +266,11 @@ fn call_prints_the_mcp_result_and_sets_the_exit_code() {
         assert!(run.stderr.contains(stderr), "{args:?}: {}", run.stderr);
         if code != 2 {
             let result = run.json();
-            assert_eq!(result["isError"], json!(code == 1), "{args:?}");
+            assert_eq!(
+                crate::support::is_error(&result),
+                json!(code == 1),
+                "{args:?}"
+            );
             assert_eq!(result["content"][0]["type"], "text");
         }
     }

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use careem_mcp::engine::INTERNAL_ERROR;
+use careem_mcp::engine::{CallRequest, INTERNAL_ERROR, Origin};
 
 use crate::support::{Project, engine, tool_file};
 
@@ -21,7 +21,11 @@ fn edits_apply_on_the_next_call_and_a_broken_file_only_breaks_its_own_calls() {
     project.write("tools/t.md", &tool_file("t", &scenario("one")));
     project.write("tools/u.md", &tool_file("u", &scenario("steady")));
     let engine = engine(&project);
-    let text = |tool: &str| engine.call(tool, None).expect("known tool").text;
+    let text = |tool: &str| {
+        engine
+            .answer(&CallRequest::new(Origin::Cli, tool, None))
+            .text
+    };
 
     assert_eq!(text("t"), r#"{"v":"one"}"#);
     project.write("tools/t.md", &tool_file("t", &scenario("two")));
@@ -44,7 +48,7 @@ fn edits_apply_on_the_next_call_and_a_broken_file_only_breaks_its_own_calls() {
     ];
     for (what, broken) in cases {
         project.write("tools/t.md", &broken);
-        let output = engine.call("t", None).expect("known tool");
+        let output = engine.answer(&CallRequest::new(Origin::Cli, "t", None));
         assert_eq!(
             (
                 output.text.as_str(),
@@ -74,7 +78,9 @@ fn the_cache_never_serves_stale_content_even_within_the_same_second() {
     for value in ["bbbb", "cccc", "aaaa", "dddd"] {
         project.write("tools/t.md", &tool_file("t", &scenario(value)));
         assert_eq!(
-            engine.call("t", None).expect("known").text,
+            engine
+                .answer(&CallRequest::new(Origin::Cli, "t", None))
+                .text,
             format!(r#"{{"v":"{value}"}}"#)
         );
     }
@@ -98,7 +104,7 @@ fn forced_scenarios_follow_the_overrides_file_between_calls() {
         if let Some(text) = file {
             project.write(".run/overrides.json", text);
         }
-        let output = engine.call("t", args(json!({}))).expect("known");
+        let output = engine.answer(&CallRequest::new(Origin::Cli, "t", args(json!({}))));
         assert_eq!(output.scenario(), Some((name, forced)), "{file:?}");
     }
 }

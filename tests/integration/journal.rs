@@ -3,9 +3,7 @@
 
 use std::sync::Arc;
 
-use careem_mcp::engine::{
-    Engine, EngineConfig, Journal, JournalEntry as Entry, read_journal as read,
-};
+use careem_mcp::engine::{Engine, EngineConfig, journal};
 use careem_mcp::server::{ServerOptions, start_http};
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
@@ -26,7 +24,9 @@ async fn serve(project: &Project) -> careem_mcp::server::RunningServer {
         seed: None,
     })
     .expect("the tools load")
-    .with_journal(Journal::open(&project.path().join(".run/calls.jsonl")).expect("journal"));
+    .with_journal(
+        journal::Journal::open(&project.path().join(".run/calls.jsonl")).expect("journal"),
+    );
     start_http(
         Arc::new(engine),
         ServerOptions {
@@ -69,7 +69,7 @@ async fn every_field_of_a_journalled_http_call() {
     client.cancel().await.expect("client closes");
     server.shutdown().await;
 
-    let entries = read(&project.path().join(".run/calls.jsonl")).expect("journal");
+    let entries = journal::read(&project.path().join(".run/calls.jsonl")).expect("journal");
     assert_eq!(entries.len(), 4, "{entries:?}");
     let session = entries[0].session.clone();
     assert!(
@@ -161,7 +161,7 @@ async fn concurrent_sessions_never_tear_or_lose_a_line() {
     }
     server.shutdown().await;
     let text = std::fs::read_to_string(project.path().join(".run/calls.jsonl")).expect("journal");
-    let entries: Vec<Entry> = text
+    let entries: Vec<journal::Entry> = text
         .lines()
         .map(|l| serde_json::from_str(l).expect("a whole JSON line"))
         .collect();
@@ -192,7 +192,7 @@ async fn stdio_calls_are_journalled_and_the_cli_reads_them_back() {
     }
     client.cancel().await.expect("close");
 
-    let entries = read(&project.path().join(".run/calls.jsonl")).expect("journal");
+    let entries = journal::read(&project.path().join(".run/calls.jsonl")).expect("journal");
     assert_eq!(
         entries
             .iter()

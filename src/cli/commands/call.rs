@@ -6,21 +6,26 @@ use serde_json::{Map, Value};
 use super::load_engine;
 use crate::cli::args::{CallArgs, GlobalArgs};
 use crate::cli::{Status, printer};
-use crate::engine::{Decision, ProjectLayout, did_you_mean};
+use crate::engine::{
+    CallRequest, Decision, Origin, Planning, ProjectLayout, UnknownTool, did_you_mean,
+};
 use crate::server::call_result_json;
 
 pub fn run(global: &GlobalArgs, layout: &ProjectLayout, args: &CallArgs) -> anyhow::Result<Status> {
     let arguments = parse_arguments(args.arguments.as_deref())?;
     let engine = load_engine(global, layout, args.no_journal)?;
     let forced = args.scenario.as_deref();
-    let output = match engine.call_recorded("cli", &args.tool, arguments, forced) {
-        Ok(output) => output,
-        Err(unknown) => {
-            let names: Vec<&str> = engine.tools().map(|t| t.name.as_str()).collect();
-            let hint = did_you_mean(&unknown.0, names.iter().copied());
-            bail!("{unknown}{hint}\nknown tools: {}", names.join(", "));
-        }
-    };
+    let mut request = CallRequest::new(Origin::Cli, &args.tool, arguments);
+    if let Some(scenario) = forced {
+        request.planning = Planning::Forced(scenario.to_string());
+    }
+    let output = engine.answer(&request);
+    if output.decision == Decision::UnknownTool {
+        let unknown = UnknownTool(args.tool.clone());
+        let names: Vec<&str> = engine.tools().map(|t| t.name.as_str()).collect();
+        let hint = did_you_mean(&unknown.0, names.iter().copied());
+        bail!("{unknown}{hint}\nknown tools: {}", names.join(", "));
+    }
     if let Some(wanted) = forced
         && matches!(output.scenario(), Some((_, false)))
     {
@@ -37,7 +42,7 @@ pub fn run(global: &GlobalArgs, layout: &ProjectLayout, args: &CallArgs) -> anyh
         _ => "none (invalid arguments)".to_string(),
     };
     let is_error = output.is_error;
-    let result = call_result_json(output);
+    let result = call_result_json(&output);
     let text = if printer::stdout_is_terminal() && !args.compact {
         serde_json::to_string_pretty(&result)?
     } else {

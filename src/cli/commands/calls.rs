@@ -9,19 +9,16 @@ use comfy_table::{ColumnConstraint, Width};
 use crate::cli::args::CallsArgs;
 use crate::cli::printable::{clipped, printable};
 use crate::cli::{Status, printer};
-use crate::engine::{
-    JournalEntry as Entry, ProjectLayout, Recent, absolute, clear_journal, journal_recent,
-    parse_journal_line,
-};
+use crate::engine::{ProjectLayout, Recent, absolute, journal};
 
 pub fn run(layout: &ProjectLayout, args: &CallsArgs) -> anyhow::Result<Status> {
     let path = &layout.journal;
     if args.clear {
-        clear_journal(path).with_context(|| format!("cannot clear {}", path.display()))?;
+        journal::clear(path).with_context(|| format!("cannot clear {}", path.display()))?;
         eprintln!("cleared {}", path.display());
         return Ok(Status::Success);
     }
-    let recent = journal_recent(path, args.last, |entry| keep(args, entry))
+    let recent = journal::recent(path, args.last, |entry| keep(args, entry))
         .with_context(|| format!("cannot read {}", path.display()))?;
     // "No calls" must not pass a test when nothing was ever journalled here; `--follow` waits
     // for the first call instead.
@@ -55,7 +52,7 @@ pub fn run(layout: &ProjectLayout, args: &CallsArgs) -> anyhow::Result<Status> {
     Ok(Status::Success)
 }
 
-fn keep(args: &CallsArgs, entry: &Entry) -> bool {
+fn keep(args: &CallsArgs, entry: &journal::Entry) -> bool {
     args.tool.as_ref().is_none_or(|t| &entry.tool == t)
         && args
             .session
@@ -71,7 +68,7 @@ const CELL_MAX: usize = 60;
 
 /// One call as cells, each escaped for the terminal (a journal is written by other processes,
 /// and a tool name or argument by any client); the tool and arguments clipped.
-fn row(entry: &Entry) -> Vec<String> {
+fn row(entry: &journal::Entry) -> Vec<String> {
     let cell = |text: &str| printable(text).into_owned();
     vec![
         cell(&entry.time),
@@ -105,7 +102,7 @@ fn follow(path: &Path, args: &CallsArgs, recent: Recent) -> anyhow::Result<()> {
             std::thread::sleep(Duration::from_millis(200));
         }
         for line in lines {
-            if let Some(entry) = parse_journal_line(&line)
+            if let Some(entry) = journal::parse(&line)
                 && keep(args, &entry)
             {
                 printer::out(&row(&entry).join("  "))?;

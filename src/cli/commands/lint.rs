@@ -9,7 +9,7 @@ use super::engine_config;
 use crate::cli::args::{GlobalArgs, LintFormat};
 use crate::cli::printable::printable;
 use crate::cli::{Status, printer, snippet};
-use crate::engine::{Diagnostic, ProjectLayout, ProjectLint, lint_project};
+use crate::engine::{Diagnostic, ProjectLayout, ProjectLint, lint};
 
 pub fn run(
     global: &GlobalArgs,
@@ -20,7 +20,7 @@ pub fn run(
     let ProjectLint {
         linted,
         source_written,
-    } = lint_project(engine_config(global, layout)?, write_source)?;
+    } = lint::project(engine_config(global, layout)?, write_source)?;
     if let Some(path) = source_written {
         eprintln!("wrote {}", path.display());
     }

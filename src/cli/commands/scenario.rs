@@ -8,8 +8,7 @@ use super::tools_dir;
 use crate::cli::args::ScenarioArgs;
 use crate::cli::{Status, printer};
 use crate::engine::{
-    DEFAULT_ENTRY, ForceError, ProjectLayout, Step, clear_overrides, did_you_mean,
-    set_scenario_steps,
+    DEFAULT_ENTRY, ForceError, ProjectLayout, Step, did_you_mean, force, overrides,
 };
 
 pub fn set(layout: &ProjectLayout, args: &ScenarioArgs) -> anyhow::Result<Status> {
@@ -26,7 +25,7 @@ pub fn set(layout: &ProjectLayout, args: &ScenarioArgs) -> anyhow::Result<Status
         fault: args.fault,
         rate: args.rate,
     };
-    let line = match set_scenario_steps(tools, &layout.overrides, tool, &args.steps, each) {
+    let line = match force::set_steps(tools, &layout.overrides, tool, &args.steps, each) {
         Ok(Some(control)) => format!("{tool} → {control}"),
         Ok(None) if tool == DEFAULT_ENTRY => "every tool → no default delay or fault".to_string(),
         Ok(None) => format!("{tool} → normal selection"),
@@ -51,7 +50,7 @@ pub fn set(layout: &ProjectLayout, args: &ScenarioArgs) -> anyhow::Result<Status
 }
 
 pub fn reset(layout: &ProjectLayout) -> anyhow::Result<Status> {
-    clear_overrides(&layout.overrides).context("cannot reset the overrides")?;
+    overrides::clear(&layout.overrides).context("cannot reset the overrides")?;
     printer::out("every tool → normal selection")?;
     Ok(Status::Success)
 }

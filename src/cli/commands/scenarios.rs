@@ -9,13 +9,12 @@ use super::tools_dir;
 use crate::cli::printable::printable;
 use crate::cli::{Status, printer};
 use crate::engine::{
-    Controls, ProjectLayout, absolute, did_you_mean, entry_notes, load_catalog, read_overrides,
-    scenario_kinds,
+    Controls, ProjectLayout, absolute, catalog, did_you_mean, entry_notes, overrides, scenario_kind,
 };
 
 pub fn run(layout: &ProjectLayout, only: Option<&str>) -> anyhow::Result<Status> {
-    let loaded = load_catalog(tools_dir(layout)?);
-    let controls = Controls::from_overrides(&read_overrides(&layout.overrides));
+    let loaded = catalog::load(tools_dir(layout)?);
+    let controls = Controls::from_overrides(&overrides::read_lenient(&layout.overrides));
     let files: Vec<_> = loaded
         .tool_files()
         .filter(|f| only.is_none_or(|t| f.tool == t))
@@ -29,7 +28,7 @@ pub fn run(layout: &ProjectLayout, only: Option<&str>) -> anyhow::Result<Status>
     let mut table = printer::table(&["tool", "scenario", "kind", "match", "forced"]);
     for file in &files {
         let control = controls.tool(&file.tool).map(|entry| &entry.control);
-        for (scenario, kind) in scenario_kinds(&file.scenarios) {
+        for (scenario, kind) in scenario_kind::kinds(&file.scenarios) {
             let forced = control
                 .map(|c| c.forcing(&scenario.name).to_string())
                 .unwrap_or_default();

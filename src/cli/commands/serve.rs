@@ -48,7 +48,6 @@ pub fn run(
             header_timeout: args.header_timeout,
             body_timeout: args.body_timeout,
         },
-        fast_path: true,
     };
     let tools = engine.tools().len();
     run_until_signal(engine, options, args.stdio, |addr| {

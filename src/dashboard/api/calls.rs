@@ -1,7 +1,7 @@
 //! `/api/calls`: the journal's entries, newest first; its live stream; clearing it.
 //!
 //! Entries are passed on as the JSON lines the journal holds, not re-serialised through
-//! [`crate::engine::JournalEntry`], so a field the journal gains shows up in the page as is.
+//! [`crate::engine::journal::Entry`], so a field the journal gains shows up in the page as is.
 
 use std::convert::Infallible;
 use std::fs::File;
@@ -14,14 +14,14 @@ use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures::Stream;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 
 use super::{ApiError, blocking};
 use crate::dashboard::Dashboard;
-use crate::engine::{Follower, clear_journal, complete_end, last_lines};
+use crate::engine::{Follower, journal};
 use crate::server::memory::release_free_memory;
 
 /// How many of the latest calls the page starts with.
@@ -64,8 +64,8 @@ fn latest(path: &Path, limit: usize) -> std::io::Result<(Vec<Value>, Option<Foll
         }
         Err(error) => return Err(error),
     };
-    let end = complete_end(&mut file)?;
-    let lines = last_lines(&mut file.try_clone()?, end, Some(limit), |_| true)?;
+    let end = journal::complete_end(&mut file)?;
+    let lines = journal::last_lines(&mut file.try_clone()?, end, Some(limit), |_| true)?;
     let mut budget = SNAPSHOT_BYTES;
     let entries = lines
         .iter()
@@ -80,12 +80,18 @@ fn latest(path: &Path, limit: usize) -> std::io::Result<(Vec<Value>, Option<Foll
     Ok((entries, Some(Follower::new(path, file, end))))
 }
 
-pub(super) async fn clear(State(dashboard): State<Dashboard>) -> Result<Json<Value>, ApiError> {
+/// The journal emptied.
+#[derive(Debug, Serialize)]
+pub(super) struct Cleared {
+    cleared: bool,
+}
+
+pub(super) async fn clear(State(dashboard): State<Dashboard>) -> Result<Json<Cleared>, ApiError> {
     blocking(move || {
-        clear_journal(&dashboard.journal).map_err(|e| {
+        journal::clear(&dashboard.journal).map_err(|e| {
             ApiError::internal(format!("cannot clear {}: {e}", dashboard.journal.display()))
         })?;
-        Ok(Json(json!({"cleared": true})))
+        Ok(Json(Cleared { cleared: true }))
     })
     .await
 }

@@ -11,7 +11,7 @@ use axum::Router;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
-use serde_json::json;
+use serde::Serialize;
 
 use super::Dashboard;
 
@@ -53,12 +53,20 @@ impl ApiError {
     }
 }
 
+/// The body of an [`ApiError`], as `api.js` reads it.
+#[derive(Debug, Serialize)]
+struct ErrorBody {
+    error: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    known: Vec<String>,
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let mut body = json!({"error": self.message});
-        if !self.known.is_empty() {
-            body["known"] = json!(self.known);
-        }
+        let body = ErrorBody {
+            error: self.message,
+            known: self.known,
+        };
         (self.status, axum::Json(body)).into_response()
     }
 }

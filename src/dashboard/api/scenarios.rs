@@ -1,30 +1,81 @@
 //! `/api/scenarios`: every tool's scenarios with their kind and which one is forced now;
 //! forcing, setting whole entries (sequences, delays, faults, rates, the `*` default),
-//! clearing and resetting through the engine's [`force_scenario`], as `careem-mcp scenario`
+//! clearing and resetting through the engine's [`force::force`], as `careem-mcp scenario`
 //! and `reset` do.
 
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::{ApiError, blocking};
 use crate::dashboard::Dashboard;
 use crate::engine::{
-    Control, Controls, DEFAULT_ENTRY, Fault, ForceError, force_scenario, load_catalog,
-    read_overrides, read_overrides_strict, reset_overrides, scenario_kinds, set_control,
+    Control, Controls, DEFAULT_ENTRY, Fault, ForceError, catalog, force, overrides, scenario_kind,
 };
 
-pub(super) async fn list(State(dashboard): State<Dashboard>) -> Result<Json<Value>, ApiError> {
+/// Every tool's scenarios and what the overrides file asks now (`scenarios.js`, `controls.js`).
+#[derive(Debug, Serialize)]
+pub(super) struct ScenariosAnswer {
+    /// The overrides file's path.
+    overrides: String,
+    /// Why the overrides file does not read, when it does not.
+    problem: Option<String>,
+    faults: Vec<&'static str>,
+    default: DefaultEntry,
+    ignored: Vec<Ignored>,
+    tools: Vec<ToolScenarios>,
+}
+
+/// The `*` entry, the default for every tool.
+#[derive(Debug, Serialize)]
+struct DefaultEntry {
+    entry: Option<Value>,
+    ignored: Option<String>,
+}
+
+/// An entry the engine skips, with the reason.
+#[derive(Debug, Serialize)]
+struct Ignored {
+    tool: String,
+    reason: String,
+}
+
+#[derive(Debug, Serialize)]
+struct ToolScenarios {
+    tool: String,
+    domain: Option<String>,
+    /// The tool's entry in the overrides file, as it stands there.
+    forced: Option<Value>,
+    ignored: Option<String>,
+    scenarios: Vec<ScenarioRow>,
+}
+
+#[derive(Debug, Serialize)]
+struct ScenarioRow {
+    name: String,
+    kind: scenario_kind::ScenarioKind,
+    label: &'static str,
+    rule: Option<Value>,
+    /// Whether the tool's entry names this scenario.
+    forced: bool,
+}
+
+pub(super) async fn list(
+    State(dashboard): State<Dashboard>,
+) -> Result<Json<ScenariosAnswer>, ApiError> {
     blocking(move || {
         let config = dashboard.engine.config();
-        let loaded = load_catalog(&config.tools_dir);
+        let loaded = catalog::load(&config.tools_dir);
         // The strict read tells a file someone broke by hand from an empty one; the page says so
         // instead of showing "nothing forced".
-        let (forced, problem) = match read_overrides_strict(&config.overrides) {
+        let (forced, problem) = match overrides::read_strict(&config.overrides) {
             Ok(forced) => (forced, None),
-            Err(error) => (read_overrides(&config.overrides), Some(error.to_string())),
+            Err(error) => (
+                overrides::read_lenient(&config.overrides),
+                Some(error.to_string()),
+            ),
         };
         // Entries the engine skips (a bad delay typed by hand, a scenario key on `*`) show with
         // the reason, as `careem-mcp scenarios` shows them.
@@ -35,7 +86,7 @@ pub(super) async fn list(State(dashboard): State<Dashboard>) -> Result<Json<Valu
                 .find(|p| p.tool == tool)
                 .map(|p| p.message.clone())
         };
-        let tools: Vec<Value> = loaded
+        let tools: Vec<ToolScenarios> = loaded
             .tool_files()
             .map(|file| {
                 // An entry is a scenario name, or a sequence / delay / fault (the CLI's controls):
@@ -45,41 +96,42 @@ pub(super) async fn list(State(dashboard): State<Dashboard>) -> Result<Json<Valu
                     .and_then(|value| Control::parse(&file.tool, value).ok())
                     .map(|control| control.scenario_names().map(str::to_string).collect())
                     .unwrap_or_default();
-                let scenarios: Vec<Value> = scenario_kinds(&file.scenarios)
+                let scenarios = scenario_kind::kinds(&file.scenarios)
                     .into_iter()
-                    .map(|(scenario, kind)| {
-                        json!({
-                            "name": scenario.name,
-                            "kind": kind,
-                            "label": kind.label(),
-                            "rule": scenario.rule,
-                            "forced": named.iter().any(|n| n.eq_ignore_ascii_case(&scenario.name)),
-                        })
+                    .map(|(scenario, kind)| ScenarioRow {
+                        name: scenario.name.clone(),
+                        kind,
+                        label: kind.label(),
+                        rule: scenario.rule.clone(),
+                        forced: named.iter().any(|n| n.eq_ignore_ascii_case(&scenario.name)),
                     })
                     .collect();
-                json!({
-                    "tool": file.tool,
-                    "domain": file.domain,
-                    "forced": entry,
-                    "ignored": reason(&file.tool),
-                    "scenarios": scenarios,
-                })
+                ToolScenarios {
+                    tool: file.tool.clone(),
+                    domain: file.domain.clone(),
+                    forced: entry.cloned(),
+                    ignored: reason(&file.tool),
+                    scenarios,
+                }
             })
             .collect();
-        Ok(Json(json!({
-            "overrides": config.overrides.display().to_string(),
-            "problem": problem,
-            "faults": Fault::ALL.iter().map(|f| f.name()).collect::<Vec<_>>(),
-            "default": {
-                "entry": forced.get(DEFAULT_ENTRY),
-                "ignored": reason(DEFAULT_ENTRY),
+        Ok(Json(ScenariosAnswer {
+            overrides: config.overrides.display().to_string(),
+            problem,
+            faults: Fault::ALL.iter().map(|f| f.name()).collect(),
+            default: DefaultEntry {
+                entry: forced.get(DEFAULT_ENTRY).cloned(),
+                ignored: reason(DEFAULT_ENTRY),
             },
-            "ignored": problems
+            ignored: problems
                 .iter()
-                .map(|p| json!({"tool": p.tool, "reason": p.message}))
-                .collect::<Vec<_>>(),
-            "tools": tools,
-        })))
+                .map(|p| Ignored {
+                    tool: p.tool.clone(),
+                    reason: p.message.clone(),
+                })
+                .collect(),
+            tools,
+        }))
     })
     .await
 }
@@ -90,20 +142,27 @@ pub(super) struct ForceBody {
     scenario: Option<String>,
 }
 
+/// The scenario now forced for a tool, if any.
+#[derive(Debug, Serialize)]
+pub(super) struct Forced {
+    tool: String,
+    forced: Option<String>,
+}
+
 pub(super) async fn force(
     State(dashboard): State<Dashboard>,
     Path(tool): Path<String>,
     Json(body): Json<ForceBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Forced>, ApiError> {
     blocking(move || {
         let config = dashboard.engine.config();
-        force_scenario(
+        force::force(
             &config.tools_dir,
             &config.overrides,
             &tool,
             body.scenario.as_deref(),
         )
-        .map(|forced| Json(json!({"tool": tool, "forced": forced})))
+        .map(|forced| Json(Forced { tool, forced }))
         .map_err(refusal)
     })
     .await
@@ -116,22 +175,34 @@ pub(super) struct EntryBody {
     entry: Option<Value>,
 }
 
+/// A tool's entry as the overrides file now holds it; `null` when cleared.
+#[derive(Debug, Serialize)]
+pub(super) struct EntrySet {
+    tool: String,
+    entry: Option<Value>,
+}
+
 /// Sets a tool's (or `*`'s) whole entry: sequences, delays, faults and rates, checked by the
 /// engine's parser and against the tool's scenarios before anything is written.
 pub(super) async fn set_entry(
     State(dashboard): State<Dashboard>,
     Path(tool): Path<String>,
     Json(body): Json<EntryBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<EntrySet>, ApiError> {
     blocking(move || {
         let config = dashboard.engine.config();
-        set_control(
+        force::set(
             &config.tools_dir,
             &config.overrides,
             &tool,
             body.entry.as_ref(),
         )
-        .map(|control| Json(json!({"tool": tool, "entry": control.map(|c| c.to_value())})))
+        .map(|control| {
+            Json(EntrySet {
+                tool,
+                entry: control.map(|c| c.to_value()),
+            })
+        })
         .map_err(refusal)
     })
     .await
@@ -153,11 +224,17 @@ fn refusal(error: ForceError) -> ApiError {
     }
 }
 
-pub(super) async fn reset(State(dashboard): State<Dashboard>) -> Result<Json<Value>, ApiError> {
+/// The overrides file emptied.
+#[derive(Debug, Serialize)]
+pub(super) struct Reset {
+    reset: bool,
+}
+
+pub(super) async fn reset(State(dashboard): State<Dashboard>) -> Result<Json<Reset>, ApiError> {
     blocking(move || {
-        reset_overrides(&dashboard.engine.config().overrides)
+        force::reset(&dashboard.engine.config().overrides)
             .map_err(|error| ApiError::new(StatusCode::CONFLICT, error.to_string()))?;
-        Ok(Json(json!({"reset": true})))
+        Ok(Json(Reset { reset: true }))
     })
     .await
 }

@@ -4,50 +4,79 @@
 
 use axum::Json;
 use axum::extract::State;
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::{Map, Value};
 
 use super::{ApiError, blocking};
 use crate::dashboard::Dashboard;
-use crate::engine::{Diagnostic, lint_tool_files};
+use crate::engine::{Diagnostic, lint};
 
-pub(super) async fn list(State(dashboard): State<Dashboard>) -> Result<Json<Value>, ApiError> {
+/// Every tool with its definition and lint findings (`tools.js`, `try.js`).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct ToolsAnswer {
+    tools: Vec<ToolRow>,
+    /// Problems of files that name no tool, or of the folder itself.
+    other_problems: Vec<Finding>,
+}
+
+#[derive(Debug, Serialize)]
+struct ToolRow {
+    name: String,
+    domain: Option<String>,
+    path: String,
+    definition: Map<String, Value>,
+    problems: Vec<Finding>,
+}
+
+/// One lint problem, with its one-line rendering.
+#[derive(Debug, Serialize)]
+struct Finding {
+    path: String,
+    line: usize,
+    scenario: Option<String>,
+    message: String,
+    text: String,
+}
+
+pub(super) async fn list(
+    State(dashboard): State<Dashboard>,
+) -> Result<Json<ToolsAnswer>, ApiError> {
     blocking(move || {
-        let linted = lint_tool_files(dashboard.engine.config().clone());
+        let linted = lint::tool_files(dashboard.engine.config().clone());
         let mut problems = linted.problems;
-        let tools: Vec<Value> = linted
+        let tools = linted
             .loaded
             .tool_files()
             .map(|file| {
                 let (mine, rest) = problems.drain(..).partition(|p| p.path == file.path);
                 problems = rest;
-                json!({
-                    "name": file.tool,
-                    "domain": file.domain,
-                    "path": file.path.display().to_string(),
-                    "definition": file.definition,
-                    "problems": findings(&mine),
-                })
+                ToolRow {
+                    name: file.tool.clone(),
+                    domain: file.domain.clone(),
+                    path: file.path.display().to_string(),
+                    definition: file.definition.clone(),
+                    problems: findings(&mine),
+                }
             })
             .collect();
-        // Problems of files that name no tool, or of the folder itself.
-        Ok(Json(
-            json!({"tools": tools, "otherProblems": findings(&problems)}),
-        ))
+        Ok(Json(ToolsAnswer {
+            tools,
+            other_problems: findings(&problems),
+        }))
     })
     .await
 }
 
-fn findings(problems: &[Diagnostic]) -> Vec<Value> {
+fn findings(problems: &[Diagnostic]) -> Vec<Finding> {
     problems
         .iter()
-        .map(|p| {
-            json!({
-                "path": p.path.display().to_string(),
-                "line": p.line,
-                "scenario": p.scenario,
-                "message": p.message,
-                "text": p.to_string(),
-            })
+        .map(|p| Finding {
+            path: p.path.display().to_string(),
+            line: p.line,
+            scenario: p.scenario.clone(),
+            message: p.message.clone(),
+            text: p.to_string(),
         })
         .collect()
 }

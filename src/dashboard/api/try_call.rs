@@ -1,17 +1,17 @@
 //! `POST /api/call`: one call run in process as `careem-mcp call` runs it
-//! ([`crate::engine::Engine::call_recorded`]), journalled as made from the dashboard, answered
+//! ([`crate::engine::Engine::answer`]), journalled as made from the dashboard, answered
 //! with the MCP result a client would get (shaped by the server's own [`call_result_json`]) and
 //! the scenario that produced it.
 
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
-use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 use super::{ApiError, blocking};
 use crate::dashboard::Dashboard;
-use crate::engine::Decision;
+use crate::engine::{CallRequest, Decision, DecisionKind, Origin, Planning, UnknownTool};
 use crate::server::call_result_json;
 
 #[derive(Debug, Deserialize)]
@@ -24,43 +24,47 @@ pub(super) struct CallBody {
     scenario: Option<String>,
 }
 
+/// What the page shows of a call (`try.js`).
+#[derive(Debug, Serialize)]
+pub(super) struct CallAnswer {
+    scenario: Option<String>,
+    forced: bool,
+    decision: DecisionKind,
+    /// The arguments after `inputSchema` defaults.
+    arguments: Value,
+    micros: u64,
+    /// The MCP result a client would get.
+    result: Value,
+}
+
 pub(super) async fn run(
     State(dashboard): State<Dashboard>,
     Json(body): Json<CallBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<CallAnswer>, ApiError> {
     blocking(move || {
         let engine = &dashboard.engine;
-        let output = engine
-            .call_recorded(
-                "dashboard",
-                &body.tool,
-                body.arguments,
-                body.scenario.as_deref().filter(|s| !s.is_empty()),
-            )
-            .map_err(|unknown| ApiError {
+        let mut request = CallRequest::new(Origin::Dashboard, &body.tool, body.arguments);
+        if let Some(scenario) = body.scenario.filter(|s| !s.is_empty()) {
+            request.planning = Planning::Forced(scenario);
+        }
+        let output = engine.answer(&request);
+        if output.decision == Decision::UnknownTool {
+            return Err(ApiError {
                 known: engine.tools().map(|t| t.name.clone()).collect(),
-                ..ApiError::new(StatusCode::NOT_FOUND, unknown.to_string())
-            })?;
-        let decision = match &output.decision {
-            Decision::Scenario { .. } => "scenario",
-            Decision::InvalidArguments => "invalid arguments",
-            Decision::InternalError => "internal error",
-            Decision::UnknownTool => "unknown tool",
-            Decision::Fault(_) => "fault",
-        };
+                ..ApiError::new(StatusCode::NOT_FOUND, UnknownTool(body.tool).to_string())
+            });
+        }
         let (scenario, forced) = output.scenario().map_or((None, false), |(name, forced)| {
             (Some(name.to_string()), forced)
         });
-        let arguments = output.arguments.clone();
-        let micros = output.micros;
-        Ok(Json(json!({
-            "scenario": scenario,
-            "forced": forced,
-            "decision": decision,
-            "arguments": arguments,
-            "micros": micros,
-            "result": call_result_json(output),
-        })))
+        Ok(Json(CallAnswer {
+            scenario,
+            forced,
+            decision: output.decision.kind(),
+            arguments: output.arguments.clone(),
+            micros: output.micros,
+            result: call_result_json(&output),
+        }))
     })
     .await
 }

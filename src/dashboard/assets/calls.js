@@ -2,7 +2,7 @@
 // Each call opens to its arguments (as received and after defaults) and its answer.
 
 import { api } from './api.js';
-import { h, clear, toast } from './dom.js';
+import { h, clear, plural, toast } from './dom.js';
 import { jsonView } from './json.js';
 
 const LIMIT = 1000;
@@ -33,7 +33,7 @@ export function connect(status) {
     call.fresh = true;
     calls.unshift(call);
     if (calls.length > LIMIT) calls.length = LIMIT;
-    render();
+    prepend(call);
   });
   source.addEventListener('cleared', () => {
     calls = [];
@@ -96,7 +96,7 @@ function render() {
   options(root.querySelector('#calls-tool'), calls.map((c) => c.tool), 'All tools', filters.tool);
   options(root.querySelector('#calls-session'), calls.map((c) => c.session), 'All sessions', filters.session);
   const shown = calls.filter(matches);
-  countEl.textContent = `${shown.length} of ${calls.length} call${calls.length === 1 ? '' : 's'}`;
+  count(shown.length);
   const open = new Set([...listEl.querySelectorAll('details[open]')].map((d) => d.dataset.id));
   clear(listEl);
   if (shown.length === 0) {
@@ -107,6 +107,32 @@ function render() {
   }
   listEl.append(...shown.map((call) => row(call, open.has(String(call.id)))));
   for (const call of shown) call.fresh = false;
+}
+
+/** A new call on top of the list as it stands: one row added (and those past the limit
+ * dropped) instead of the whole list rebuilt. */
+function prepend(call) {
+  if (!root) return;
+  if (!listEl.querySelector('li.call')) {
+    render();
+    return;
+  }
+  options(root.querySelector('#calls-tool'), calls.map((c) => c.tool), 'All tools', filters.tool);
+  options(root.querySelector('#calls-session'), calls.map((c) => c.session), 'All sessions', filters.session);
+  if (matches(call)) {
+    listEl.prepend(row(call, false));
+    call.fresh = false;
+  }
+  const oldest = calls[calls.length - 1].id;
+  for (let last = listEl.lastElementChild; last && Number(last.dataset.id) < oldest; last = listEl.lastElementChild) {
+    last.remove();
+  }
+  if (listEl.children.length === 0) render();
+  else count(listEl.children.length);
+}
+
+function count(shown) {
+  countEl.textContent = `${shown} of ${plural(calls.length, 'call')}`;
 }
 
 function row(call, open) {
@@ -123,7 +149,7 @@ function row(call, open) {
       h('span', { class: 'duration' }, duration(call)),
       h('span', { class: `outcome ${call.isError ? 'bad' : 'good'}` }, call.isError ? 'isError' : 'ok')));
   if (open) body(details, call);
-  return h('li', { class: `call${call.isError ? ' error' : ''}${call.fresh ? ' fresh' : ''}`, dataset: { tool: call.tool, scenario: call.scenario ?? '' } }, details);
+  return h('li', { class: `call${call.isError ? ' error' : ''}${call.fresh ? ' fresh' : ''}`, dataset: { id: String(call.id), tool: call.tool, scenario: call.scenario ?? '' } }, details);
 }
 
 function body(details, call) {

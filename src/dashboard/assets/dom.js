@@ -23,6 +23,11 @@ function append(el, children) {
   }
 }
 
+/** `1 call`, `2 calls`: the count with its noun, plural unless the count is one. */
+export function plural(count, noun) {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
 export function clear(el) {
   el.replaceChildren();
   return el;

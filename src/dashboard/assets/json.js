@@ -1,7 +1,7 @@
 // Readable, collapsible JSON: objects and arrays are <details> (keyboard-operable as they
 // are), opened to `open` levels deep; scalars are coloured by type.
 
-import { h } from './dom.js';
+import { h, plural } from './dom.js';
 
 export function jsonView(value, { open = 2 } = {}) {
   return h('div', { class: 'json' }, node(value, open, null));
@@ -17,7 +17,7 @@ function node(value, open, key) {
   if (entries.length === 0) {
     return h('div', { class: 'row' }, label, h('span', { class: 'p' }, isArray ? '[]' : '{}'));
   }
-  const count = isArray ? `${entries.length} item${entries.length === 1 ? '' : 's'}` : `${entries.length} key${entries.length === 1 ? '' : 's'}`;
+  const count = plural(entries.length, isArray ? 'item' : 'key');
   return h('details', { class: 'node', open: open > 0 },
     h('summary', {}, label, h('span', { class: 'p' }, isArray ? '[' : '{'), h('span', { class: 'count' }, count)),
     h('div', { class: 'children' }, entries.map(([k, v]) => node(v, open - 1, isArray ? null : k))),

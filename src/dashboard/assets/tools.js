@@ -2,7 +2,7 @@
 // and output schema) and whether `lint` finds problems in its file.
 
 import { api } from './api.js';
-import { h, clear, toast } from './dom.js';
+import { h, clear, plural, toast } from './dom.js';
 import { jsonView } from './json.js';
 
 let root;
@@ -36,7 +36,7 @@ async function load() {
 
 function render() {
   const problems = data.tools.reduce((n, t) => n + t.problems.length, 0) + data.otherProblems.length;
-  root.querySelector('#tool-count').textContent = `${data.tools.length} tools, ${problems ? `${problems} lint problem${problems === 1 ? '' : 's'}` : 'lint clean'}`;
+  root.querySelector('#tool-count').textContent = `${data.tools.length} tools, ${problems ? plural(problems, 'lint problem') : 'lint clean'}`;
   const shownTools = data.tools.filter((t) => !search
     || `${t.name} ${t.definition.title ?? ''} ${t.definition.description ?? ''}`.toLowerCase().includes(search));
   const open = new Set([...listEl.querySelectorAll('details[open]')].map((d) => d.dataset.tool));
@@ -48,7 +48,7 @@ function render() {
 function definition(tool, open) {
   const d = tool.definition;
   const lint = tool.problems.length
-    ? h('span', { class: 'badge fault' }, `${tool.problems.length} lint problem${tool.problems.length === 1 ? '' : 's'}`)
+    ? h('span', { class: 'badge fault' }, plural(tool.problems.length, 'lint problem'))
     : h('span', { class: 'badge ok' }, 'lint ok');
   return h('details', { class: 'tool-def', open, dataset: { tool: tool.name } },
     h('summary', {},

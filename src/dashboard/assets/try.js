@@ -40,8 +40,9 @@ function currentTool() {
   return tools.find((t) => t.name === root.querySelector('#try-tool').value);
 }
 
-function pick() {
-  const tool = currentTool();
+/** Shows the form for the tool named `name`. */
+function pick(name) {
+  const tool = tools.find((t) => t.name === name);
   asJson = false;
   clear(form);
   clear(resultEl);

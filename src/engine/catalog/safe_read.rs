@@ -1,8 +1,7 @@
 //! Reading a file that anyone may have replaced: a tool file or the overrides file can become
-//! a FIFO, a device, a symlink to `/dev/zero` or a sparse gigabyte between two calls. Each of
-//! those used to block a thread for ever or fill memory, so every such read goes through here:
-//! the file is opened without blocking, accepted only when it is a regular file, and read up
-//! to a limit.
+//! a FIFO, a device, a symlink to `/dev/zero` or a sparse gigabyte between two calls, any of
+//! which would block a thread for ever or fill memory. So every such read opens the file
+//! without blocking, accepts it only when it is a regular file, and reads up to a limit.
 
 use std::fs::File;
 use std::io::{self, Read};

@@ -3,8 +3,8 @@
 
 pub(super) mod diff;
 pub(super) mod honesty;
-pub(super) mod lint;
-pub(super) mod odd_arguments;
+pub mod lint;
+pub mod odd_arguments;
 pub(super) mod sample;
 pub(super) mod source_listing;
 pub(super) mod suggest;

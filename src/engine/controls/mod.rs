@@ -3,8 +3,8 @@
 
 pub(super) mod entries;
 pub(super) mod entry_notes;
-pub(super) mod force;
-pub(super) mod overrides;
+pub mod force;
+pub mod overrides;
 pub(super) mod plan;
 pub(super) mod positions;
 pub(super) mod words;

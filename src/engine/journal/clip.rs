@@ -1,5 +1,5 @@
-//! Cutting long texts for the log and the journal: a call with a 4 MiB argument used to write
-//! 4 MiB to stderr and 12 MB to the journal. What is kept says how long the whole was.
+//! Cutting long texts for the log and the journal, so that a call with a 4 MiB argument costs
+//! a line, not megabytes. What is kept says how long the whole was.
 
 use std::borrow::Cow;
 

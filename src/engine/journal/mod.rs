@@ -4,3 +4,7 @@ pub(super) mod clip;
 pub(super) mod file;
 pub(super) mod read;
 pub(super) mod write;
+
+pub use file::JournalStatus;
+pub use read::{Follower, Recent, clear, complete_end, last_lines, parse, recent};
+pub use write::{Entry, Journal, read};

@@ -1,7 +1,7 @@
 //! Reading the call journal without reading all of it: `calls --last N` from the end, in time
 //! and memory that do not grow with the journal, and `calls --follow` that survives the
 //! journal being cleared (truncated in place) or rotated (renamed away), and never hands out
-//! half a line. The writer is `journal_file.rs`.
+//! half a line. The writer is `file.rs`.
 
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};

@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::clip::{JOURNAL_LIMIT, NAME_LIMIT, clip};
 use super::file::{DEFAULT_MAX_SIZE, JournalFile, JournalStatus};
+use crate::engine::call::Origin;
 use crate::engine::output::{CallOutput, Decision};
 
 /// One journal line.
@@ -39,7 +40,7 @@ pub struct Entry {
 }
 
 impl Entry {
-    pub fn new(transport: &str, session: Option<String>, output: &CallOutput) -> Self {
+    pub fn new(transport: Origin, session: Option<String>, output: &CallOutput) -> Self {
         let (scenario, forced) = match &output.decision {
             Decision::Scenario { name, forced } => (Some(name.clone()), *forced),
             _ => (None, false),
@@ -93,7 +94,7 @@ struct Head<'a> {
 }
 
 /// The value, or when its JSON is longer than [`JOURNAL_LIMIT`], a string of its first bytes
-/// and its length: a 4 MiB argument used to cost 12 MB of journal per call.
+/// and its length, so that a 4 MiB argument costs a line of journal, not megabytes.
 fn bounded(value: &Value) -> Cow<'_, Value> {
     let text = value.to_string();
     if text.len() <= JOURNAL_LIMIT {
@@ -108,14 +109,19 @@ fn bounded(value: &Value) -> Cow<'_, Value> {
 /// JSON, which is what `result` holds: it goes in as it stands, neither serialised again nor
 /// parsed to be checked. Otherwise, or when it is too long to keep whole, the result is the text
 /// as a JSON string.
-fn call_line(time: String, transport: &str, session: Option<&str>, output: &CallOutput) -> Vec<u8> {
+fn call_line(
+    time: String,
+    transport: Origin,
+    session: Option<&str>,
+    output: &CallOutput,
+) -> Vec<u8> {
     let (scenario, forced) = match &output.decision {
         Decision::Scenario { name, forced } => (Some(name.as_str()), *forced),
         _ => (None, false),
     };
     let head = Head {
         time,
-        transport,
+        transport: transport.as_str(),
         session,
         tool: clip(&output.tool, NAME_LIMIT),
         scenario,
@@ -185,7 +191,7 @@ impl Journal {
     /// JSON.
     pub fn append_call(
         &self,
-        transport: &str,
+        transport: Origin,
         session: Option<&str>,
         output: &CallOutput,
     ) -> std::io::Result<()> {
@@ -198,7 +204,7 @@ impl Journal {
     /// [`JournalFile::try_write_line`]); `None` when nothing was written.
     pub fn try_append_call(
         &self,
-        transport: &str,
+        transport: Origin,
         session: Option<&str>,
         output: &CallOutput,
     ) -> Option<std::io::Result<()>> {
@@ -277,10 +283,10 @@ mod tests {
         ] {
             for session in [None, Some("s-1")] {
                 let time = "2026-10-05T12:00:00.000Z".to_string();
-                let mut entry = Entry::new("http", session.map(str::to_string), output);
+                let mut entry = Entry::new(Origin::Http, session.map(str::to_string), output);
                 entry.time.clone_from(&time);
                 assert_eq!(
-                    String::from_utf8(call_line(time, "http", session, output)).unwrap(),
+                    String::from_utf8(call_line(time, Origin::Http, session, output)).unwrap(),
                     serde_json::to_string(&entry).unwrap(),
                     "{output:?}"
                 );

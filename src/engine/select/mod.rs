@@ -1,7 +1,7 @@
 //! Choosing a call's scenario: the match rules, the selection order, and the arguments as
 //! production sees them, defaults applied and failures worded as the Go SDK words them.
 
-pub(super) mod arguments;
+pub mod arguments;
 pub(super) mod go_fmt;
 pub(super) mod go_wording;
 pub(super) mod matcher;

@@ -6,7 +6,7 @@ pub(super) mod entropy;
 pub(super) mod frontmatter;
 pub(super) mod parse;
 pub(super) mod placeholder;
-pub(super) mod scenario_kind;
+pub mod scenario_kind;
 pub(super) mod template;
 
 pub use parse::{Outcome, Parsed, Scenario, ToolFile, parse};

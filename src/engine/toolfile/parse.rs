@@ -48,7 +48,33 @@ pub struct Parsed {
 }
 
 /// The kinds of fenced block a tool file holds (` ```json tool `, …).
-const BLOCK_KINDS: [&str; 4] = ["tool", "match", "response", "error"];
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BlockKind {
+    Tool,
+    Match,
+    Response,
+    Error,
+}
+
+impl BlockKind {
+    const ALL: [Self; 4] = [Self::Tool, Self::Match, Self::Response, Self::Error];
+
+    /// The word after `` ```json ``.
+    fn word(self) -> &'static str {
+        match self {
+            Self::Tool => "tool",
+            Self::Match => "match",
+            Self::Response => "response",
+            Self::Error => "error",
+        }
+    }
+}
+
+impl std::fmt::Display for BlockKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.word())
+    }
+}
 
 struct Section<'a> {
     title: &'a str,
@@ -58,7 +84,7 @@ struct Section<'a> {
 }
 
 struct Block<'a> {
-    kind: &'a str,
+    kind: BlockKind,
     content: &'a str,
     line: usize,
 }
@@ -228,15 +254,15 @@ fn is_blank(text: &str) -> bool {
 }
 
 /// The kind of block a `` ```json KIND `` line opens.
-fn opening_fence(line: &str) -> Option<&'static str> {
+fn opening_fence(line: &str) -> Option<BlockKind> {
     let rest = line.strip_prefix("```json")?;
     let after = rest.trim_start_matches([' ', '\t']);
     if after.len() == rest.len() {
         return None;
     }
-    BLOCK_KINDS
+    BlockKind::ALL
         .into_iter()
-        .find(|kind| after.strip_prefix(kind).is_some_and(is_blank))
+        .find(|kind| after.strip_prefix(kind.word()).is_some_and(is_blank))
 }
 
 fn closing_fence(line: &str) -> bool {
@@ -247,7 +273,7 @@ fn read_definition(section: &Section<'_>, file: &mut ToolFile, diagnostics: &mut
     let path = file.path.clone();
     let tools: Vec<Block<'_>> = blocks(section)
         .into_iter()
-        .filter(|b| b.kind == "tool")
+        .filter(|b| b.kind == BlockKind::Tool)
         .collect();
     let Some(block) = tools.first() else {
         diagnostics.push(Diagnostic::new(
@@ -311,10 +337,10 @@ fn read_scenario(
         diagnostics.push(Diagnostic::new(path, line, message).in_scenario(name))
     };
     let all = blocks(section);
-    let matches: Vec<&Block<'_>> = all.iter().filter(|b| b.kind == "match").collect();
+    let matches: Vec<&Block<'_>> = all.iter().filter(|b| b.kind == BlockKind::Match).collect();
     let answers: Vec<&Block<'_>> = all
         .iter()
-        .filter(|b| matches!(b.kind, "response" | "error"))
+        .filter(|b| matches!(b.kind, BlockKind::Response | BlockKind::Error))
         .collect();
     if matches.len() > 1 {
         problem(matches[1].line, "more than one ```json match block".into());
@@ -384,7 +410,7 @@ fn read_scenario(
         name: name.to_string(),
         line: section.line,
         rule,
-        outcome: if answer.kind == "error" {
+        outcome: if answer.kind == BlockKind::Error {
             Outcome::Error
         } else {
             Outcome::Response

@@ -4,8 +4,8 @@
 //! JSON text cut at those holes: a render then evaluates the placeholders, fills the holes of a
 //! copy of the value and joins the text, with no JSON parsing or serialising of the literal
 //! parts. A template that does not have that shape (a placeholder inside an object key, a
-//! backslash right before a placeholder, …) is rendered as text and parsed, as before; both
-//! ways give the same value and text.
+//! backslash right before a placeholder, …) is rendered as text and parsed; both ways give the
+//! same value and text.
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;
@@ -44,12 +44,12 @@ struct Compiled {
 
 #[derive(Debug, Clone, PartialEq)]
 struct Slot {
-    path: Vec<Step>,
+    path: Vec<PathSegment>,
     content: Content,
 }
 
 #[derive(Debug, Clone, PartialEq)]
-enum Step {
+enum PathSegment {
     Key(String),
     Index(usize),
 }
@@ -419,7 +419,7 @@ impl Compiled {
 /// longer string, one inside a string that is not one, or one seen twice.
 fn find_slots(
     value: &Value,
-    path: &mut Vec<Step>,
+    path: &mut Vec<PathSegment>,
     kinds: &[bool],
     seen: &mut [bool],
     slots: &mut Vec<Slot>,
@@ -476,7 +476,7 @@ fn find_slots(
         }
         Value::Array(items) => {
             for (index, item) in items.iter().enumerate() {
-                path.push(Step::Index(index));
+                path.push(PathSegment::Index(index));
                 find_slots(item, path, kinds, seen, slots)?;
                 path.pop();
             }
@@ -486,7 +486,7 @@ fn find_slots(
                 if key.chars().any(|c| sentinel_index(c).is_some()) {
                     return None;
                 }
-                path.push(Step::Key(key.clone()));
+                path.push(PathSegment::Key(key.clone()));
                 find_slots(item, path, kinds, seen, slots)?;
                 path.pop();
             }
@@ -496,11 +496,11 @@ fn find_slots(
     Some(())
 }
 
-fn slot_mut<'a>(mut value: &'a mut Value, path: &[Step]) -> Option<&'a mut Value> {
+fn slot_mut<'a>(mut value: &'a mut Value, path: &[PathSegment]) -> Option<&'a mut Value> {
     for step in path {
         value = match (step, value) {
-            (Step::Key(key), Value::Object(map)) => map.get_mut(key)?,
-            (Step::Index(index), Value::Array(items)) => items.get_mut(*index)?,
+            (PathSegment::Key(key), Value::Object(map)) => map.get_mut(key)?,
+            (PathSegment::Index(index), Value::Array(items)) => items.get_mut(*index)?,
             _ => return None,
         };
     }

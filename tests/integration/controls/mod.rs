@@ -6,7 +6,7 @@ mod stories;
 
 use std::time::Duration;
 
-use careem_mcp::engine::{Engine, EngineConfig, Journal, JournalEntry as Entry, read_journal};
+use careem_mcp::engine::{Engine, EngineConfig, journal};
 use careem_mcp::server::ServerOptions;
 use rmcp::model::{CallToolRequestParams, ClientRequest, Request, ServerResult};
 use rmcp::service::{PeerRequestOptions, ServiceError};
@@ -50,7 +50,8 @@ impl Rig {
             clock: None,
             seed: SEED.parse().ok(),
         };
-        let journal = Journal::open(&project.path().join(".run/calls.jsonl")).expect("journal");
+        let journal =
+            journal::Journal::open(&project.path().join(".run/calls.jsonl")).expect("journal");
         let engine = Engine::load(config)
             .expect("the repo's tools load")
             .with_journal(journal);
@@ -70,12 +71,12 @@ impl Rig {
         }
     }
 
-    pub fn journal(&self) -> Vec<Entry> {
-        read_journal(&self.project.path().join(".run/calls.jsonl")).expect("the journal reads")
+    pub fn journal(&self) -> Vec<journal::Entry> {
+        journal::read(&self.project.path().join(".run/calls.jsonl")).expect("the journal reads")
     }
 
     /// The journal once it has at least `count` entries, waiting up to 20 s for them.
-    pub async fn journal_with(&self, count: usize) -> Vec<Entry> {
+    pub async fn journal_with(&self, count: usize) -> Vec<journal::Entry> {
         let full = wait_until_async(Duration::from_secs(20), || async {
             Some(self.journal()).filter(|entries| entries.len() >= count)
         })

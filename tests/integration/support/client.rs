@@ -65,9 +65,20 @@ pub fn marina_call() -> Value {
     json!({"name": "reverse_geocode", "arguments": marina()})
 }
 
+/// Whether a tools/call result says `isError`, as JSON. The Go SDK leaves `isError` out when it
+/// is false, so a `false` written out is a difference from production.
+pub fn is_error(result: &Value) -> Value {
+    assert_ne!(
+        result.get("isError"),
+        Some(&Value::Bool(false)),
+        "isError: false is left out by production: {result}"
+    );
+    json!(result.get("isError") == Some(&Value::Bool(true)))
+}
+
 /// Asserts that `result` (of a tools/call) is the normal call's normal answer.
 pub fn assert_marina_result(result: &Value, context: &str) {
-    assert_eq!(result["isError"], false, "{context}: {result}");
+    assert_eq!(result.get("isError"), None, "{context}: {result}");
     assert_eq!(
         result["structuredContent"]["location"]["locationUuid"], "LOC-50001",
         "{context}: {result}"

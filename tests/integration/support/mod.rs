@@ -13,8 +13,8 @@ mod wait;
 
 pub use agent::{Agent, time};
 pub use client::{
-    Client, assert_marina, assert_marina_result, at_marina, call, http_client, marina, marina_call,
-    sse_client, stdio_client,
+    Client, assert_marina, assert_marina_result, at_marina, call, http_client, is_error, marina,
+    marina_call, sse_client, stdio_client,
 };
 pub use fixture::Fixture;
 pub use http::{ACCEPT, Raw, http, jsonrpc};
@@ -23,8 +23,7 @@ pub use process::rss_kib;
 #[cfg(unix)]
 pub use process::{JournalPipe, kill_term, make_fifo, terminate_cleanly};
 pub use process::{
-    Lines, Process, StdioServer, large_search, lines_of, serve_binary, serve_command,
-    start_announced,
+    Lines, Process, StdioServer, large_search, lines_of, serve_binary, start_announced,
 };
 pub use project::{
     BIN, OK, Project, Run, assert_generated, broken_project, command_in, engine, files_under,

@@ -102,7 +102,7 @@ pub async fn open(url: &str) -> (Events, String) {
     let mut events = Events::of(response);
     let (event, endpoint) = events.next_event().await;
     assert_eq!(event, "endpoint");
-    assert!(endpoint.starts_with("/message?sessionId="), "{endpoint}");
+    assert!(endpoint.starts_with("/sse?sessionid="), "{endpoint}");
     let base = url.trim_end_matches("/sse");
     (events, format!("{base}{endpoint}"))
 }

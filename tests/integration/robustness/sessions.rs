@@ -1,6 +1,6 @@
 //! Sessions are bounded: `--max-sessions` counts Streamable HTTP sessions and legacy SSE streams
-//! together; one more is refused with the ingress's 503 while the open ones carry on, and a
-//! place comes back (with its memory) as soon as a session ends.
+//! together; one more ends the session idle longest, so a new client is always served, and the
+//! memory comes back as soon as sessions end.
 
 use serde_json::json;
 
@@ -45,14 +45,19 @@ async fn initialize(url: &str) -> Opened {
     }
 }
 
-async fn delete(url: &str, session: &str) {
+/// Ends `session`; `false` when it had ended already.
+async fn delete(url: &str, session: &str) -> bool {
     let response = http()
         .delete(url)
         .header("mcp-session-id", session)
         .send()
         .await
         .expect("DELETE answers");
-    assert_eq!(response.status(), 204);
+    match response.status().as_u16() {
+        204 => true,
+        404 => false,
+        other => panic!("DELETE answered {other}"),
+    }
 }
 
 async fn open_sse(base: &str) -> reqwest::Response {
@@ -64,68 +69,69 @@ async fn open_sse(base: &str) -> reqwest::Response {
         .expect("/sse answers")
 }
 
-fn assert_refused(opened: &Opened, what: &str) {
-    assert_eq!(
-        (
-            opened.status,
-            opened.body.as_str(),
-            opened.content_type.as_str()
-        ),
-        (503, "no healthy upstream", "text/plain"),
-        "{what}"
-    );
-    assert_eq!(opened.session, None, "{what}: no session");
+/// A ping in `session`: the status and the body.
+async fn ping(url: &str, session: &str) -> (u16, String) {
+    let response = http()
+        .post(url)
+        .header("accept", ACCEPT)
+        .header("content-type", "application/json")
+        .header("mcp-session-id", session)
+        .header("mcp-protocol-version", "2025-06-18")
+        .body(json!({"jsonrpc": "2.0", "id": 9, "method": "ping"}).to_string())
+        .send()
+        .await
+        .expect("the server answers");
+    let status = response.status().as_u16();
+    (status, response.text().await.unwrap_or_default())
 }
 
-/// Polls `initialize` until it opens a session (a place is given back asynchronously, when the
-/// server notices the session ended), failing at the deadline.
-async fn initialize_once_a_place_is_free(url: &str) -> String {
-    let opened = wait_until_async(DEADLINE, || async {
-        let opened = initialize(url).await;
-        if opened.session.is_none() {
-            assert_refused(&opened, "while waiting for a place");
-        }
-        opened.session
-    })
-    .await;
-    opened.expect("a place came back")
+fn opened(opened: &Opened, what: &str) -> String {
+    assert_eq!(
+        (opened.status, opened.content_type.as_str()),
+        (200, "text/event-stream"),
+        "{what}: {}",
+        opened.body
+    );
+    opened.session.clone().expect("a session id")
 }
+
+const GONE: (u16, &str) = (404, "session not found\n");
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sessions_past_the_cap_are_refused_with_503_and_open_ones_carry_on() {
+async fn past_the_cap_the_session_idle_longest_ends_and_every_new_client_is_served() {
     let project = Project::copy_of_repo();
     let (_server, url, _stderr) = serve_binary(&project, &["--no-journal", "--max-sessions", "3"]);
     let base = url.trim_end_matches("/mcp").to_string();
-    let (first, second) = (client(&url).await, client(&url).await);
-    let stream = open_sse(&base).await;
+    let first = opened(&initialize(&url).await, "first");
+    let second = opened(&initialize(&url).await, "second");
+    let mut stream = open_sse(&base).await;
     assert_eq!(stream.status(), 200, "the third session: an SSE stream");
+    assert_eq!(ping(&url, &second).await.0, 200, "second, touched last");
 
-    assert_refused(&initialize(&url).await, "a fourth initialize");
-    let refused = open_sse(&base).await;
-    let opened = Opened {
-        status: refused.status().as_u16(),
-        session: None,
-        content_type: refused
-            .headers()
-            .get("content-type")
-            .and_then(|value| value.to_str().ok())
-            .unwrap_or_default()
-            .to_string(),
-        body: refused.text().await.unwrap_or_default(),
-    };
-    assert_refused(&opened, "a fourth session over SSE");
-    assert_marina(&first).await;
-    assert_marina(&second).await;
+    let fourth = opened(&initialize(&url).await, "a fourth initialize");
+    let got = ping(&url, &first).await;
+    assert_eq!(
+        (got.0, got.1.as_str()),
+        GONE,
+        "the session idle longest ended"
+    );
+    assert_eq!(ping(&url, &second).await.0, 200, "the others carry on");
 
-    // The SSE stream ends: its place comes back.
-    drop(stream);
-    let session = initialize_once_a_place_is_free(&url).await;
-    assert_refused(&initialize(&url).await, "full again");
-    // A session ended by DELETE gives its place back too.
-    delete(&url, &session).await;
-    let third = client(&url).await;
-    assert_marina(&third).await;
-    assert_marina(&first).await;
+    let fifth = opened(&initialize(&url).await, "a fifth");
+    let ended = tokio::time::timeout(DEADLINE, async {
+        while let Ok(Some(_)) = stream.chunk().await {}
+    })
+    .await;
+    assert!(ended.is_ok(), "the SSE stream, idle longest now, ended");
+    for (session, what) in [(&second, "second"), (&fourth, "fourth"), (&fifth, "fifth")] {
+        assert_eq!(ping(&url, session).await.0, 200, "{what} carries on");
+    }
+    // A session ended by DELETE makes room without ending another.
+    assert!(delete(&url, &second).await);
+    let sixth = opened(&initialize(&url).await, "a sixth");
+    for session in [&fourth, &fifth, &sixth] {
+        assert_eq!(ping(&url, session).await.0, 200);
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -140,14 +146,13 @@ async fn initialize_in_a_loop_is_capped_and_the_memory_comes_back_when_sessions_
     let baseline = rss_kib(pid);
 
     let mut sessions = Vec::new();
-    for _ in 0..CAP + CAP / 2 {
-        let opened = initialize(&url).await;
-        match opened.session {
-            Some(session) => sessions.push(session),
-            None => assert_refused(&opened, "past the cap"),
+    for at in 0..CAP + CAP / 2 {
+        sessions.push(opened(&initialize(&url).await, "past the cap too"));
+        // A client in use is never the one idle longest.
+        if at % 100 == 0 {
+            assert_marina(&bystander).await;
         }
     }
-    assert_eq!(sessions.len(), CAP - 1, "the bystander holds one place");
     assert_marina(&bystander).await;
     let full = rss_kib(pid);
     assert!(
@@ -155,9 +160,15 @@ async fn initialize_in_a_loop_is_capped_and_the_memory_comes_back_when_sessions_
         "{CAP} sessions: {full} KiB, from {baseline} KiB"
     );
 
+    let mut ended = 0;
     for session in &sessions {
-        delete(&url, session).await;
+        ended += usize::from(delete(&url, session).await);
     }
+    assert_eq!(
+        ended,
+        CAP - 1,
+        "the table held the bystander and the newest"
+    );
     // Given back soon after the sessions end, not at the next periodic trim (30 min here).
     let halfway = baseline + full.saturating_sub(baseline) / 2;
     let released = wait_until_async(DEADLINE, || async {

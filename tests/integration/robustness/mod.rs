@@ -1,8 +1,12 @@
-//! Hardening (issue 14, `docs/RELIABILITY.md` §7): nothing a file, a client or a long run does
-//! can hang the server or exhaust the machine. Each test drives the real binary, bounds the time
-//! with deadlines (never a speed assertion), bounds memory by the server's own VmRSS, and shows
-//! a normal client still served meanwhile.
+//! Robustness, one file per concern (`docs/RELIABILITY.md`): bad input over all three
+//! transports, tool and overrides files broken or hostile under a running server, connections,
+//! sessions, output and memory bounds, property tests of the parser, renderer and matcher, the
+//! security rules, a bounded soak, and shutdown, graceful or stuck. Each test drives the real
+//! binary, bounds time with deadlines (never a speed assertion) and memory by the server's own
+//! VmRSS.
 
+mod bad_input;
+mod broken_files;
 #[cfg(target_os = "linux")]
 mod connections;
 #[cfg(target_os = "linux")]
@@ -11,16 +15,21 @@ mod dashboard;
 mod duplicate_ids;
 mod edits;
 #[cfg(target_os = "linux")]
-mod files;
+mod hostile_files;
 #[cfg(unix)]
 mod journal;
 mod output;
+mod properties;
+mod security;
 #[cfg(target_os = "linux")]
 mod sessions;
 #[cfg(unix)]
 mod shared_journal;
 #[cfg(unix)]
 mod shutdown;
+mod soak;
+#[cfg(unix)]
+mod stuck_shutdown;
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -62,4 +71,20 @@ pub fn run_bounded(project: &Project, args: &[&str]) -> Run {
         stdout: read(out.path()),
         stderr,
     }
+}
+
+/// What a client sees of any failure inside a call.
+const INTERNAL_ERROR: &str = "internal server error";
+
+/// `{"a": {"a": … 1 … }}`, `depth` objects deep.
+fn nested(depth: usize) -> String {
+    format!("{}1{}", r#"{"a":"#.repeat(depth), "}".repeat(depth))
+}
+
+/// A tools/call request as text, with the arguments spliced in as given.
+fn call_text(tool: &str, arguments: &str) -> Vec<u8> {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{{"name":"{tool}","arguments":{arguments}}}}}"#
+    )
+    .into_bytes()
 }

@@ -4,9 +4,7 @@
 
 use std::path::Path;
 
-use careem_mcp::engine::{
-    Engine, EngineConfig, Outcome, Scenario, Template, matches, parse_tool_file,
-};
+use careem_mcp::engine::{Engine, EngineConfig, Outcome, Scenario, Template, matches, toolfile};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
@@ -212,7 +210,7 @@ proptest! {
 
     #[test]
     fn prop_tool_file_parsing_never_panics(text in any::<String>()) {
-        let _ = parse_tool_file(Path::new("tools/t.md"), &text);
+        let _ = toolfile::parse(Path::new("tools/t.md"), &text);
     }
 
     #[test]
@@ -229,7 +227,7 @@ proptest! {
         ], 0..40),
     ) {
         let text = pieces.concat();
-        let parsed = parse_tool_file(Path::new("tools/t.md"), &text);
+        let parsed = toolfile::parse(Path::new("tools/t.md"), &text);
         // A file fit to serve renders every scenario with empty arguments (the start-up check).
         if parsed.diagnostics.is_empty() {
             let engine = bare_engine();

@@ -1,0 +1,333 @@
+//! The engine's one front door for a call: a [`CallRequest`] in, a [`CallOutput`] out, with
+//! the call's journal line written on the way. [`Engine::answer`] may block (a parse, a
+//! journal that is a pipe); [`Engine::answer_in_place`] never does, for async callers.
+
+use std::borrow::Cow;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::controls::plan::Plan;
+use super::output::{self, CallOutput, Decision, INTERNAL_ERROR, Rendering};
+use super::select::arguments;
+use super::select::selection::select;
+use super::toolfile::{Outcome, Parsed};
+use super::{Engine, Tool};
+
+/// Where a call comes from, as the journal's `transport` names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Origin {
+    /// Streamable HTTP (`/mcp`).
+    Http,
+    /// The legacy SSE transport.
+    Sse,
+    Stdio,
+    /// `careem-mcp call`.
+    Cli,
+    /// The dashboard's "try a call".
+    Dashboard,
+}
+
+impl Origin {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Http => "http",
+            Self::Sse => "sse",
+            Self::Stdio => "stdio",
+            Self::Cli => "cli",
+            Self::Dashboard => "dashboard",
+        }
+    }
+
+    /// Whether an agent made the call over MCP. Only such a call of a tool that does not exist
+    /// is journalled: `call` and the dashboard refuse an unknown name before it is a call.
+    pub fn is_mcp(self) -> bool {
+        matches!(self, Self::Http | Self::Sse | Self::Stdio)
+    }
+}
+
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How a call's plan (its scenario, step, delay and fault) is decided.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Planning {
+    /// Drawn from the overrides file as the next call of the tool in the request's session.
+    /// Only a transport can fire a fault, so a drawn plan's fault is left out.
+    Drawn,
+    /// One scenario forced for this call alone (`call --scenario`, the dashboard).
+    Forced(String),
+    /// Drawn already by the caller with [`Engine::plan`]: the server, which waits the delay
+    /// before it asks for the answer. A plan with a fault is answered by the fault: the call is
+    /// journalled as the fault's, and the transport fires it.
+    Given(Plan),
+}
+
+/// One call, as every caller hands it to the engine.
+#[derive(Debug, Clone)]
+pub struct CallRequest {
+    pub tool: String,
+    /// The arguments as the client sent them; `None` when it sent none.
+    pub arguments: Option<Map<String, Value>>,
+    pub planning: Planning,
+    pub rendering: Rendering,
+    pub origin: Origin,
+    /// The MCP session; `None` for stdio and for calls made in process.
+    pub session: Option<String>,
+}
+
+impl CallRequest {
+    /// A call from `origin` outside any session, planned from the overrides file, its value
+    /// rendered.
+    pub fn new(origin: Origin, tool: &str, arguments: Option<Map<String, Value>>) -> Self {
+        Self {
+            tool: tool.to_string(),
+            arguments,
+            planning: Planning::Drawn,
+            rendering: Rendering::Value,
+            origin,
+            session: None,
+        }
+    }
+}
+
+/// What [`Engine::answer_in_place`] could do without blocking.
+#[derive(Debug)]
+pub enum InPlace {
+    /// Answered and journalled.
+    Answered(CallOutput),
+    /// Answered, but writing the journal line could block (a journal that is a pipe, one being
+    /// rotated or written by another call): [`Engine::journal`] writes it where blocking is fine.
+    Unjournalled(Unjournalled),
+    /// Nothing done: the tool's file changed since its last parse, and a parse may take
+    /// milliseconds. [`Engine::answer`] answers the same request where blocking is fine.
+    Cold,
+}
+
+/// An answer whose journal line is still to be written.
+#[derive(Debug)]
+#[must_use = "the call's journal line is not written yet"]
+pub struct Unjournalled {
+    output: CallOutput,
+    origin: Origin,
+    session: Option<String>,
+}
+
+/// How the call path reads the tool's file: whatever it takes, or only when no parse is due.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    Blocking,
+    InPlace,
+}
+
+impl Engine {
+    /// Answers the call and appends its journal line. A call of an unknown tool answers with
+    /// [`Decision::UnknownTool`]. May block: a changed tool file is parsed again, and a journal
+    /// that is a pipe waits for its reader.
+    pub fn answer(&self, request: &CallRequest) -> CallOutput {
+        let output = self
+            .answer_unjournalled(request, Reading::Blocking)
+            .expect("a blocking read always answers");
+        self.journal(Unjournalled {
+            output,
+            origin: request.origin,
+            session: request.session.clone(),
+        })
+    }
+
+    /// As [`Engine::answer`], for an async caller that must not block its worker: the answer is
+    /// made here when the tool's file is parsed already as it is on disk now (then a call is a
+    /// read of the file, opened without blocking, and a render), and the journal line is
+    /// written here when that cannot block either. Otherwise the caller finishes on a blocking
+    /// thread: [`InPlace::Cold`] with [`Engine::answer`], [`InPlace::Unjournalled`] with
+    /// [`Engine::journal`].
+    pub fn answer_in_place(&self, request: &CallRequest) -> InPlace {
+        let Some(output) = self.answer_unjournalled(request, Reading::InPlace) else {
+            return InPlace::Cold;
+        };
+        let line = Unjournalled {
+            output,
+            origin: request.origin,
+            session: request.session.clone(),
+        };
+        match self.try_journal(&line) {
+            true => InPlace::Answered(line.output),
+            false => InPlace::Unjournalled(line),
+        }
+    }
+
+    /// Writes the journal line of an answer made in place, blocking if it must, and hands the
+    /// answer back. A journal that cannot be written is logged, never a reason to fail the call.
+    pub fn journal(&self, line: Unjournalled) -> CallOutput {
+        if self.journals(&line)
+            && let Some(journal) = &self.journal
+            && let Err(error) =
+                journal.append_call(line.origin, line.session.as_deref(), &line.output)
+        {
+            tracing::warn!(path = %journal.path().display(), "cannot write the call journal: {error}");
+        }
+        line.output
+    }
+
+    /// Writes the line when that cannot block: the journal is a regular file that no other
+    /// call is writing, still at its path and short of rotation. `false` when nothing was
+    /// written and the line is still due.
+    fn try_journal(&self, line: &Unjournalled) -> bool {
+        if !self.journals(line) {
+            return true;
+        }
+        let Some(journal) = &self.journal else {
+            return true;
+        };
+        match journal.try_append_call(line.origin, line.session.as_deref(), &line.output) {
+            Some(Ok(())) => true,
+            Some(Err(error)) => {
+                tracing::warn!(path = %journal.path().display(), "cannot write the call journal: {error}");
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Whether the line belongs in the journal: every call, but an unknown tool's from outside
+    /// MCP.
+    fn journals(&self, line: &Unjournalled) -> bool {
+        line.origin.is_mcp() || line.output.decision != Decision::UnknownTool
+    }
+
+    /// The answer, or `None` when reading in place and the tool's file needs a parse.
+    fn answer_unjournalled(&self, request: &CallRequest, reading: Reading) -> Option<CallOutput> {
+        let started = Instant::now();
+        let Some(tool) = self.tools.get(&request.tool) else {
+            return Some(CallOutput::unknown_tool(
+                &request.tool,
+                request.arguments.clone(),
+            ));
+        };
+        if let Planning::Given(plan) = &request.planning
+            && let Some(fault) = plan.fault
+        {
+            let output = CallOutput::faulted(&request.tool, request.arguments.clone(), plan, fault);
+            output::log(&output);
+            return Some(output);
+        }
+        let file = match reading {
+            Reading::Blocking => self.cache.get(&tool.path),
+            Reading::InPlace => self.cache.get_parsed(&tool.path).transpose()?,
+        };
+        let plan = match &request.planning {
+            Planning::Given(plan) => Cow::Borrowed(plan),
+            Planning::Forced(scenario) => Cow::Owned(Plan::forced(scenario)),
+            Planning::Drawn => Cow::Owned(Plan {
+                fault: None,
+                ..self.plan(&request.tool, request.session.as_deref())
+            }),
+        };
+        let mut output = self.answer_from(tool, request, &plan, file);
+        output.micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+        output::log(&output);
+        Some(output)
+    }
+
+    /// The answer from the tool's `file` as read at the start of the call.
+    fn answer_from(
+        &self,
+        tool: &Tool,
+        request: &CallRequest,
+        plan: &Plan,
+        file: std::io::Result<Arc<Parsed>>,
+    ) -> CallOutput {
+        let received = arguments::normalise(request.arguments.clone());
+        let mut args = received.clone();
+        arguments::apply_defaults(&tool.input_schema, &mut args);
+        let mut output = CallOutput::unanswered(
+            &request.tool,
+            received,
+            args,
+            Decision::InternalError,
+            INTERNAL_ERROR.to_string(),
+            Some(plan),
+        );
+        if let Err(message) =
+            arguments::validate(&tool.input_schema, &tool.input_validator, &output.arguments)
+        {
+            output.decision = Decision::InvalidArguments;
+            output.text = message;
+        } else {
+            self.render_answer(
+                &tool.path,
+                file,
+                plan.scenario.as_deref(),
+                request.rendering,
+                &mut output,
+            );
+        }
+        output
+    }
+
+    fn render_answer(
+        &self,
+        path: &Path,
+        file: std::io::Result<Arc<Parsed>>,
+        force: Option<&str>,
+        rendering: Rendering,
+        output: &mut CallOutput,
+    ) {
+        let parsed = match file {
+            Ok(parsed) => parsed,
+            Err(error) => {
+                tracing::error!(tool = %output.tool, path = %path.display(), "cannot read the tool file: {error}");
+                return;
+            }
+        };
+        if !parsed.diagnostics.is_empty() || parsed.file.tool != output.tool {
+            for diagnostic in &parsed.diagnostics {
+                tracing::error!(tool = %output.tool, "{diagnostic}");
+            }
+            if parsed.file.tool != output.tool {
+                tracing::error!(tool = %output.tool, path = %path.display(), "the file now names tool {:?}", parsed.file.tool);
+            }
+            return;
+        }
+        let Some(selection) = select(&parsed.file.scenarios, &output.arguments, force) else {
+            tracing::error!(tool = %output.tool, "the file has no default scenario");
+            return;
+        };
+        let scenario = selection.scenario;
+        output.decision = Decision::Scenario {
+            name: scenario.name.clone(),
+            forced: selection.forced,
+        };
+        let context = self.render_context(&output.arguments);
+        let rendered = match rendering {
+            Rendering::Value => scenario
+                .template
+                .render_with_text(context)
+                .map(|(value, text)| {
+                    let object = value.is_object();
+                    (text, object, Some(value))
+                }),
+            Rendering::Text => scenario
+                .template
+                .render_json_text(context)
+                .map(|(text, object)| (text, object, None)),
+        };
+        match rendered {
+            Ok((text, object, value)) => {
+                output.rendered(text, object, value);
+                output.is_error = scenario.outcome == Outcome::Error;
+            }
+            Err(error) => {
+                tracing::error!(tool = %output.tool, scenario = %scenario.name, path = %path.display(), "{error}");
+                output.decision = Decision::InternalError;
+            }
+        }
+    }
+}

@@ -1,0 +1,242 @@
+//! Reading JSON-RPC messages as the Go SDK's `jsonrpc2` decodes them: the same envelope rules,
+//! the same refusals in the same words. Params stay raw text until a method reads them.
+
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::value::RawValue;
+
+/// A request id: Go's decoder keeps numbers as whole numbers (a fraction is cut off) and
+/// strings as they are.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) enum Id {
+    Number(i64),
+    Text(String),
+}
+
+impl Serialize for Id {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Number(number) => serializer.serialize_i64(*number),
+            Self::Text(text) => serializer.serialize_str(text),
+        }
+    }
+}
+
+impl fmt::Display for Id {
+    /// As Go's `%v` prints the id inside its refusals: `{7}`'s value, a string quoted.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Number(number) => write!(f, "{number}"),
+            Self::Text(text) => write!(f, "{}", serde_json::Value::from(text.as_str())),
+        }
+    }
+}
+
+/// One message from the client.
+#[derive(Debug)]
+pub(crate) enum Message {
+    /// A call (with an id) or a notification (without).
+    Request(Request),
+    /// A response to something the server asked; the server asks nothing, so it is dropped.
+    Response,
+}
+
+#[derive(Debug)]
+pub(crate) struct Request {
+    pub(crate) id: Option<Id>,
+    pub(crate) method: String,
+    /// `None` when the message has no `params` at all; `null` is kept as the text `null`.
+    pub(crate) params: Option<Box<RawValue>>,
+}
+
+impl Request {
+    pub(crate) fn is_call(&self) -> bool {
+        self.id.is_some()
+    }
+}
+
+/// Why a body is not a message, in the SDK's words (after its `malformed payload: `).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum DecodeError {
+    #[error("unmarshaling jsonrpc message: {0}")]
+    Syntax(String),
+    #[error("invalid message version tag {0}; expected \"2.0\"")]
+    Version(String),
+    #[error("parse error: invalid ID type {0}")]
+    IdType(&'static str),
+    #[error("invalid request")]
+    Invalid,
+    #[error("empty batch")]
+    EmptyBatch,
+}
+
+#[derive(Deserialize)]
+struct Wire<'a> {
+    #[serde(default, borrow)]
+    jsonrpc: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    id: Option<&'a RawValue>,
+    #[serde(default)]
+    method: Option<String>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    params: Option<&'a RawValue>,
+}
+
+/// A field that is present, `null` included (plain `Option` would read `null` as absent).
+fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<&'de RawValue>, D::Error> {
+    <&RawValue>::deserialize(deserializer).map(Some)
+}
+
+/// One message, as `jsonrpc2.DecodeMessage` reads it.
+pub(crate) fn decode(text: &[u8]) -> Result<Message, DecodeError> {
+    // Go's decoder reads the first value and leaves what follows it, and takes invalid UTF-8
+    // as U+FFFD.
+    let mut reader = serde_json::Deserializer::from_slice(text);
+    let wire = match Wire::deserialize(&mut reader) {
+        Ok(wire) => wire,
+        Err(error) => {
+            if let Err(invalid) = std::str::from_utf8(text) {
+                tracing::debug!("a message that is not UTF-8: {invalid}");
+                let mended = String::from_utf8_lossy(text).into_owned();
+                return decode(mended.as_bytes());
+            }
+            return Err(DecodeError::Syntax(syntax(text, &error)));
+        }
+    };
+    let version = match wire.jsonrpc {
+        None => String::new(),
+        Some(raw) => match serde_json::from_str::<Option<String>>(raw.get()) {
+            Ok(tag) => tag.unwrap_or_default(),
+            Err(_) => {
+                return Err(DecodeError::Syntax(format!(
+                    "json: cannot unmarshal {} into Go struct field wireCombined.jsonrpc of type string",
+                    kind(raw.get())
+                )));
+            }
+        },
+    };
+    if version != "2.0" {
+        return Err(DecodeError::Version(
+            serde_json::Value::from(version).to_string(),
+        ));
+    }
+    let id = match wire.id {
+        None => None,
+        Some(raw) => id(raw.get())?,
+    };
+    match wire.method.filter(|method| !method.is_empty()) {
+        Some(method) => Ok(Message::Request(Request {
+            id,
+            method,
+            params: wire.params.map(RawValue::to_owned),
+        })),
+        None if id.is_none() => Err(DecodeError::Invalid),
+        None => Ok(Message::Response),
+    }
+}
+
+/// A body's messages and whether it was a batch, as the SDK's `readBatch` reads them: an array
+/// is a batch (empty: refused), anything else one message.
+pub(crate) fn read_batch(body: &[u8]) -> Result<(Vec<Message>, bool), DecodeError> {
+    if let Ok(batch) = serde_json::from_slice::<Vec<&RawValue>>(body) {
+        if batch.is_empty() {
+            return Err(DecodeError::EmptyBatch);
+        }
+        let messages = batch
+            .iter()
+            .map(|raw| decode(raw.get().as_bytes()))
+            .collect::<Result<Vec<_>, _>>()?;
+        return Ok((messages, true));
+    }
+    decode(body).map(|message| (vec![message], false))
+}
+
+fn id(raw: &str) -> Result<Option<Id>, DecodeError> {
+    match raw.as_bytes().first() {
+        Some(b'n') => Ok(None),
+        Some(b'"') => serde_json::from_str(raw)
+            .map(|text| Some(Id::Text(text)))
+            .map_err(|_| DecodeError::IdType("string")),
+        Some(b'-' | b'0'..=b'9') => {
+            // Go reads the number as a float64 and keeps its whole part.
+            let number: f64 = raw.parse().map_err(|_| DecodeError::IdType("float64"))?;
+            #[allow(clippy::cast_possible_truncation)]
+            Ok(Some(Id::Number(number as i64)))
+        }
+        Some(b't' | b'f') => Err(DecodeError::IdType("bool")),
+        Some(b'[') => Err(DecodeError::IdType("[]interface {}")),
+        _ => Err(DecodeError::IdType("map[string]interface {}")),
+    }
+}
+
+/// What Go calls a JSON value's kind in its type errors.
+pub(crate) fn kind(raw: &str) -> &'static str {
+    match raw.trim_start().as_bytes().first() {
+        Some(b'"') => "string",
+        Some(b't' | b'f') => "bool",
+        Some(b'[') => "array",
+        Some(b'{') => "object",
+        _ => "number",
+    }
+}
+
+/// serde's complaint about `text` as Go's decoder words it.
+fn syntax(text: &[u8], error: &serde_json::Error) -> String {
+    if error.classify() != serde_json::error::Category::Data {
+        return super::go_syntax::complaint(text);
+    }
+    let first = text.iter().find(|byte| !byte.is_ascii_whitespace());
+    let kind = match first {
+        Some(b'"') => "string",
+        Some(b't' | b'f') => "bool",
+        Some(b'[') => "array",
+        _ => "number",
+    };
+    format!("json: cannot unmarshal {kind} into Go value of type jsonrpc2.wireCombined")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bodies_are_read_or_refused_in_the_sdks_words() {
+        let refused = [
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"#,
+                "unmarshaling jsonrpc message: unexpected EOF",
+            ),
+            (
+                r#"{"id":31,"method":"ping"}"#,
+                r#"invalid message version tag ""; expected "2.0""#,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":true,"method":"ping"}"#,
+                "parse error: invalid ID type bool",
+            ),
+            (r#"{"jsonrpc":"2.0"}"#, "invalid request"),
+            ("[]", "empty batch"),
+        ];
+        for (body, want) in refused {
+            let error = read_batch(body.as_bytes()).expect_err(body);
+            assert_eq!(error.to_string(), want, "{body}");
+        }
+    }
+
+    #[test]
+    fn ids_params_and_batches_read_as_go_reads_them() {
+        let (messages, batch) =
+            read_batch(br#"[{"jsonrpc":"2.0","id":1.5,"method":"ping","params":null},{"jsonrpc":"2.0","method":"n"}]"#)
+                .unwrap();
+        assert!(batch);
+        let [Message::Request(first), Message::Request(second)] = &messages[..] else {
+            panic!("two requests: {messages:?}");
+        };
+        assert_eq!(first.id, Some(Id::Number(1)));
+        assert_eq!(first.params.as_ref().map(|raw| raw.get()), Some("null"));
+        assert_eq!((second.id.as_ref(), second.params.is_none()), (None, true));
+        let (messages, batch) = read_batch(br#"{"jsonrpc":"2.0","id":"a","result":{}}"#).unwrap();
+        assert!(!batch && matches!(messages[..], [Message::Response]));
+    }
+}

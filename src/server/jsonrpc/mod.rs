@@ -1,0 +1,12 @@
+//! JSON-RPC as production's Go SDK speaks it, for every transport: reading messages, the
+//! envelope checks and their refusals, and answers written byte for byte as Go writes them.
+
+pub(crate) mod go_json;
+mod go_syntax;
+mod message;
+mod methods;
+mod response;
+
+pub(crate) use message::{Id, Message, Request, decode, kind, read_batch};
+pub(crate) use methods::{INVALID_REQUEST, Method, check};
+pub(crate) use response::{RpcError, error_message, result_message};

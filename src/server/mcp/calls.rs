@@ -1,0 +1,331 @@
+//! `tools/call`: the controls' delay and fault, then the engine's answer, journalled before it
+//! goes out. A call whose tool file is parsed already is answered in the request's own task; a
+//! changed file is parsed again on a blocking thread.
+
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+use tokio_util::sync::CancellationToken;
+
+use super::in_flight::InFlightGuard;
+use super::session::{Session, Turn};
+use super::{Mcp, Reply, params, results};
+use crate::engine::{CallOutput, CallRequest, Fault, InPlace, Origin, Plan, Planning, Rendering};
+use crate::server::jsonrpc::{Id, RpcError, error_message, result_message};
+
+/// A Go server's exit status after a panic, which production's stack would show over stdio.
+const CRASH_STATUS: i32 = 2;
+
+/// JSON-RPC's internal error, as a fault or a shutdown answers a call.
+pub(crate) fn internal_error() -> RpcError {
+    RpcError::new(-32603, "internal error")
+}
+
+#[derive(Deserialize)]
+struct CallParams {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    arguments: Option<Box<RawValue>>,
+}
+
+/// A call's name and arguments as read from its `params`.
+pub(crate) struct ToolCall {
+    pub(crate) name: String,
+    arguments: Arguments,
+}
+
+enum Arguments {
+    Object(Option<Map<String, Value>>),
+    /// Arguments that are not an object, and the kind Go's decoder names.
+    Not(&'static str),
+    /// An object nested too deeply to read.
+    TooDeep,
+}
+
+impl ToolCall {
+    /// Reads `params` as the SDK does, refusing what it refuses.
+    pub(crate) fn read(raw: Option<&RawValue>) -> Result<Self, RpcError> {
+        let call: CallParams = params(raw, "tools/call", "mcp.CallToolParamsRaw")?;
+        let arguments = match call.arguments.as_deref().map(RawValue::get) {
+            None | Some("null") => Arguments::Object(None),
+            Some(text) => match serde_json::from_str::<Map<String, Value>>(text) {
+                Ok(map) => Arguments::Object(Some(map)),
+                // An object serde cannot read is one nested past what it reads.
+                Err(_) => match crate::server::jsonrpc::kind(text) {
+                    "object" => Arguments::TooDeep,
+                    kind => Arguments::Not(kind),
+                },
+            },
+        };
+        Ok(Self {
+            name: call.name,
+            arguments,
+        })
+    }
+
+    /// The name alone, for a transport that decides on faults before the call is read whole.
+    pub(crate) fn name_of(raw: Option<&RawValue>) -> Option<String> {
+        #[derive(Deserialize)]
+        struct Name {
+            name: String,
+        }
+        serde_json::from_str::<Name>(raw?.get())
+            .ok()
+            .map(|name| name.name)
+    }
+
+    fn arguments_map(&self) -> Option<Map<String, Value>> {
+        match &self.arguments {
+            Arguments::Object(map) => map.clone(),
+            Arguments::Not(_) | Arguments::TooDeep => None,
+        }
+    }
+}
+
+/// A call as it arrived: its plan (none for a tool that does not exist) and its place in the
+/// journal, both taken as it arrives so that sequences and journal lines follow arrival order.
+#[derive(Debug)]
+pub(crate) struct Arrival {
+    plan: Option<Plan>,
+    turn: Turn,
+}
+
+impl Arrival {
+    pub(crate) fn plan(&self) -> Option<&Plan> {
+        self.plan.as_ref()
+    }
+}
+
+impl Mcp {
+    /// A call of `tool` arriving in `session` now.
+    pub(crate) fn arrive(&self, session: &Session, tool: &str) -> Arrival {
+        let turn = session.take_turn();
+        if self.engine.tool(tool).is_none() {
+            return Arrival { plan: None, turn };
+        }
+        let planned =
+            panic::catch_unwind(AssertUnwindSafe(|| self.engine.plan(tool, session.id())));
+        let plan = planned.unwrap_or_else(|_| {
+            tracing::error!("planning a call failed: it panicked");
+            Plan::default()
+        });
+        Arrival {
+            plan: Some(plan),
+            turn,
+        }
+    }
+
+    /// Answers one `tools/call`.
+    pub(crate) async fn call_tool(
+        &self,
+        session: &Arc<Session>,
+        id: &Id,
+        call: ToolCall,
+        arrival: Option<Arrival>,
+        cancelled: &CancellationToken,
+    ) -> Reply {
+        let Arrival { plan, mut turn } =
+            arrival.unwrap_or_else(|| self.arrive(session, &call.name));
+        let Some(plan) = plan else {
+            turn.come().await;
+            self.journal_unknown(session, &call).await;
+            drop(turn);
+            let unknown = format!("unknown tool {}", crate::engine::go_quote(&call.name));
+            return Reply::Message(error_message(Some(id), &RpcError::new(-32602, unknown)));
+        };
+        let counted = self.in_flight.enter();
+        let call = Planned {
+            call,
+            plan,
+            turn,
+            counted,
+        };
+        tokio::select! {
+            biased;
+            reply = self.planned(session, id, call, cancelled) => reply,
+            () = self.in_flight.cut_off() => {
+                tracing::warn!("a call still running at shutdown: answering it with an error");
+                Reply::Message(error_message(Some(id), &internal_error()))
+            }
+        }
+    }
+
+    async fn planned(
+        &self,
+        session: &Arc<Session>,
+        id: &Id,
+        planned: Planned,
+        cancelled: &CancellationToken,
+    ) -> Reply {
+        let Planned {
+            call,
+            plan,
+            mut turn,
+            counted,
+        } = planned;
+        if !plan.delay.is_zero() {
+            // A call that waits gives up its place: the calls behind it are not held up.
+            drop(turn);
+            tokio::select! {
+                () = tokio::time::sleep(plan.delay) => {}
+                () = cancelled.cancelled() => return Reply::None,
+            }
+            turn = session.take_turn();
+        }
+        if let Some(fault) = plan.fault {
+            turn.come().await;
+            self.journal_fault(session, &call, &plan).await;
+            drop(turn);
+            return self.fire(session, id, fault, cancelled, counted).await;
+        }
+        let result = match call.arguments {
+            Arguments::Not(kind) => unreadable(&format!(
+                "json: cannot unmarshal {kind} into Go value of type map[string]interface {{}}"
+            )),
+            Arguments::TooDeep => unreadable("exceeded max depth"),
+            Arguments::Object(arguments) => {
+                match self
+                    .engine_answer(session, call.name.clone(), arguments, plan, turn)
+                    .await
+                {
+                    Ok(output) => results::call_result(&output),
+                    Err(error) => {
+                        tracing::error!(tool = %call.name, "the call failed: {error}");
+                        results::internal_error_result()
+                    }
+                }
+            }
+        };
+        Reply::Message(result_message(id, &result))
+    }
+
+    /// The engine's answer and its journal line, in its turn: in place when the tool file is
+    /// warm and the journal can be written without blocking, else on a blocking thread.
+    async fn engine_answer(
+        &self,
+        session: &Session,
+        name: String,
+        arguments: Option<Map<String, Value>>,
+        plan: Plan,
+        mut turn: Turn,
+    ) -> Result<CallOutput, String> {
+        let request = request(session, name, arguments, Planning::Given(plan));
+        turn.come().await;
+        let engine = Arc::clone(&self.engine);
+        let in_place = panic::catch_unwind(AssertUnwindSafe(|| engine.answer_in_place(&request)))
+            .map_err(|_| PANICKED.to_string())?;
+        let blocking = tokio::task::spawn_blocking(move || match in_place {
+            InPlace::Answered(output) => output,
+            InPlace::Unjournalled(line) => engine.journal(line),
+            InPlace::Cold => engine.answer(&request),
+        });
+        blocking.await.map_err(|error| error.to_string())
+    }
+
+    /// Journals what the engine answers `request` with, where blocking is fine: a call of an
+    /// unknown tool, or one a fault answers.
+    async fn journal_only(&self, request: CallRequest) {
+        let engine = Arc::clone(&self.engine);
+        let journalled = tokio::task::spawn_blocking(move || engine.answer(&request)).await;
+        if let Err(error) = journalled {
+            tracing::error!("journalling a call failed: {error}");
+        }
+    }
+
+    async fn journal_unknown(&self, session: &Session, call: &ToolCall) {
+        let request = request(
+            session,
+            call.name.clone(),
+            call.arguments_map(),
+            Planning::Drawn,
+        );
+        self.journal_only(request).await;
+    }
+
+    /// Fires a fault this layer answers, after its journal line: `-32603`, nothing until the
+    /// client cancels (`hang`), or, over stdio, a process that ends.
+    async fn fire(
+        &self,
+        session: &Session,
+        id: &Id,
+        fault: Fault,
+        cancelled: &CancellationToken,
+        counted: InFlightGuard,
+    ) -> Reply {
+        let stdio = session.origin() == Origin::Stdio;
+        match fault {
+            Fault::Hang => {
+                // A call that never ends must not hold up a shutdown, which cuts it (answers
+                // it `-32603`) once the others are done.
+                drop(counted);
+                cancelled.cancelled().await;
+                Reply::None
+            }
+            Fault::Drop if stdio => {
+                tracing::error!("the overrides file's drop fault: exiting as a crashed server");
+                Reply::Exit(CRASH_STATUS)
+            }
+            Fault::SessionExpired if stdio => {
+                tracing::warn!("the overrides file's session-expired fault: ending the session");
+                Reply::Exit(0)
+            }
+            _ => Reply::Message(error_message(Some(id), &internal_error())),
+        }
+    }
+
+    /// Journals a call that a fault answered instead of a scenario.
+    pub(crate) async fn journal_fault(&self, session: &Session, call: &ToolCall, plan: &Plan) {
+        let request = request(
+            session,
+            call.name.clone(),
+            call.arguments_map(),
+            Planning::Given(plan.clone()),
+        );
+        self.journal_only(request).await;
+    }
+}
+
+/// The engine's request for a call of `session`.
+fn request(
+    session: &Session,
+    tool: String,
+    arguments: Option<Map<String, Value>>,
+    planning: Planning,
+) -> CallRequest {
+    CallRequest {
+        tool,
+        arguments,
+        planning,
+        rendering: Rendering::Text,
+        origin: session.origin(),
+        session: session.id().map(str::to_string),
+    }
+}
+
+/// A known tool's call, with what it holds until it is answered.
+struct Planned {
+    call: ToolCall,
+    plan: Plan,
+    turn: Turn,
+    counted: InFlightGuard,
+}
+
+/// For the log, when a call panicked in place (the panic's message went to stderr).
+const PANICKED: &str = "the call panicked";
+
+/// What a typed Go handler answers for arguments it cannot read.
+fn unreadable(why: &str) -> Vec<u8> {
+    let text = format!("validating \"arguments\": unmarshaling arguments: {why}");
+    let mut out = br#"{"content":[{"type":"text","text":"#.to_vec();
+    crate::server::jsonrpc::go_json::write(
+        &mut out,
+        &text,
+        crate::server::jsonrpc::go_json::Escaping::Html,
+    );
+    out.extend_from_slice(br#"}],"isError":true}"#);
+    out
+}

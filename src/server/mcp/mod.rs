@@ -1,0 +1,312 @@
+//! MCP as production's Go SDK server answers it, whatever the transport: the handshake, the
+//! table of methods, the tool list and widget, and `tools/call` through the engine.
+
+mod calls;
+mod in_flight;
+mod results;
+mod session;
+
+use std::sync::Arc;
+
+use serde::de::DeserializeOwned;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value, json};
+
+pub(crate) use calls::{Arrival, ToolCall};
+pub(crate) use in_flight::InFlight;
+pub(crate) use results::{DEFAULT_HEADER_VERSION, PROTOCOL_VERSIONS, sorted};
+pub use results::{advertised, call_result_json};
+pub(crate) use session::Session;
+
+use super::jsonrpc::{Id, Method, Request, RpcError, error_message, result_message};
+use super::widget::{URI as WIDGET_URI, Widget};
+use super::{ServerError, ServerOptions};
+use crate::engine::Engine;
+
+/// What a request gets back.
+#[derive(Debug)]
+pub(crate) enum Reply {
+    /// The answer, one JSON-RPC message.
+    Message(Vec<u8>),
+    /// Nothing: a notification, or a call the client cancelled.
+    None,
+    /// stdio only: the process ends with this status (a `drop` or `session-expired` fault),
+    /// its journal line written.
+    Exit(i32),
+}
+
+/// Everything every session shares: the engine and the answers fixed at start-up.
+#[derive(Debug)]
+pub(crate) struct Mcp {
+    engine: Arc<Engine>,
+    name: String,
+    version: String,
+    tools: Vec<u8>,
+    tool_count: usize,
+    widget: Option<Widget>,
+    in_flight: InFlight,
+}
+
+impl Mcp {
+    /// # Errors
+    ///
+    /// Never today; kept so that a definition the wire cannot carry can be refused.
+    pub(crate) fn new(engine: Arc<Engine>, options: &ServerOptions) -> Result<Self, ServerError> {
+        let tools: Vec<Map<String, Value>> = engine
+            .tools()
+            .map(|tool| {
+                let mut definition = tool.definition.clone();
+                if options.no_output_schema {
+                    definition.shift_remove("outputSchema");
+                }
+                if options.no_meta {
+                    definition.shift_remove("_meta");
+                }
+                advertised(&definition)
+            })
+            .collect();
+        Ok(Self {
+            name: options.server_name.clone(),
+            version: options.server_version.clone(),
+            tool_count: tools.len(),
+            tools: results::tools_list(&tools),
+            widget: (!options.no_meta).then(|| Widget::new(&options.widget_domain)),
+            engine,
+            in_flight: InFlight::default(),
+        })
+    }
+
+    pub(crate) fn tool_count(&self) -> usize {
+        self.tool_count
+    }
+
+    pub(crate) fn in_flight(&self) -> &InFlight {
+        &self.in_flight
+    }
+
+    /// Answers one message whose envelope passed [`super::jsonrpc::check`]. `arrival` is a
+    /// `tools/call`'s, when the transport took it as the call arrived.
+    pub(crate) async fn answer(
+        &self,
+        session: &Arc<Session>,
+        request: Request,
+        method: Method,
+        arrival: Option<Arrival>,
+    ) -> Reply {
+        if !session.is_initialized()
+            && !matches!(
+                method,
+                Method::Initialize | Method::Ping | Method::Initialized
+            )
+        {
+            tracing::debug!(method = %request.method, "a request before initialize");
+            let Some(id) = &request.id else {
+                return Reply::None;
+            };
+            let message = format!(
+                "method {} is invalid during session initialization",
+                crate::engine::go_quote(&request.method)
+            );
+            return Reply::Message(error_message(Some(id), &RpcError::new(0, message)));
+        }
+        let Some(id) = request.id.clone() else {
+            self.notified(session, &request, method);
+            return Reply::None;
+        };
+        let Some(pending) = session.enter(&id) else {
+            let message = format!("invalid request: request ID {id} already in use");
+            return Reply::Message(error_message(
+                Some(&id),
+                &RpcError::new(super::jsonrpc::INVALID_REQUEST, message),
+            ));
+        };
+        let answered = match method {
+            Method::ToolsCall => match ToolCall::read(request.params.as_deref()) {
+                Ok(call) => {
+                    return self
+                        .call_tool(session, &id, call, arrival, &pending.cancelled)
+                        .await;
+                }
+                Err(error) => Err(error),
+            },
+            _ => self.fixed(session, &request, method),
+        };
+        drop(pending);
+        Reply::Message(match answered {
+            Ok(result) => result_message(&id, &result),
+            Err(error) => error_message(Some(&id), &error),
+        })
+    }
+
+    /// The methods answered from what is fixed at start-up.
+    fn fixed(
+        &self,
+        session: &Session,
+        request: &Request,
+        method: Method,
+    ) -> Result<Vec<u8>, RpcError> {
+        let raw = request.params.as_deref();
+        let method_name = request.method.as_str();
+        match method {
+            Method::Initialize => {
+                #[derive(serde::Deserialize)]
+                struct Initialize {
+                    #[serde(default, rename = "protocolVersion")]
+                    protocol_version: String,
+                }
+                let initialize: Initialize = params(raw, method_name, "mcp.initializeParamsV2")
+                    .map_err(|error| match raw.map(RawValue::get) {
+                        Some("null") => {
+                            RpcError::new(0, "handling 'initialize': missing required \"params\"")
+                        }
+                        _ => error,
+                    })?;
+                session.mark_initialized();
+                Ok(results::initialize(
+                    &self.name,
+                    &self.version,
+                    results::negotiated(&initialize.protocol_version),
+                    self.widget.is_some(),
+                ))
+            }
+            Method::Ping | Method::SetLevel => Ok(b"{}".to_vec()),
+            Method::ToolsList
+            | Method::ResourcesList
+            | Method::PromptsList
+            | Method::ResourceTemplatesList => {
+                #[derive(serde::Deserialize)]
+                struct Page {
+                    #[serde(default)]
+                    cursor: Option<String>,
+                }
+                let page: Option<Page> = optional_params(raw, method_name, "mcp.ListToolsParams")?;
+                if page
+                    .and_then(|page| page.cursor)
+                    .is_some_and(|cursor| !cursor.is_empty())
+                {
+                    return Err(RpcError::new(-32602, "invalid params"));
+                }
+                Ok(match method {
+                    Method::ToolsList => self.tools.clone(),
+                    Method::ResourcesList => {
+                        let mut out = br#"{"resources":["#.to_vec();
+                        if let Some(widget) = &self.widget {
+                            out.extend_from_slice(widget.resource());
+                        }
+                        out.extend_from_slice(b"]}");
+                        out
+                    }
+                    Method::PromptsList => br#"{"prompts":[]}"#.to_vec(),
+                    _ => br#"{"resourceTemplates":[]}"#.to_vec(),
+                })
+            }
+            Method::ResourcesRead => {
+                #[derive(serde::Deserialize)]
+                struct Read {
+                    #[serde(default)]
+                    uri: String,
+                }
+                let read: Read = params(raw, method_name, "mcp.ReadResourceParams")?;
+                match &self.widget {
+                    Some(widget) if read.uri == WIDGET_URI => Ok(widget.read().to_vec()),
+                    _ => Err(RpcError {
+                        code: -32002,
+                        message: "Resource not found".into(),
+                        data: Some(json!({"uri": read.uri})),
+                    }),
+                }
+            }
+            Method::PromptsGet => {
+                #[derive(serde::Deserialize)]
+                struct Get {
+                    #[serde(default)]
+                    name: String,
+                }
+                let get: Get = params(raw, method_name, "mcp.GetPromptParams")?;
+                Err(RpcError::new(
+                    -32602,
+                    format!("unknown prompt {}", crate::engine::go_quote(&get.name)),
+                ))
+            }
+            Method::ResourcesSubscribe => Err(RpcError::new(
+                -32601,
+                "method not found: server does not support resource subscriptions",
+            )),
+            Method::Complete | Method::ResourcesUnsubscribe => Err(RpcError::new(
+                -32601,
+                format!("method not found: {}", crate::engine::go_quote(method_name)),
+            )),
+            Method::ToolsCall
+            | Method::Cancelled
+            | Method::Initialized
+            | Method::RootsListChanged
+            | Method::Progress => Err(RpcError::new(
+                -32601,
+                format!("method not found: {}", crate::engine::go_quote(method_name)),
+            )),
+        }
+    }
+
+    /// A notification: a cancellation stops its call; the others need nothing.
+    fn notified(&self, session: &Session, request: &Request, method: Method) {
+        if method != Method::Cancelled {
+            return;
+        }
+        #[derive(serde::Deserialize)]
+        struct Cancelled {
+            #[serde(rename = "requestId")]
+            request_id: Value,
+        }
+        let cancelled = request
+            .params
+            .as_deref()
+            .and_then(|raw| serde_json::from_str::<Cancelled>(raw.get()).ok());
+        let id = match cancelled.map(|cancelled| cancelled.request_id) {
+            Some(Value::String(text)) => Id::Text(text),
+            Some(Value::Number(number)) => match number.as_i64() {
+                Some(number) => Id::Number(number),
+                #[allow(clippy::cast_possible_truncation)]
+                None => Id::Number(number.as_f64().unwrap_or_default() as i64),
+            },
+            _ => return,
+        };
+        session.cancel(&id);
+    }
+}
+
+/// A method's `params` read as the SDK reads them into its `T` (Go's name `go_type`, for the
+/// refusal's words): `null` is missing params.
+fn params<T: DeserializeOwned>(
+    raw: Option<&RawValue>,
+    method: &str,
+    go_type: &str,
+) -> Result<T, RpcError> {
+    optional_params(raw, method, go_type)?.ok_or_else(|| {
+        RpcError::new(
+            super::jsonrpc::INVALID_REQUEST,
+            format!("handling '{method}': invalid request: missing required \"params\""),
+        )
+    })
+}
+
+/// As [`params`] for a method whose `params` may be left out.
+fn optional_params<T: DeserializeOwned>(
+    raw: Option<&RawValue>,
+    method: &str,
+    go_type: &str,
+) -> Result<Option<T>, RpcError> {
+    let Some(raw) = raw.filter(|raw| raw.get() != "null") else {
+        return Ok(None);
+    };
+    serde_json::from_str(raw.get()).map(Some).map_err(|_| {
+        let shown = crate::engine::go_quote(raw.get());
+        let kind = super::jsonrpc::kind(raw.get());
+        let bare = go_type.trim_start_matches("mcp.");
+        RpcError::new(
+            0,
+            format!(
+                "handling '{method}': unmarshaling {shown} into a *{go_type}: json: cannot unmarshal {kind} into Go value of type mcp.{bare}"
+            ),
+        )
+    })
+}

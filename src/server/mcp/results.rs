@@ -1,0 +1,254 @@
+//! The fixed answers (identity, tool list, widget) and a call's result, in the shape and key
+//! order of the Go SDK's structs: what production's `encoding/json` writes for them.
+
+use serde_json::{Map, Value};
+
+use crate::engine::CallOutput;
+use crate::server::jsonrpc::go_json::{self, Escaping};
+
+/// The protocol revisions the SDK's stateful server speaks, newest first.
+pub(crate) const PROTOCOL_VERSIONS: [&str; 4] =
+    ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+
+/// The revision a header that names none stands for.
+pub(crate) const DEFAULT_HEADER_VERSION: &str = "2025-03-26";
+
+/// The version answered to a client that asks for `asked`: it, when spoken, else the newest.
+pub(crate) fn negotiated(asked: &str) -> &'static str {
+    PROTOCOL_VERSIONS
+        .iter()
+        .find(|version| **version == asked)
+        .copied()
+        .unwrap_or(PROTOCOL_VERSIONS[0])
+}
+
+/// The `initialize` result for `version`: `InitializeResult`'s fields in its order.
+pub(crate) fn initialize(name: &str, version: &str, protocol: &str, resources: bool) -> Vec<u8> {
+    let mut capabilities = Map::new();
+    capabilities.insert("logging".into(), Value::Object(Map::new()));
+    if resources {
+        capabilities.insert("resources".into(), listed());
+    }
+    capabilities.insert("tools".into(), listed());
+    let mut info = Map::new();
+    info.insert("name".into(), name.into());
+    info.insert("version".into(), version.into());
+    let mut result = Map::new();
+    result.insert("capabilities".into(), Value::Object(capabilities));
+    result.insert("protocolVersion".into(), protocol.into());
+    result.insert("serverInfo".into(), Value::Object(info));
+    go_json::to_vec(&result, Escaping::Envelope)
+}
+
+fn listed() -> Value {
+    let mut changed = Map::new();
+    changed.insert("listChanged".into(), true.into());
+    Value::Object(changed)
+}
+
+/// A tool definition as production advertises it: the fields of the SDK's `Tool` in its order,
+/// `_meta` as a Go map (keys sorted), annotations as `ToolAnnotations` (its two plain booleans
+/// left out when false), the schemas as written.
+#[must_use]
+pub fn advertised(definition: &Map<String, Value>) -> Map<String, Value> {
+    const ORDER: [&str; 8] = [
+        "_meta",
+        "annotations",
+        "description",
+        "inputSchema",
+        "name",
+        "outputSchema",
+        "title",
+        "icons",
+    ];
+    let mut tool = Map::new();
+    for key in ORDER {
+        let Some(value) = definition.get(key) else {
+            continue;
+        };
+        let value = match key {
+            "_meta" => sorted(value),
+            "annotations" => annotations(value),
+            _ => value.clone(),
+        };
+        tool.insert(key.to_string(), value);
+    }
+    for (key, value) in definition {
+        if !ORDER.contains(&key.as_str()) {
+            tool.insert(key.clone(), value.clone());
+        }
+    }
+    tool
+}
+
+fn annotations(value: &Value) -> Value {
+    const ORDER: [&str; 5] = [
+        "destructiveHint",
+        "idempotentHint",
+        "openWorldHint",
+        "readOnlyHint",
+        "title",
+    ];
+    let Value::Object(given) = value else {
+        return value.clone();
+    };
+    let mut out = Map::new();
+    for key in ORDER {
+        match (key, given.get(key)) {
+            (_, None) | ("idempotentHint" | "readOnlyHint", Some(Value::Bool(false))) => {}
+            ("title", Some(Value::String(title))) if title.is_empty() => {}
+            (_, Some(value)) => {
+                out.insert(key.to_string(), value.clone());
+            }
+        }
+    }
+    Value::Object(out)
+}
+
+/// A value as Go writes a `map[string]any`: every object's keys sorted.
+pub(crate) fn sorted(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            Value::Object(
+                keys.into_iter()
+                    .map(|key| (key.clone(), sorted(&map[key])))
+                    .collect(),
+            )
+        }
+        Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
+        other => other.clone(),
+    }
+}
+
+/// `{"tools":[…]}`, written once at start-up: the list is fixed.
+pub(crate) fn tools_list(tools: &[Map<String, Value>]) -> Vec<u8> {
+    let mut out = br#"{"tools":["#.to_vec();
+    for (at, tool) in tools.iter().enumerate() {
+        if at > 0 {
+            out.push(b',');
+        }
+        go_json::write(&mut out, tool, Escaping::Envelope);
+    }
+    out.extend_from_slice(b"]}");
+    out
+}
+
+/// A call's result as the SDK writes a typed handler's: one text item, `structuredContent`
+/// when the value is an object, `isError` only when true. A value's text is its JSON as
+/// `json.Marshal` writes it (HTML escaped), and the text item is itself marshalled so, as the
+/// SDK's `TextContent` is.
+pub(crate) fn call_result(output: &CallOutput) -> Vec<u8> {
+    let text = if output.json.is_some() {
+        go_json::html_escaped(&output.text)
+    } else {
+        std::borrow::Cow::Borrowed(output.text.as_str())
+    };
+    let mut out = Vec::with_capacity(2 * text.len() + 96);
+    out.extend_from_slice(br#"{"content":[{"type":"text","text":"#);
+    go_json::write(&mut out, text.as_ref(), Escaping::Html);
+    out.extend_from_slice(b"}]");
+    if output.json == Some(crate::engine::JsonShape::Object) {
+        out.extend_from_slice(br#","structuredContent":"#);
+        out.extend_from_slice(text.as_bytes());
+    }
+    if output.is_error {
+        out.extend_from_slice(br#","isError":true"#);
+    }
+    out.push(b'}');
+    out
+}
+
+/// The result of a call that failed inside (`internal server error`, `isError`).
+pub(crate) fn internal_error_result() -> Vec<u8> {
+    let mut out = br#"{"content":[{"type":"text","text":"#.to_vec();
+    go_json::write(&mut out, crate::engine::INTERNAL_ERROR, Escaping::Html);
+    out.extend_from_slice(br#"}],"isError":true}"#);
+    out
+}
+
+/// A result as data, for the callers outside MCP that show one (`careem-mcp call`, the
+/// dashboard): the same JSON the client reads.
+#[must_use]
+pub fn call_result_json(output: &CallOutput) -> Value {
+    serde_json::from_slice(&call_result(output)).unwrap_or(Value::Null)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::engine::{Decision, JsonShape};
+
+    fn output(text: &str, json: Option<JsonShape>, is_error: bool) -> CallOutput {
+        CallOutput {
+            tool: "t".into(),
+            received: json!({}),
+            arguments: json!({}),
+            decision: Decision::InvalidArguments,
+            value: None,
+            json,
+            text: text.to_string(),
+            is_error,
+            micros: 0,
+            step: None,
+            delay_ms: 0,
+        }
+    }
+
+    #[test]
+    fn results_are_written_as_a_typed_go_handler_writes_them() {
+        let cases = [
+            (
+                output(
+                    r#"{"location":{"title":"Dubai Marina Walk & Co <x>"}}"#,
+                    Some(JsonShape::Object),
+                    false,
+                ),
+                r#"{"content":[{"type":"text","text":"{\"location\":{\"title\":\"Dubai Marina Walk \\u0026 Co \\u003cx\\u003e\"}}"}],"structuredContent":{"location":{"title":"Dubai Marina Walk \u0026 Co \u003cx\u003e"}}}"#,
+            ),
+            (
+                output(r#"["a"]"#, Some(JsonShape::Other), false),
+                r#"{"content":[{"type":"text","text":"[\"a\"]"}]}"#,
+            ),
+            (
+                output(
+                    r#"validating "arguments": unexpected additional properties ["<z>"]"#,
+                    None,
+                    true,
+                ),
+                r#"{"content":[{"type":"text","text":"validating \"arguments\": unexpected additional properties [\"\u003cz\u003e\"]"}],"isError":true}"#,
+            ),
+        ];
+        for (output, want) in cases {
+            assert_eq!(String::from_utf8(call_result(&output)).unwrap(), want);
+        }
+    }
+
+    #[test]
+    fn a_failed_call_is_internal_server_error() {
+        assert_eq!(
+            String::from_utf8(internal_error_result()).unwrap(),
+            r#"{"content":[{"type":"text","text":"internal server error"}],"isError":true}"#
+        );
+    }
+
+    #[test]
+    fn definitions_are_advertised_in_the_sdks_order() {
+        let file = json!({
+            "name": "t", "title": "T", "description": "d",
+            "inputSchema": {"type": "object", "properties": {}},
+            "annotations": {"title": "T", "readOnlyHint": false, "destructiveHint": false,
+                            "idempotentHint": true, "openWorldHint": false},
+            "_meta": {"ui": {"resourceUri": "u"}, "openai/widgetAccessible": true}
+        });
+        let Value::Object(file) = file else { panic!() };
+        let advertised = Value::Object(advertised(&file));
+        assert_eq!(
+            advertised.to_string(),
+            r#"{"_meta":{"openai/widgetAccessible":true,"ui":{"resourceUri":"u"}},"annotations":{"destructiveHint":false,"idempotentHint":true,"openWorldHint":false,"title":"T"},"description":"d","inputSchema":{"type":"object","properties":{}},"name":"t","title":"T"}"#
+        );
+    }
+}

@@ -1,0 +1,160 @@
+//! One client's session, on any transport: whether it has initialized, and the calls it has
+//! pending (a request id in use, a call a `notifications/cancelled` can stop).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use tokio::sync::oneshot;
+use tokio_util::sync::CancellationToken;
+
+use crate::engine::Origin;
+use crate::server::jsonrpc::Id;
+
+#[derive(Debug)]
+pub(crate) struct Session {
+    /// The id a client names the session by (none over stdio): the journal's and the controls'
+    /// session.
+    id: Option<Arc<str>>,
+    origin: Origin,
+    initialized: Mutex<bool>,
+    pending: Mutex<HashMap<Id, (u64, CancellationToken)>>,
+    serial: std::sync::atomic::AtomicU64,
+    /// Told when the call that arrived last has written its journal line.
+    last_turn: Mutex<Option<oneshot::Receiver<()>>>,
+    /// Cancelled when the session ends: its calls still running stop.
+    ended: CancellationToken,
+}
+
+/// A call's place in its session's journal: its line is written after the line of the call
+/// that arrived before it, so that the journal follows arrival order even when calls are
+/// answered at once. Dropping it lets the next call write.
+#[derive(Debug)]
+pub(crate) struct Turn {
+    previous: Option<oneshot::Receiver<()>>,
+    _done: oneshot::Sender<()>,
+}
+
+impl Turn {
+    /// Resolves once every call that arrived before this one has written its line (or gone).
+    pub(crate) async fn come(&mut self) {
+        if let Some(previous) = self.previous.take() {
+            let _ = previous.await;
+        }
+    }
+}
+
+/// A call's place among its session's pending requests, given back when dropped.
+#[derive(Debug)]
+pub(crate) struct Pending {
+    session: Arc<Session>,
+    id: Id,
+    serial: u64,
+    pub(crate) cancelled: CancellationToken,
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        let mut pending = self.session.pending();
+        // A cancelled call gave its id up already; it may be another call's by now.
+        if pending
+            .get(&self.id)
+            .is_some_and(|(serial, _)| *serial == self.serial)
+        {
+            pending.remove(&self.id);
+        }
+    }
+}
+
+impl Session {
+    pub(crate) fn new(id: Option<Arc<str>>, origin: Origin) -> Arc<Self> {
+        Arc::new(Self {
+            id,
+            origin,
+            initialized: Mutex::new(false),
+            pending: Mutex::default(),
+            serial: std::sync::atomic::AtomicU64::new(0),
+            last_turn: Mutex::default(),
+            ended: CancellationToken::new(),
+        })
+    }
+
+    pub(crate) fn id(&self) -> Option<&str> {
+        self.id.as_deref()
+    }
+
+    pub(crate) fn origin(&self) -> Origin {
+        self.origin
+    }
+
+    pub(crate) fn is_initialized(&self) -> bool {
+        *self
+            .initialized
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub(crate) fn mark_initialized(&self) {
+        *self
+            .initialized
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = true;
+    }
+
+    fn pending(&self) -> std::sync::MutexGuard<'_, HashMap<Id, (u64, CancellationToken)>> {
+        self.pending.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Takes `id` for a call; `None` when a call of this session already has it.
+    pub(crate) fn enter(self: &Arc<Self>, id: &Id) -> Option<Pending> {
+        let mut pending = self.pending();
+        if pending.contains_key(id) {
+            return None;
+        }
+        let cancelled = self.ended.child_token();
+        let serial = self
+            .serial
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        pending.insert(id.clone(), (serial, cancelled.clone()));
+        Some(Pending {
+            session: Arc::clone(self),
+            id: id.clone(),
+            serial,
+            cancelled,
+        })
+    }
+
+    /// The next place in the journal, taken as a call arrives.
+    pub(crate) fn take_turn(&self) -> Turn {
+        let (done, next) = oneshot::channel();
+        let previous = self
+            .last_turn
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .replace(next);
+        Turn {
+            previous,
+            _done: done,
+        }
+    }
+
+    /// A `notifications/cancelled` for `id`: the call stops and its id is free at once.
+    pub(crate) fn cancel(&self, id: &Id) {
+        if let Some((_, call)) = self.pending().remove(id) {
+            call.cancel();
+        }
+    }
+
+    /// Ends the session: every call still running stops.
+    pub(crate) fn end(&self) {
+        self.ended.cancel();
+    }
+
+    #[cfg(test)]
+    pub(crate) fn has_ended(&self) -> bool {
+        self.ended.is_cancelled()
+    }
+
+    pub(crate) async fn ended(&self) {
+        self.ended.cancelled().await;
+    }
+}

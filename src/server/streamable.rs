@@ -1,0 +1,423 @@
+//! Streamable HTTP at `/mcp`, checked and answered in the Go SDK's order: media types, the
+//! session, the method, the protocol version, then the body; one path per request, in the
+//! request's own task, each answer an `event: message` on the POST's own stream.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method as HttpMethod, StatusCode, header};
+use axum::response::Response;
+use futures::StreamExt;
+use futures::stream::FuturesOrdered;
+use tokio_util::sync::CancellationToken;
+
+use super::faults;
+use super::jsonrpc::{self, Message, Method, Request as RpcRequest};
+use super::mcp::{
+    Arrival, DEFAULT_HEADER_VERSION, Mcp, PROTOCOL_VERSIONS, Reply, Session, ToolCall,
+};
+use super::plain;
+use super::sessions::{Live, Sessions};
+use super::streams::Streams;
+use crate::engine::Origin;
+use crate::engine::Plan;
+
+pub(crate) const SESSION_ID: &str = "mcp-session-id";
+const PROTOCOL_VERSION: &str = "mcp-protocol-version";
+const LAST_EVENT_ID: &str = "last-event-id";
+
+/// What `/mcp` needs.
+#[derive(Debug, Clone)]
+pub(crate) struct Streamable {
+    pub(crate) mcp: Arc<Mcp>,
+    pub(crate) sessions: Arc<Sessions>,
+    pub(crate) streams: Arc<Streams>,
+    pub(crate) shutdown: CancellationToken,
+}
+
+pub(crate) async fn handle(State(http): State<Streamable>, request: Request) -> Response {
+    let (parts, body) = request.into_parts();
+    let method = parts.method.clone();
+    let headers = &parts.headers;
+    if method == HttpMethod::POST && base_media_type(headers) != "application/json" {
+        return plain::error(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "Content-Type must be 'application/json'",
+        );
+    }
+    let (json_ok, stream_ok) = accepts(headers);
+    if method == HttpMethod::GET {
+        if !stream_ok {
+            return plain::error(
+                StatusCode::BAD_REQUEST,
+                "Accept must contain 'text/event-stream' for GET requests",
+            );
+        }
+    } else if (!json_ok || !stream_ok) && method != HttpMethod::DELETE {
+        return plain::error(
+            StatusCode::BAD_REQUEST,
+            "Accept must contain both 'application/json' and 'text/event-stream'",
+        );
+    }
+    let session_id = headers
+        .get(SESSION_ID)
+        .and_then(|value| value.to_str().ok())
+        .filter(|id| !id.is_empty())
+        .map(str::to_string);
+    let live = match &session_id {
+        Some(id) => match http.sessions.get(id) {
+            Some(live) => Some(live),
+            None => return plain::error(StatusCode::NOT_FOUND, "session not found"),
+        },
+        None => None,
+    };
+    if method == HttpMethod::DELETE {
+        let Some(id) = session_id else {
+            return plain::error(
+                StatusCode::BAD_REQUEST,
+                "Bad Request: DELETE requires an Mcp-Session-Id header",
+            );
+        };
+        http.sessions.close(&id);
+        return plain::empty(StatusCode::NO_CONTENT);
+    }
+    if method != HttpMethod::GET && method != HttpMethod::POST {
+        let mut refused = plain::error(StatusCode::METHOD_NOT_ALLOWED, "Method Not Allowed");
+        refused
+            .headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static("GET, POST, DELETE"));
+        return refused;
+    }
+    let version = match headers.get(PROTOCOL_VERSION) {
+        None => DEFAULT_HEADER_VERSION.to_string(),
+        Some(value) => String::from_utf8_lossy(value.as_bytes()).into_owned(),
+    };
+    if method == HttpMethod::GET {
+        let Some(live) = live else {
+            return plain::error(
+                StatusCode::BAD_REQUEST,
+                "Bad Request: GET requires an Mcp-Session-Id header",
+            );
+        };
+        if let Some(refused) = unsupported(&version) {
+            return refused;
+        }
+        return standalone(&live, headers, &http.streams);
+    }
+    if let Some(refused) = unsupported(&version) {
+        return refused;
+    }
+    if headers.contains_key(LAST_EVENT_ID) {
+        return plain::error(
+            StatusCode::BAD_REQUEST,
+            "can't send Last-Event-ID for POST request",
+        );
+    }
+    // The body was read whole (within the size limit and the body timeout) in front.
+    let body = match axum::body::to_bytes(body, usize::MAX).await {
+        Ok(body) => body,
+        Err(_) => return plain::error(StatusCode::BAD_REQUEST, "failed to read body"),
+    };
+    post(&http, live, &version, &body).await
+}
+
+/// A POST's messages, answered.
+async fn post(http: &Streamable, live: Option<Arc<Live>>, version: &str, body: &Bytes) -> Response {
+    if body.is_empty() {
+        return plain::error(StatusCode::BAD_REQUEST, "POST requires a non-empty body");
+    }
+    let (messages, batch) = match jsonrpc::read_batch(body) {
+        Ok(read) => read,
+        Err(error) => {
+            return plain::error(
+                StatusCode::BAD_REQUEST,
+                &format!("malformed payload: {error}"),
+            );
+        }
+    };
+    if batch && version >= "2025-06-18" {
+        return plain::error(
+            StatusCode::BAD_REQUEST,
+            &format!(
+                "JSON-RPC batching is not supported in 2025-06-18 and later (request version: {version})"
+            ),
+        );
+    }
+    let mut requests = Vec::with_capacity(messages.len());
+    for message in messages {
+        let Message::Request(request) = message else {
+            continue;
+        };
+        match jsonrpc::check(&request) {
+            Ok(method) => requests.push((request, method)),
+            Err(refusal) => return plain::error(StatusCode::BAD_REQUEST, &refusal.to_string()),
+        }
+    }
+    let session = match &live {
+        Some(live) => Arc::clone(&live.session),
+        None => Sessions::fresh(Origin::Http),
+    };
+    let calls = requests
+        .iter()
+        .filter(|(request, _)| request.is_call())
+        .count();
+    if calls == 0 {
+        for (request, method) in requests {
+            let _ = http.mcp.answer(&session, request, method, None).await;
+        }
+        return plain::empty(StatusCode::ACCEPTED);
+    }
+    // Calls arrive in order; the ingress answers its faults in front of the SDK, for a call
+    // of a live session.
+    let mut arrivals: Vec<Option<Arrival>> = Vec::with_capacity(requests.len());
+    for (request, method) in &requests {
+        let arrival = (*method == Method::ToolsCall && session.is_initialized())
+            .then(|| ToolCall::name_of(request.params.as_deref()))
+            .flatten()
+            .map(|name| (http.mcp.arrive(&session, &name), name));
+        if let (false, true, Some((arrival, name))) = (batch, live.is_some(), &arrival)
+            && let Some(plan) = arrival.plan()
+            && let Some(fault) = plan
+                .fault
+                .filter(|fault| faults::answered_by_ingress(*fault))
+        {
+            return ingress(http, &session, request, name, plan, fault).await;
+        }
+        arrivals.push(arrival.map(|(arrival, _)| arrival));
+    }
+    let initialize = requests
+        .iter()
+        .any(|(request, _)| request.method == "initialize");
+    let mut answers: FuturesOrdered<_> = requests
+        .into_iter()
+        .zip(arrivals)
+        .map(|((request, method), arrival)| {
+            let (mcp, session) = (Arc::clone(&http.mcp), Arc::clone(&session));
+            async move { mcp.answer(&session, request, method, arrival).await }
+        })
+        .collect();
+    if live.is_none() {
+        // A new session: answered whole first, so that it is in the table (when `initialize`
+        // succeeded) before its id goes out, and ended otherwise, as the SDK ends it.
+        let mut events = Vec::new();
+        while let Some(reply) = answers.next().await {
+            if let Reply::Message(message) = reply {
+                events.push(event(&message));
+            }
+        }
+        let id = if session.is_initialized() {
+            let id = session.id().map(str::to_string);
+            http.sessions.admit(Arc::clone(&session));
+            id
+        } else {
+            session.end();
+            None
+        };
+        return stream(
+            futures::stream::iter(events.into_iter().map(Ok)).boxed(),
+            id.filter(|_| initialize).as_deref(),
+        );
+    }
+    let id = initialize
+        .then(|| session.id().map(str::to_string))
+        .flatten();
+    let ended = session.clone();
+    let events = answers
+        .filter_map(|reply| async move {
+            match reply {
+                Reply::Message(message) => Some(Ok(event(&message))),
+                Reply::None | Reply::Exit(_) => None,
+            }
+        })
+        .take_until(async move { ended.ended().await });
+    stream(events.boxed(), id.as_deref())
+}
+
+/// A fault the ingress answers: journalled, then its status (after the plan's delay).
+async fn ingress(
+    http: &Streamable,
+    session: &Arc<Session>,
+    request: &RpcRequest,
+    name: &str,
+    plan: &Plan,
+    fault: crate::engine::Fault,
+) -> Response {
+    if !plan.delay.is_zero() {
+        tokio::select! {
+            () = tokio::time::sleep(plan.delay) => {}
+            () = http.shutdown.cancelled() => {
+                return faults::ingress_answer(crate::engine::Fault::Http503);
+            }
+        }
+    }
+    match ToolCall::read(request.params.as_deref()) {
+        Ok(call) => http.mcp.journal_fault(session, &call, plan).await,
+        Err(_) => tracing::warn!(tool = %name, "a faulted call with unreadable params"),
+    }
+    if fault == crate::engine::Fault::SessionExpired
+        && let Some(id) = session.id()
+    {
+        http.sessions.close(id);
+    }
+    faults::ingress_answer(fault)
+}
+
+/// The standalone GET stream: one per session, open until the session or the client ends.
+fn standalone(live: &Arc<Live>, headers: &HeaderMap, streams: &Arc<Streams>) -> Response {
+    if let Some(value) = headers.get(LAST_EVENT_ID) {
+        let text = String::from_utf8_lossy(value.as_bytes());
+        let well_formed = text
+            .split_once('_')
+            .is_some_and(|(_, index)| !index.contains('_') && index.parse::<u64>().is_ok());
+        let refusal = if well_formed {
+            "stream replay unsupported".to_string()
+        } else {
+            format!("malformed Last-Event-ID {}", crate::engine::go_quote(&text))
+        };
+        return plain::error(StatusCode::BAD_REQUEST, &refusal);
+    }
+    if live.standalone.swap(true, Ordering::AcqRel) {
+        return plain::error(
+            StatusCode::CONFLICT,
+            "stream ID conflicts with ongoing stream",
+        );
+    }
+    let (open, slot) = (StandaloneOpen(Arc::clone(live)), streams.take());
+    let events = futures::stream::once(async move {
+        tokio::select! {
+            () = open.0.session.ended() => {}
+            () = slot.ended.cancelled() => {}
+        }
+        drop((open, slot));
+    })
+    .filter_map(|()| std::future::ready(None::<Result<Bytes, std::io::Error>>));
+    stream(events.boxed(), None)
+}
+
+/// Marks the session's standalone stream closed when the body that holds it is dropped.
+struct StandaloneOpen(Arc<Live>);
+
+impl Drop for StandaloneOpen {
+    fn drop(&mut self) {
+        self.0.standalone.store(false, Ordering::Release);
+    }
+}
+
+fn unsupported(version: &str) -> Option<Response> {
+    (!PROTOCOL_VERSIONS.contains(&version)).then(|| {
+        plain::error(
+            StatusCode::BAD_REQUEST,
+            &format!(
+                "Bad Request: Unsupported protocol version (supported versions: {})",
+                PROTOCOL_VERSIONS.join(",")
+            ),
+        )
+    })
+}
+
+/// One message as the SDK frames it on a stream.
+pub(crate) fn event(message: &[u8]) -> Bytes {
+    let mut out = Vec::with_capacity(message.len() + 24);
+    out.extend_from_slice(b"event: message\ndata: ");
+    out.extend_from_slice(message);
+    out.extend_from_slice(b"\n\n");
+    Bytes::from(out)
+}
+
+/// A 200 `text/event-stream` answer with the SDK's headers.
+fn stream(
+    events: futures::stream::BoxStream<'static, Result<Bytes, std::io::Error>>,
+    session: Option<&str>,
+) -> Response {
+    let mut response = Response::new(Body::from_stream(events));
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("no-cache, no-transform"),
+    );
+    headers.insert(header::CONNECTION, HeaderValue::from_static("keep-alive"));
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/event-stream"),
+    );
+    if let Some(id) = session.and_then(|id| HeaderValue::from_str(id).ok()) {
+        headers.insert(SESSION_ID, id);
+    }
+    response
+}
+
+/// Go's `mime.ParseMediaType(...)`'s media type, lower-cased; empty when it does not parse.
+fn base_media_type(headers: &HeaderMap) -> String {
+    let Some(value) = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+    else {
+        return String::new();
+    };
+    let base = value.split(';').next().unwrap_or_default().trim();
+    let valid = base.split_once('/').is_some_and(|(kind, sub)| {
+        !kind.is_empty() && !sub.is_empty() && !sub.contains('/') && !base.contains(' ')
+    });
+    if valid {
+        base.to_ascii_lowercase()
+    } else {
+        String::new()
+    }
+}
+
+/// The SDK's reading of every `Accept` header: which of its two media types it admits.
+fn accepts(headers: &HeaderMap) -> (bool, bool) {
+    let (mut json, mut stream) = (false, false);
+    for value in headers.get_all(header::ACCEPT) {
+        let text = String::from_utf8_lossy(value.as_bytes());
+        for token in text.split(',') {
+            let base = token.split(';').next().unwrap_or_default().trim();
+            match base.to_ascii_lowercase().as_str() {
+                "application/json" | "application/*" => json = true,
+                "text/event-stream" | "text/*" => stream = true,
+                "*/*" => (json, stream) = (true, true),
+                _ => {}
+            }
+        }
+    }
+    (json, stream)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accept_headers_are_read_as_the_sdk_reads_them() {
+        let cases = [
+            ("application/json, text/event-stream", (true, true)),
+            ("*/*", (true, true)),
+            ("application/*, text/*", (true, true)),
+            ("application/json", (true, false)),
+            ("text/event-stream;q=0.9", (false, true)),
+            ("text/html", (false, false)),
+        ];
+        for (accept, want) in cases {
+            let mut headers = HeaderMap::new();
+            headers.insert(header::ACCEPT, HeaderValue::from_static(accept));
+            assert_eq!(accepts(&headers), want, "{accept}");
+        }
+    }
+
+    #[test]
+    fn content_types_are_read_as_go_parses_them() {
+        let cases = [
+            ("application/json", "application/json"),
+            ("Application/JSON; charset=utf-8", "application/json"),
+            ("text/plain", "text/plain"),
+            ("application json", ""),
+        ];
+        for (given, want) in cases {
+            let mut headers = HeaderMap::new();
+            headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(given));
+            assert_eq!(base_media_type(&headers), want, "{given}");
+        }
+    }
+}
