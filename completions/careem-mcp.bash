@@ -301,7 +301,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__dashboard)
-            opts="-h --host --port --open --allowed-host --project --tools --overrides --journal --run --journal-max-size --clock --seed --help"
+            opts="-h --host --port --open --allowed-host --max-connections --header-timeout --body-timeout --max-streams --project --tools --overrides --journal --run --journal-max-size --clock --seed --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -316,6 +316,22 @@ _careem__mcp() {
                     return 0
                     ;;
                 --allowed-host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-connections)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --header-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --body-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-streams)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -216,6 +216,10 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -s h -l hel
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -l host -d 'The address to listen on. Anything but loopback lets others steer your scenarios' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -l port -d 'The port to listen on; 0 picks a free one' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -l allowed-host -d 'Also accept this Host, as `serve --allowed-host`; loopback names are always accepted' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -l max-connections -d 'Keep at most this many connections open, as `serve --max-connections`' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -l header-timeout -d 'Close a connection that has sent no complete request headers for this many seconds' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -l body-timeout -d 'Answer 408 to a request whose body is still incomplete after this many seconds' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -l max-streams -d 'Keep at most this many live views (browser tabs following the calls) open; one more is refused with 503' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -l overrides -d 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]' -r -F

@@ -11,6 +11,7 @@ use clap_complete::engine::ArgValueCandidates;
 use reqwest::header::{HeaderName, HeaderValue};
 
 use super::complete;
+use crate::dashboard::DEFAULT_MAX_STREAMS;
 use crate::engine::{Delay, Fault, RunName};
 use crate::server::DEFAULT_MAX_SESSIONS;
 
@@ -473,6 +474,19 @@ pub struct DashboardArgs {
     /// Also accept this Host, as `serve --allowed-host`; loopback names are always accepted.
     #[arg(long = "allowed-host", value_name = "HOST", value_delimiter = ',')]
     pub allowed_hosts: Vec<String>,
+    /// Keep at most this many connections open, as `serve --max-connections`.
+    #[arg(long, value_name = "N", default_value = "1024", value_parser = count())]
+    pub max_connections: usize,
+    /// Close a connection that has sent no complete request headers for this many seconds.
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = seconds())]
+    pub header_timeout: Duration,
+    /// Answer 408 to a request whose body is still incomplete after this many seconds.
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = seconds())]
+    pub body_timeout: Duration,
+    /// Keep at most this many live views (browser tabs following the calls) open; one more is
+    /// refused with 503.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STREAMS, value_parser = count())]
+    pub max_streams: usize,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -30,6 +30,11 @@ pub fn is_broken_pipe(error: &anyhow::Error) -> bool {
     })
 }
 
+/// The width a table fits on a terminal that reports none, or a width of 0 (`script`, some CI
+/// consoles): without it every column would be one character wide.
+const FALLBACK_WIDTH: u16 = 80;
+
+/// A table that fits the terminal's width on a terminal, and grows as wide as it needs in a pipe.
 pub fn table(header: &[&str]) -> Table {
     let mut table = Table::new();
     table
@@ -37,6 +42,9 @@ pub fn table(header: &[&str]) -> Table {
         .set_header(header.to_vec());
     if stdout_is_terminal() {
         table.set_content_arrangement(ContentArrangement::Dynamic);
+        if table.width().is_none_or(|width| width == 0) {
+            table.set_width(FALLBACK_WIDTH);
+        }
     }
     table
 }

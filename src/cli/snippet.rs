@@ -4,19 +4,23 @@
 use annotate_snippets::renderer::DecorStyle;
 use annotate_snippets::{AnnotationKind, Level, Origin, Renderer, Snippet};
 
+use crate::cli::printable::{printable, printable_lines};
 use crate::engine::Diagnostic;
 
 /// Lines shown on each side of the offending one.
 const CONTEXT: usize = 2;
 
 /// `source` is the file's text when it could be read; without it (or for a problem of the
-/// whole file, line 0) only the place is shown.
+/// whole file, line 0) only the place is shown. The title, the path and the quoted lines are
+/// escaped for the terminal (a tool file can hold any bytes).
 pub fn render(diagnostic: &Diagnostic, source: Option<&str>, colour: bool) -> String {
     let title = match &diagnostic.scenario {
         Some(name) => format!("scenario \"{name}\": {}", diagnostic.message),
         None => diagnostic.message.clone(),
     };
-    let path = diagnostic.path.display().to_string();
+    let title = printable(&title).into_owned();
+    let path = printable(&diagnostic.path.display().to_string()).into_owned();
+    let source = source.map(printable_lines);
     let renderer = if colour {
         Renderer::styled()
     } else {
@@ -24,7 +28,10 @@ pub fn render(diagnostic: &Diagnostic, source: Option<&str>, colour: bool) -> St
     }
     .decor_style(DecorStyle::Unicode);
     let title = Level::ERROR.primary_title(&title);
-    let report = match source.and_then(|text| window(text, diagnostic.line)) {
+    let report = match source
+        .as_deref()
+        .and_then(|text| window(text, diagnostic.line))
+    {
         Some(window) => [title.element(
             Snippet::source(window.text)
                 .line_start(window.first_line)

@@ -5,24 +5,34 @@
 
 mod api;
 mod assets;
+mod body_timeout;
 mod guard;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::middleware;
+use tokio::sync::Semaphore;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use crate::engine::{Engine, EngineConfig, ProjectLayout, Runs, catalog};
 use crate::server::guard::HostGuard;
-use crate::server::{ServerError, is_loopback, runtime, shutdown_signal};
+use crate::server::{ConnectionLimits, ServerError, is_loopback, runtime, shutdown_signal};
 
 /// Request bodies above this are refused: the largest is a "try a call" form.
 const MAX_BODY_BYTES: usize = 1024 * 1024;
+/// How long a shutdown waits for connections to finish their requests before it drops them.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+/// How long the process waits, once the dashboard has stopped, for blocking work (a journal
+/// read on a disk that does not answer) before it leaves it behind.
+const LEFTOVER_GRACE: Duration = Duration::from_secs(1);
+/// Live views open at once, by default: a few browser tabs, with room to spare.
+pub const DEFAULT_MAX_STREAMS: usize = 16;
 
 #[derive(Debug, Clone)]
 pub struct DashboardOptions {
@@ -37,6 +47,10 @@ pub struct DashboardOptions {
     pub journal_max_size: u64,
     /// Where the project keeps its runs, each with its own overrides file and journal.
     pub project: ProjectLayout,
+    /// Timeouts and the cap on open connections, as `serve` has them.
+    pub connections: ConnectionLimits,
+    /// Live streams (`/api/calls/stream`) open at once; one more is answered 503.
+    pub max_streams: usize,
 }
 
 /// What every handler shares: the engine (its tools, its overrides path, its journal for the
@@ -49,22 +63,32 @@ pub(crate) struct Dashboard {
     runs: Arc<Runs>,
     /// Ends the live streams, so that a shutdown does not wait for browsers to leave.
     shutdown: CancellationToken,
+    /// One permit per live stream that may be open.
+    streams: Arc<Semaphore>,
+    max_streams: usize,
 }
 
 /// Every route: the page and its assets, and the JSON API under `/api`.
 pub fn app(engine: Arc<Engine>, options: &DashboardOptions, shutdown: CancellationToken) -> Router {
     let runs = Arc::new(Runs::new(Arc::clone(&engine), &options.project));
+    let max_streams = options.max_streams.max(1);
     let dashboard = Dashboard {
         engine,
         journal: options.journal.clone(),
         runs,
         shutdown,
+        streams: Arc::new(Semaphore::new(max_streams)),
+        max_streams,
     };
     let hosts = Arc::new(HostGuard::new(&options.allowed_hosts));
     Router::new()
         .merge(assets::routes())
         .nest("/api", api::routes(dashboard))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(middleware::from_fn_with_state(
+            options.connections.body_timeout,
+            body_timeout::read_bodies_in_time,
+        ))
         .layer(middleware::from_fn(guard::writes_declare_json))
         .layer(middleware::from_fn_with_state(
             hosts,
@@ -86,11 +110,19 @@ impl RunningDashboard {
         format!("http://{}/", self.addr)
     }
 
-    /// Ends the live streams and stops serving.
+    /// Ends the live streams and stops serving: connections get [`SHUTDOWN_GRACE`] to finish
+    /// the request they are on (a half-sent one included), then are dropped.
     pub async fn shutdown(mut self) {
         self.shutdown.cancel();
-        if let Some(task) = self.task.take() {
-            let _ = task.await;
+        if let Some(mut task) = self.task.take()
+            && tokio::time::timeout(SHUTDOWN_GRACE, &mut task)
+                .await
+                .is_err()
+        {
+            tracing::warn!(
+                "dashboard: connections still open after {SHUTDOWN_GRACE:?}; dropping them"
+            );
+            task.abort();
         }
     }
 }
@@ -124,7 +156,8 @@ pub fn run_until_signal(
     // Opening the journal creates it, so the live view can follow it before `serve` starts.
     let engine = Engine::from_tools(config, loaded.tools)
         .journalled(&options.journal, options.journal_max_size);
-    runtime()?.block_on(async move {
+    let runtime = runtime()?;
+    let served = runtime.block_on(async move {
         if !is_loopback(&options.host) {
             tracing::warn!(
                 "listening on {}: anyone who can reach this address can steer your scenarios",
@@ -136,10 +169,13 @@ pub fn run_until_signal(
         shutdown_signal().await;
         running.shutdown().await;
         Ok(())
-    })
+    });
+    runtime.shutdown_timeout(LEFTOVER_GRACE);
+    served
 }
 
-/// Binds (port 0 picks a free port), starts serving in the background and returns at once.
+/// Binds (port 0 picks a free port), starts serving in the background through `serve`'s
+/// accept loop (header and body timeouts, the connection cap) and returns at once.
 ///
 /// # Errors
 ///
@@ -153,13 +189,12 @@ pub async fn start(
     let shutdown = CancellationToken::new();
     let router = app(engine, &options, shutdown.clone());
     let signal = shutdown.clone();
-    let task = tokio::spawn(async move {
-        let serving =
-            axum::serve(listener, router).with_graceful_shutdown(signal.cancelled_owned());
-        if let Err(error) = serving.await {
-            tracing::error!("the dashboard stopped: {error}");
-        }
-    });
+    let task = tokio::spawn(crate::server::connections::serve(
+        listener,
+        router,
+        options.connections,
+        signal,
+    ));
     Ok(RunningDashboard {
         addr,
         shutdown,

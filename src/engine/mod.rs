@@ -36,9 +36,9 @@ pub use controls::entry_notes::entry_notes;
 pub use controls::force::ForceError;
 pub use controls::overrides::{Overrides, OverridesError};
 pub use controls::plan::Plan;
-pub use controls::positions::Positions;
+pub use controls::positions::{Place, Positions};
 pub use controls::{force, overrides};
-pub use journal::{Follower, Recent};
+pub use journal::{Follower, JournalStatus, Recent};
 pub use output::{
     CallOutput, Decision, DecisionKind, INTERNAL_ERROR, JsonShape, Recorded, Rendering, UnknownTool,
 };
@@ -148,27 +148,39 @@ impl Engine {
     }
 
     /// Records calls in the journal at `path`, rotated past `max_size` bytes. A journal that
-    /// cannot be opened (a client may start the server in a read-only folder) is a warning:
-    /// answering matters more than recording.
+    /// cannot be opened (a client may start the server in a read-only folder) is a warning,
+    /// and is tried again on each call: answering matters more than recording.
     #[must_use]
     pub fn journalled(self, path: &Path, max_size: u64) -> Self {
-        match Journal::open_with_max_size(path, max_size) {
-            Ok(journal) => self.with_journal(journal),
-            Err(error) => {
-                tracing::warn!(path = %path.display(), "cannot open the call journal, keeping none: {error}");
-                self
-            }
+        let (journal, error) = Journal::open_retrying(path, max_size);
+        if let Some(error) = error {
+            tracing::warn!(path = %path.display(), "cannot open the call journal, trying again on each call: {error}");
         }
+        self.with_journal(journal)
+    }
+
+    /// Whether calls are journalled now: no journal, one open, or one that cannot be opened.
+    pub fn journal_status(&self) -> JournalStatus {
+        self.journal
+            .as_ref()
+            .map_or(JournalStatus::Off, Journal::status)
     }
 
     /// The plan for the next call of `tool` in `session` (`None`: the one stdio or
     /// in-process session), from the overrides file as it is now. Each plan is one call: it
     /// moves the session along the tool's sequence.
     pub fn plan(&self, tool: &str, session: Option<&str>) -> Plan {
+        self.plan_for(tool, session, None)
+    }
+
+    /// As [`Engine::plan`], for a session of `client` (the client's identity, as the server
+    /// knows it: docs/CONTROLS.md): a session new to a tool continues where its client's
+    /// session ended by `fault:session-expired` stopped ([`Positions::carry`]).
+    pub fn plan_for(&self, tool: &str, session: Option<&str>, client: Option<&str>) -> Plan {
         controls::plan::plan(
             &self.overrides.controls(),
             tool,
-            session,
+            (session, client),
             &self.positions,
             &self.dice,
         )

@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 
 use super::controls::entries::Fault;
 use super::controls::plan::Plan;
+use super::journal::clip::{LOG_LIMIT, NAME_LIMIT, clip};
 use super::select::arguments;
 
 /// The only text a client sees when something inside went wrong; details go to the log.
@@ -161,10 +162,11 @@ impl CallOutput {
         }
     }
 
-    /// What a call of a tool that does not exist amounts to, for the journal.
+    /// What a call of a tool that does not exist amounts to, for the journal: its text names
+    /// the tool clipped, as the journal's `tool` field does.
     pub fn unknown_tool(tool: &str, arguments: Option<Map<String, Value>>) -> Self {
         let received = arguments::normalise(arguments);
-        let text = UnknownTool(tool.to_string()).to_string();
+        let text = UnknownTool(clip(tool, NAME_LIMIT).into_owned()).to_string();
         Self::unanswered(
             tool,
             received.clone(),
@@ -252,6 +254,7 @@ pub(super) fn log(output: &CallOutput) {
         controls.push_str(&format!(" delay={}ms", output.delay_ms));
     }
     let arguments = output.arguments.to_string();
-    let arguments = super::journal::clip::clip(&arguments, super::journal::clip::LOG_LIMIT);
-    tracing::info!(target: "careem_mcp::call", "{} scenario={scenario}{controls} args={arguments}", output.tool);
+    let arguments = clip(&arguments, LOG_LIMIT);
+    let tool = clip(&output.tool, NAME_LIMIT);
+    tracing::info!(target: "careem_mcp::call", "{tool} scenario={scenario}{controls} args={arguments}");
 }

@@ -64,7 +64,7 @@ impl Default for ConnectionLimits {
 
 /// Serves `router` on `listener` until `stop` is cancelled, then stops accepting, lets every
 /// connection finish its request (hyper's graceful shutdown) and returns once all are closed.
-pub(super) async fn serve(
+pub(crate) async fn serve(
     listener: TcpListener,
     router: Router,
     limits: ConnectionLimits,

@@ -48,8 +48,10 @@ pub(crate) fn spawn_trimmer(period: Duration, ended: Arc<Notify>, stop: Cancella
     });
 }
 
+/// Hands the allocator's free pages back to the system (the dashboard calls it when a live
+/// stream closes). Blocking: it walks the arenas under their locks.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn release_free_memory() {
+pub(crate) fn release_free_memory() {
     unsafe extern "C" {
         fn malloc_trim(pad: usize) -> std::ffi::c_int;
     }
@@ -62,4 +64,4 @@ fn release_free_memory() {
 
 /// Other allocators return memory on their own, or offer no such call.
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn release_free_memory() {}
+pub(crate) fn release_free_memory() {}

@@ -2,14 +2,14 @@
 //! layer (`mcp/`), served over Streamable HTTP, legacy HTTP+SSE and stdio. The only layer that
 //! knows the protocol; it never prints (logs go through `tracing`).
 
-mod connections;
+pub(crate) mod connections;
 mod faults;
 pub(crate) mod guard;
 mod guarded_body;
 mod http;
 mod jsonrpc;
 mod mcp;
-mod memory;
+pub(crate) mod memory;
 mod plain;
 mod run;
 mod sessions;

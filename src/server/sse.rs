@@ -264,6 +264,7 @@ async fn post(sse: &Sse, id: &str, run: Option<&RunName>, body: &[u8]) -> Respon
                     return plain::empty(StatusCode::ACCEPTED);
                 }
                 crate::engine::Fault::SessionExpired => {
+                    session.expire();
                     sse.sessions.close(id);
                 }
                 _ => {}

@@ -287,6 +287,7 @@ async fn ingress(
     if fault == crate::engine::Fault::SessionExpired
         && let Some(id) = session.id()
     {
+        session.expire();
         http.sessions.close(id);
     }
     faults::ingress_answer(fault)

@@ -17,6 +17,7 @@ mod robustness;
 mod runs;
 mod server;
 mod support;
+mod terminal;
 mod transcript;
 mod verify;
 mod wire;

@@ -4,12 +4,14 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
+use comfy_table::{ColumnConstraint, Width};
 use serde::Serialize;
 
 use crate::cli::args::CallsArgs;
+use crate::cli::printable::{clipped, printable};
 use crate::cli::{Status, printer};
 use crate::engine::journal::Entry;
-use crate::engine::{ProjectLayout, Recent, RunName, journal, runs};
+use crate::engine::{ProjectLayout, Recent, RunName, absolute, journal, runs};
 
 /// The journal of `layout` (the run's, when `run` is named), or every run's with `--all-runs`.
 pub fn run(
@@ -32,12 +34,28 @@ pub fn run(
     }
     let recent = journal::recent(path, args.last, |entry| keep(args, entry))
         .with_context(|| format!("cannot read {}", path.display()))?;
+    // "No calls" must not pass a test when nothing was ever journalled here; `--follow` waits
+    // for the first call instead.
+    if !recent.found && !args.follow {
+        bail!(
+            "no journal at {}: no call has been journalled there. A server started with \
+             --no-journal or another --journal, or one that cannot open this file (its banner \
+             says so), writes none",
+            absolute(path).display()
+        );
+    }
     let entries = &recent.entries;
     if args.json {
         printer::out(&serde_json::to_string_pretty(entries)?)?;
         return Ok(Status::Success);
     }
     let mut table = printer::table(&["time", "tool", "scenario", "forced", "arguments", "error"]);
+    // A timestamp stays on one line, however narrow the terminal.
+    if printer::stdout_is_terminal()
+        && let Some(time) = table.column_mut(0)
+    {
+        time.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(TIME_WIDTH)));
+    }
     for entry in entries {
         table.add_row(row(entry));
     }
@@ -112,21 +130,26 @@ fn keep(args: &CallsArgs, entry: &Entry) -> bool {
             .is_none_or(|s| entry.session.as_ref() == Some(s))
 }
 
-fn row(entry: &Entry) -> Vec<String> {
-    let mut arguments = entry.received.to_string();
-    if arguments.chars().count() > 60 {
-        arguments = arguments.chars().take(57).collect::<String>() + "...";
-    }
+/// A journal timestamp (`2026-12-03T17:56:42.134Z`) and the cell's padding.
+const TIME_WIDTH: u16 = 26;
+
+/// The longest a tool name or the arguments may be in a cell, escapes included.
+const CELL_MAX: usize = 60;
+
+/// One call as cells, each escaped for the terminal (a journal is written by other processes,
+/// and a tool name or argument by any client); the tool and arguments clipped.
+fn row(entry: &journal::Entry) -> Vec<String> {
+    let cell = |text: &str| printable(text).into_owned();
     vec![
-        entry.time.clone(),
-        entry.tool.clone(),
-        entry.scenario.clone().unwrap_or_else(|| "-".into()),
+        cell(&entry.time),
+        clipped(&printable(&entry.tool), CELL_MAX),
+        entry.scenario.as_deref().map_or_else(|| "-".into(), cell),
         if entry.forced {
             "yes".into()
         } else {
             String::new()
         },
-        arguments,
+        clipped(&printable(&entry.received.to_string()), CELL_MAX),
         if entry.is_error {
             "isError".into()
         } else {

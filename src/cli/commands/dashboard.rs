@@ -6,6 +6,7 @@ use crate::cli::Status;
 use crate::cli::args::{DashboardArgs, GlobalArgs};
 use crate::dashboard::{DashboardOptions, run_until_signal};
 use crate::engine::ProjectLayout;
+use crate::server::ConnectionLimits;
 
 pub fn run(
     global: &GlobalArgs,
@@ -19,6 +20,12 @@ pub fn run(
         journal: layout.journal.clone(),
         journal_max_size: global.journal_max_size,
         project: layout.clone(),
+        connections: ConnectionLimits {
+            max_connections: args.max_connections,
+            header_timeout: args.header_timeout,
+            body_timeout: args.body_timeout,
+        },
+        max_streams: args.max_streams,
     };
     run_until_signal(engine_config(global, layout)?, options, |url| {
         eprintln!("careem-mcp: dashboard at {url}");

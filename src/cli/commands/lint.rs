@@ -7,6 +7,7 @@ use std::path::Path;
 
 use super::engine_config;
 use crate::cli::args::{GlobalArgs, LintFormat};
+use crate::cli::printable::printable;
 use crate::cli::{Status, printer, snippet};
 use crate::engine::{Diagnostic, ProjectLayout, ProjectLint, lint};
 
@@ -53,7 +54,7 @@ fn show(problems: &[Diagnostic], format: Option<LintFormat>) -> anyhow::Result<(
         LintFormat::Json => printer::out(&serde_json::to_string_pretty(problems)?)?,
         LintFormat::Short => {
             for problem in problems {
-                printer::out(&problem.to_string())?;
+                printer::out(&printable(&problem.to_string()))?;
             }
         }
         LintFormat::Full => {

@@ -6,6 +6,7 @@ use anyhow::bail;
 use comfy_table::Color;
 
 use super::tools_dir;
+use crate::cli::printable::printable;
 use crate::cli::{Status, printer};
 use crate::engine::{
     Controls, ProjectLayout, absolute, catalog, did_you_mean, entry_notes, overrides, scenario_kind,
@@ -32,32 +33,37 @@ pub fn run(layout: &ProjectLayout, only: Option<&str>) -> anyhow::Result<Status>
                 .map(|c| c.forcing(&scenario.name).to_string())
                 .unwrap_or_default();
             table.add_row(vec![
-                printer::cell(&file.tool, None),
-                printer::cell(&scenario.name, (!forced.is_empty()).then_some(Color::Green)),
+                printer::cell(printable(&file.tool), None),
+                printer::cell(
+                    printable(&scenario.name),
+                    (!forced.is_empty()).then_some(Color::Green),
+                ),
                 printer::cell(kind.label(), kind.is_error().then_some(Color::Red)),
                 printer::cell(
-                    scenario
-                        .rule
-                        .as_ref()
-                        .map(ToString::to_string)
-                        .unwrap_or_default(),
+                    printable(
+                        &scenario
+                            .rule
+                            .as_ref()
+                            .map(ToString::to_string)
+                            .unwrap_or_default(),
+                    ),
                     None,
                 ),
-                printer::cell(forced, Some(Color::Green)),
+                printer::cell(printable(&forced), Some(Color::Green)),
             ]);
         }
     }
     // Which file was read, so that a server reading another one shows at a glance.
     printer::out(&format!(
         "overrides: {}",
-        absolute(&layout.overrides).display()
+        printable(&absolute(&layout.overrides).display().to_string())
     ))?;
     printer::out(&table.to_string())?;
     let lines = entry_notes(&controls, &files, only);
     if !lines.is_empty() {
         printer::out("\nentries:")?;
         for line in lines {
-            printer::out(&format!("  {line}"))?;
+            printer::out(&format!("  {}", printable(&line)))?;
         }
     }
     Ok(Status::Success)

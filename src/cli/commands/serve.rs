@@ -8,7 +8,7 @@ use anyhow::bail;
 use super::{load_engine, run_layout};
 use crate::cli::Status;
 use crate::cli::args::{GlobalArgs, ServeArgs};
-use crate::engine::{Engine, ProjectLayout, Runs, absolute};
+use crate::engine::{Engine, JournalStatus, ProjectLayout, Runs, absolute};
 use crate::server::{ConnectionLimits, Forwarder, ServerOptions, run_until_signal};
 
 pub fn run(
@@ -48,15 +48,18 @@ pub fn serve(
         "careem-mcp: overrides {}",
         absolute(&layout.overrides).display()
     );
-    if args.no_journal {
-        eprintln!("careem-mcp: journal off (--no-journal)");
-    } else {
-        eprintln!(
-            "careem-mcp: journal {}",
-            absolute(&layout.journal).display()
-        );
+    let journal = absolute(&layout.journal);
+    match engine.journal_status() {
+        JournalStatus::Off => eprintln!("careem-mcp: journal off (--no-journal)"),
+        JournalStatus::Open => eprintln!("careem-mcp: journal {}", journal.display()),
+        JournalStatus::Unavailable(why) => eprintln!(
+            "careem-mcp: journal none: cannot open {} ({why}); calls are not journalled until it \
+             can be opened, which each call tries again",
+            journal.display()
+        ),
     }
-    let options = ServerOptions {        host: args.host.clone(),
+    let options = ServerOptions {
+        host: args.host.clone(),
         port: args.port,
         server_name: args.server_name.clone(),
         server_version: args.server_version.clone(),

@@ -6,10 +6,12 @@
 use std::convert::Infallible;
 use std::fs::File;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Json;
 use axum::extract::Query;
+use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures::Stream;
 use serde::{Deserialize, Serialize};
@@ -21,9 +23,16 @@ use super::in_run::InRun;
 use super::{ApiError, blocking};
 use crate::dashboard::Dashboard;
 use crate::engine::{Follower, journal};
+use crate::server::memory::release_free_memory;
 
 /// How many of the latest calls the page starts with.
 const SNAPSHOT: usize = 500;
+/// At most this many bytes of journal lines in a snapshot (the newest first): a journal of
+/// large calls (64 KiB of arguments and of result each) would otherwise make every open page
+/// hold a hundred MiB.
+const SNAPSHOT_BYTES: usize = 2 * 1024 * 1024;
+/// Events waiting for a page that does not read: each is one journal line, at most ~200 KiB.
+const QUEUED_EVENTS: usize = 8;
 /// How often the stream looks for new lines: "within a second" with room to spare.
 const POLL: Duration = Duration::from_millis(250);
 
@@ -46,8 +55,8 @@ pub(super) async fn list(
     .await
 }
 
-/// The last `limit` entries, newest first, and a follower from just past them: harden's reader
-/// of `calls --last` and `calls --follow`.
+/// The last `limit` entries, newest first and at most [`SNAPSHOT_BYTES`] of them, and a
+/// follower from just past them: the reader of `calls --last` and `calls --follow`.
 fn latest(path: &Path, limit: usize) -> std::io::Result<(Vec<Value>, Option<Follower>)> {
     let mut file = match File::open(path) {
         Ok(file) => file,
@@ -58,7 +67,17 @@ fn latest(path: &Path, limit: usize) -> std::io::Result<(Vec<Value>, Option<Foll
     };
     let end = journal::complete_end(&mut file)?;
     let lines = journal::last_lines(&mut file.try_clone()?, end, Some(limit), |_| true)?;
-    let entries = lines.iter().rev().filter_map(|l| parse(l)).collect();
+    let mut budget = SNAPSHOT_BYTES;
+    let entries = lines
+        .iter()
+        .rev()
+        .take_while(|line| {
+            let fits = line.len() <= budget;
+            budget = budget.saturating_sub(line.len());
+            fits
+        })
+        .filter_map(|l| parse(l))
+        .collect();
     Ok((entries, Some(Follower::new(path, file, end))))
 }
 
@@ -79,13 +98,30 @@ pub(super) async fn clear(InRun(dashboard): InRun) -> Result<Json<Cleared>, ApiE
 }
 
 /// Server-sent events: `snapshot` (the latest calls, newest first) once, then `call` for each
-/// new line and `cleared` when the journal was emptied or replaced.
+/// new line and `cleared` when the journal was emptied. A rotation is not a clear: the calls
+/// shown stay, and the new file's calls follow. At most `max_streams` are open at once; one
+/// more is answered 503.
 pub(super) async fn stream(
     InRun(dashboard): InRun,
-) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
-    let (sender, receiver) = mpsc::channel(64);
-    tokio::spawn(follow(dashboard, sender));
-    Sse::new(ReceiverStream::new(receiver)).keep_alive(KeepAlive::default())
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let Ok(permit) = Arc::clone(&dashboard.streams).try_acquire_owned() else {
+        return Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "{} live views are open already: close one, or start the dashboard with a higher --max-streams",
+                dashboard.max_streams
+            ),
+        ));
+    };
+    let (sender, receiver) = mpsc::channel(QUEUED_EVENTS);
+    tokio::spawn(async move {
+        follow(dashboard, sender).await;
+        drop(permit);
+        // What the stream held (its snapshot, the events a page left unread) is freed now;
+        // glibc keeps freed pages in its arenas until told to give them back.
+        let _ = tokio::task::spawn_blocking(release_free_memory).await;
+    });
+    Ok(Sse::new(ReceiverStream::new(receiver)).keep_alive(KeepAlive::default()))
 }
 
 /// Feeds one page's stream until the page leaves or the dashboard stops.
@@ -110,7 +146,7 @@ async fn follow(dashboard: Dashboard, sender: mpsc::Sender<Result<Event, Infalli
     {
         return;
     }
-    let mut size = journal_size(&dashboard.journal);
+    let mut seen = Seen::of(&dashboard.journal);
     let mut ticks = tokio::time::interval(POLL);
     loop {
         tokio::select! {
@@ -132,11 +168,11 @@ async fn follow(dashboard: Dashboard, sender: mpsc::Sender<Result<Event, Infalli
         follower = Some(back);
         let mut events = Vec::new();
         // The follower starts over by itself; the page is told so it drops what it shows.
-        let now = journal_size(&dashboard.journal);
-        if now < size {
+        let now = Seen::of(&dashboard.journal);
+        if now.cleared_since(seen) {
             events.push(event("cleared", &json!({})));
         }
-        size = now;
+        seen = now;
         match lines {
             Ok(lines) => events.extend(
                 lines
@@ -156,8 +192,42 @@ async fn follow(dashboard: Dashboard, sender: mpsc::Sender<Result<Event, Infalli
     }
 }
 
-fn journal_size(path: &Path) -> u64 {
-    std::fs::metadata(path).map_or(0, |m| m.len())
+/// The file the journal's path names, and its size, at one poll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Seen {
+    file: Option<(u64, u64)>,
+    len: u64,
+}
+
+impl Seen {
+    fn of(path: &Path) -> Self {
+        match std::fs::metadata(path) {
+            Ok(metadata) => Self {
+                file: identity(&metadata),
+                len: metadata.len(),
+            },
+            Err(_) => Self { file: None, len: 0 },
+        }
+    }
+
+    /// Whether the journal was emptied between `before` and now: the same file, shorter. A
+    /// path that names another file was rotated (or deleted and recreated), which is no clear.
+    fn cleared_since(self, before: Self) -> bool {
+        self.file.is_some() && self.file == before.file && self.len < before.len
+    }
+}
+
+#[cfg(unix)]
+fn identity(metadata: &std::fs::Metadata) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    Some((metadata.dev(), metadata.ino()))
+}
+
+/// Without inode numbers a file cannot be told from its successor: every shorter journal
+/// counts as cleared.
+#[cfg(not(unix))]
+fn identity(_: &std::fs::Metadata) -> Option<(u64, u64)> {
+    Some((0, 0))
 }
 
 fn event(name: &str, data: &Value) -> Event {

@@ -6,7 +6,7 @@ use std::time::Duration;
 use rand::RngExt;
 
 use super::entries::{Controls, Fault, Step};
-use super::positions::Positions;
+use super::positions::{Place, Positions};
 
 /// What the controls ask of one call. The default is a plain call: normal selection, no wait.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -38,8 +38,9 @@ enum Purpose {
 }
 
 /// Draws in `[0, 1)`: the thread's generator normally; under `--seed` a pure function of the
-/// seed, the tool and the call's position, so that a session sees the same delays and faults on
-/// every run however its calls interleave with other sessions'.
+/// seed, the tool, the session's ordinal and the call's position, so that a session sees the
+/// same delays and faults on every run however its calls interleave with other sessions', and
+/// each new session draws afresh (not the first session's draws again).
 #[derive(Debug, Default)]
 pub struct Dice {
     seed: Option<u64>,
@@ -50,7 +51,7 @@ impl Dice {
         Self { seed }
     }
 
-    fn unit(&self, tool: &str, position: u64, purpose: Purpose) -> f64 {
+    fn unit(&self, tool: &str, place: Place, purpose: Purpose) -> f64 {
         let Some(seed) = self.seed else {
             return rand::rng().random::<f64>();
         };
@@ -58,7 +59,8 @@ impl Dice {
         for byte in tool.bytes() {
             state = splitmix(state ^ u64::from(byte));
         }
-        state = splitmix(state ^ position);
+        state = splitmix(state ^ place.session);
+        state = splitmix(state ^ place.call);
         // The top 53 bits, as a double in [0, 1).
         (splitmix(state) >> 11) as f64 / (1u64 << 53) as f64
     }
@@ -72,14 +74,14 @@ fn splitmix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The plan for the next call of `tool` in `session`. The step of the tool's sequence comes
-/// first, then the tool's entry, then `"*"`: the first of them that sets a delay or a fault
-/// decides it. Positions advance only for tools that some entry applies to, so an empty file
-/// leaves no trace.
+/// The plan for the next call of `tool` in `session` of `client` (see
+/// [`Positions::advance_for`]). The step of the tool's sequence comes first, then the tool's
+/// entry, then `"*"`: the first of them that sets a delay or a fault decides it. Positions
+/// advance only for tools that some entry applies to, so an empty file leaves no trace.
 pub fn plan(
     controls: &Controls,
     tool: &str,
-    session: Option<&str>,
+    (session, client): (Option<&str>, Option<&str>),
     positions: &Positions,
     dice: &Dice,
 ) -> Plan {
@@ -88,9 +90,10 @@ pub fn plan(
     if own.is_none() && default.is_none() {
         return Plan::default();
     }
-    let position = positions.advance(session, tool, own.map_or("", |entry| entry.text.as_str()));
+    let entry = own.map_or("", |entry| entry.text.as_str());
+    let place = positions.advance_for(session, client, tool, entry);
     let (step, current) = own
-        .and_then(|entry| entry.control.step_at(position))
+        .and_then(|entry| entry.control.step_at(place.call))
         .unzip();
     let layers: Vec<&Step> = [current, own.map(|entry| &entry.control.each), default]
         .into_iter()
@@ -104,7 +107,7 @@ pub fn plan(
         .iter()
         .find_map(|layer| layer.delay)
         .map_or(Duration::ZERO, |delay| {
-            delay.at(dice.unit(tool, position, Purpose::Delay))
+            delay.at(dice.unit(tool, place, Purpose::Delay))
         });
     let fault = layers
         .iter()
@@ -112,7 +115,7 @@ pub fn plan(
         .and_then(|layer| {
             let fires = layer
                 .rate
-                .is_none_or(|rate| dice.unit(tool, position, Purpose::Fault) < rate);
+                .is_none_or(|rate| dice.unit(tool, place, Purpose::Fault) < rate);
             layer.fault.filter(|_| fires)
         });
     Plan {
@@ -140,7 +143,7 @@ mod tests {
         let positions = Positions::default();
         let dice = Dice::new(Some(seed));
         (0..calls)
-            .map(|_| plan(&controls, tool, Some("s"), &positions, &dice))
+            .map(|_| plan(&controls, tool, (Some("s"), None), &positions, &dice))
             .collect()
     }
 

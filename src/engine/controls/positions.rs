@@ -1,7 +1,12 @@
 //! Where each MCP session stands in each tool's controls: the number of calls it has made of
 //! the tool since the tool's entry last changed. Sequences step through it, and the draws for
-//! delays and fault rates are keyed on it, so that an agent run sees the whole story from its
-//! first step and the same draws under the same `--seed`, whatever other sessions do.
+//! delays and fault rates are keyed on it and on the session's ordinal (the order in which
+//! sessions made their first controlled call), so that an agent run sees the whole story from
+//! its first step, and under `--seed` the same draws on every run, each session its own.
+//!
+//! A session that a `fault:session-expired` ends hands its places to its client: the next
+//! session of the same client (the key the server gives, see docs/CONTROLS.md) continues the
+//! story, and its draws, where the ended one stopped, instead of meeting the fault again.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -18,8 +23,26 @@ pub struct Positions {
 #[derive(Debug, Default)]
 struct Inner {
     counters: HashMap<(Option<String>, String), Counter>,
+    /// Each session's ordinal, given at its first controlled call.
+    sessions: HashMap<Option<String>, Ordinal>,
+    next_ordinal: u64,
+    /// What sessions ended by a fault left for their client's next session: the ordinal and
+    /// the counters by tool.
+    carried: HashMap<String, Carried>,
     /// Ticks on every call, to find the least recently used counters.
     clock: u64,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Ordinal {
+    value: u64,
+    used: u64,
+}
+
+#[derive(Debug, Default)]
+struct Carried {
+    ordinal: Option<u64>,
+    counters: HashMap<String, Counter>,
 }
 
 #[derive(Debug)]
@@ -28,6 +51,15 @@ struct Counter {
     entry: String,
     next: u64,
     used: u64,
+}
+
+/// One call's place: its session's ordinal and its position in the tool's entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Place {
+    /// 0 for the first session that made a controlled call, 1 for the next, and so on.
+    pub session: u64,
+    /// The call's position (0 for the first) since the tool's entry last changed.
+    pub call: u64,
 }
 
 /// One session's place in one tool's entry, as [`Positions::snapshot`] reports it.
@@ -40,17 +72,32 @@ pub struct Position {
 }
 
 impl Positions {
-    /// This call's position (0 for the first) for `session` (`None`: the one stdio or
-    /// in-process session) and `tool`, whose entry now reads `entry`; a changed entry counts
-    /// from 0 again.
-    pub fn advance(&self, session: Option<&str>, tool: &str, entry: &str) -> u64 {
-        let mut inner = self
-            .inner
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+    /// This call's place for `session` (`None`: the one stdio or in-process session) and
+    /// `tool`, whose entry now reads `entry`; a changed entry counts from 0 again.
+    pub fn advance(&self, session: Option<&str>, tool: &str, entry: &str) -> Place {
+        self.advance_for(session, None, tool, entry)
+    }
+
+    /// As [`Positions::advance`], for a session of `client`: a session new to a tool takes
+    /// over what an ended session of the same client left for it ([`Positions::carry`]).
+    pub fn advance_for(
+        &self,
+        session: Option<&str>,
+        client: Option<&str>,
+        tool: &str,
+        entry: &str,
+    ) -> Place {
+        let mut inner = self.lock();
         inner.clock += 1;
         let used = inner.clock;
-        let key = (session.map(str::to_string), tool.to_string());
+        let owner = session.map(str::to_string);
+        let ordinal = inner.ordinal(&owner, client, used);
+        let key = (owner, tool.to_string());
+        if !inner.counters.contains_key(&key)
+            && let Some(counter) = client.and_then(|c| inner.take_carried(c, tool))
+        {
+            inner.counters.insert(key.clone(), counter);
+        }
         let counter = inner.counters.entry(key).or_insert_with(|| Counter {
             entry: entry.to_string(),
             next: 0,
@@ -60,32 +107,58 @@ impl Positions {
             counter.entry = entry.to_string();
             counter.next = 0;
         }
-        let position = counter.next;
+        let call = counter.next;
         counter.next += 1;
         counter.used = used;
         if inner.counters.len() > MAX_COUNTERS {
             inner.forget_oldest();
         }
-        position
+        Place {
+            session: ordinal,
+            call,
+        }
+    }
+
+    /// Ends `session` and leaves its places for the next session of `client`: a
+    /// `fault:session-expired` ended it, and the client that initializes again goes on with
+    /// the story past that step.
+    pub fn carry(&self, session: &str, client: &str) {
+        let mut inner = self.lock();
+        let owner = Some(session.to_string());
+        let ordinal = inner.sessions.remove(&owner).map(|o| o.value);
+        let tools: Vec<String> = inner
+            .counters
+            .keys()
+            .filter(|(s, _)| s == &owner)
+            .map(|(_, tool)| tool.clone())
+            .collect();
+        let mut carried = Carried {
+            ordinal,
+            counters: HashMap::new(),
+        };
+        for tool in tools {
+            if let Some(counter) = inner.counters.remove(&(owner.clone(), tool.clone())) {
+                carried.counters.insert(tool, counter);
+            }
+        }
+        inner.carried.insert(client.to_string(), carried);
+        if inner.carried.len() > MAX_COUNTERS {
+            inner.carried.clear();
+        }
     }
 
     /// Forgets a session that has ended.
     pub fn forget_session(&self, session: &str) {
-        let mut inner = self
-            .inner
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut inner = self.lock();
         inner
             .counters
             .retain(|(owner, _), _| owner.as_deref() != Some(session));
+        inner.sessions.remove(&Some(session.to_string()));
     }
 
     /// Where every session stands now, by session then tool.
     pub fn snapshot(&self) -> Vec<Position> {
-        let inner = self
-            .inner
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let inner = self.lock();
         let mut positions: Vec<Position> = inner
             .counters
             .iter()
@@ -98,9 +171,41 @@ impl Positions {
         positions.sort_by(|a, b| (&a.session, &a.tool).cmp(&(&b.session, &b.tool)));
         positions
     }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
 }
 
 impl Inner {
+    /// The session's ordinal: its own, the one its client's ended session left, or the next.
+    fn ordinal(&mut self, owner: &Option<String>, client: Option<&str>, used: u64) -> u64 {
+        if let Some(ordinal) = self.sessions.get_mut(owner) {
+            ordinal.used = used;
+            return ordinal.value;
+        }
+        let carried = client
+            .and_then(|c| self.carried.get_mut(c))
+            .and_then(|carried| carried.ordinal.take());
+        let value = carried.unwrap_or_else(|| {
+            self.next_ordinal += 1;
+            self.next_ordinal - 1
+        });
+        self.sessions.insert(owner.clone(), Ordinal { value, used });
+        value
+    }
+
+    fn take_carried(&mut self, client: &str, tool: &str) -> Option<Counter> {
+        let carried = self.carried.get_mut(client)?;
+        let counter = carried.counters.remove(tool);
+        if carried.counters.is_empty() && carried.ordinal.is_none() {
+            self.carried.remove(client);
+        }
+        counter
+    }
+
     /// Drops the older half, so that the scan runs once per many calls, not on each.
     fn forget_oldest(&mut self) {
         let mut ages: Vec<u64> = self.counters.values().map(|c| c.used).collect();
@@ -108,12 +213,90 @@ impl Inner {
         let (_, cutoff, _) = ages.select_nth_unstable(middle);
         let cutoff = *cutoff;
         self.counters.retain(|_, counter| counter.used >= cutoff);
+        self.sessions.retain(|_, ordinal| ordinal.used >= cutoff);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sessions_are_numbered_in_the_order_they_first_call() {
+        let positions = Positions::default();
+        let order = [
+            (Some("a"), 0),
+            (Some("b"), 1),
+            (Some("a"), 0),
+            (None, 2),
+            (Some("c"), 3),
+        ];
+        for (session, want) in order {
+            assert_eq!(
+                positions.advance(session, "t", "e").session,
+                want,
+                "{session:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_session_ended_by_a_fault_leaves_its_places_to_its_clients_next_session() {
+        let positions = Positions::default();
+        let advance = |session, client| positions.advance_for(Some(session), client, "t", "e");
+        assert_eq!(
+            advance("s1", Some("agent/1")),
+            Place {
+                session: 0,
+                call: 0
+            }
+        );
+        assert_eq!(
+            advance("s1", Some("agent/1")),
+            Place {
+                session: 0,
+                call: 1
+            }
+        );
+        assert_eq!(
+            advance("other", Some("other/1")),
+            Place {
+                session: 1,
+                call: 0
+            }
+        );
+        positions.carry("s1", "agent/1");
+        // Another client starts its own story; the same client goes on with its own.
+        assert_eq!(
+            advance("s3", Some("other/1")),
+            Place {
+                session: 2,
+                call: 0
+            }
+        );
+        assert_eq!(
+            advance("s2", Some("agent/1")),
+            Place {
+                session: 0,
+                call: 2
+            }
+        );
+        assert_eq!(
+            advance("s2", Some("agent/1")),
+            Place {
+                session: 0,
+                call: 3
+            }
+        );
+        // Taken once: a later session of the client starts afresh.
+        assert_eq!(
+            advance("s4", Some("agent/1")),
+            Place {
+                session: 3,
+                call: 0
+            }
+        );
+    }
 
     #[test]
     fn counted_per_session_and_tool_and_restarted_by_a_changed_entry() {
@@ -130,13 +313,13 @@ mod tests {
         ];
         for (session, tool, entry, want) in calls {
             assert_eq!(
-                positions.advance(session, tool, entry),
+                positions.advance(session, tool, entry).call,
                 want,
                 "{session:?} {tool} {entry}"
             );
         }
         positions.forget_session("s1");
-        assert_eq!(positions.advance(Some("s1"), "t", "e2"), 0);
+        assert_eq!(positions.advance(Some("s1"), "t", "e2").call, 0);
         assert_eq!(positions.snapshot().len(), 3);
     }
 

@@ -6,6 +6,10 @@ use std::borrow::Cow;
 /// How much of a call's arguments the per-call log line shows.
 pub const LOG_LIMIT: usize = 1024;
 
+/// How much of a tool's name the log line and a journal entry keep: real names are under 40
+/// bytes, and a client may send one of megabytes.
+pub const NAME_LIMIT: usize = 256;
+
 /// How much of a value (arguments, result) a journal entry keeps.
 pub const JOURNAL_LIMIT: usize = 64 * 1024;
 

@@ -1,33 +1,54 @@
 //! The journal's file on disk, as a long run needs it: bounded in size (rotated to one
 //! predecessor, `calls.jsonl.1`), reopened when it was deleted or rotated away by someone else,
-//! and written one whole line at a time even after a failed write (a full disk), so that an
-//! entry is never glued to a cut-off one. The reader is `read.rs`.
+//! and written one whole line at a time, so that an entry is never glued to a cut-off one.
+//!
+//! Several processes may write one journal (an HTTP `serve`, a stdio `serve` and `careem-mcp
+//! call` in one project). So each line starts from the file's true end, not from what this
+//! process wrote: `fstat` gives the size (rotation counts every writer's lines, so the bound
+//! holds for all of them together) and the last byte says whether another writer left half a
+//! line (a full disk, a crash), which is then ended first. A rotation is decided under an
+//! exclusive lock on the file being rotated and checked again once the lock is held, so two
+//! writers never both rotate (the second would rename the first's new file over the rotated
+//! one). A journal that cannot be opened (a read-only folder, a missing disk) is tried again
+//! on each line. The reader is `read.rs`.
 
-use std::borrow::Cow;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, PoisonError, TryLockError};
+use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
 
 use super::read::rotated_path;
 
 /// The default bound on the journal's size: ample for a day of agent runs, small next to a disk.
 pub const DEFAULT_MAX_SIZE: u64 = 32 * 1024 * 1024;
 
+/// Whether calls are being journalled, for the banner `serve` prints.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JournalStatus {
+    /// `--no-journal`: none is kept.
+    Off,
+    Open,
+    /// The file cannot be opened now (why); each call tries again.
+    Unavailable(String),
+}
+
 #[derive(Debug)]
 pub struct JournalFile {
     path: PathBuf,
     max_size: u64,
-    state: Mutex<State>,
+    state: Mutex<Slot>,
+}
+
+#[derive(Debug)]
+enum Slot {
+    Open(State),
+    /// The last open failed, with this error.
+    Closed(String),
 }
 
 #[derive(Debug)]
 struct State {
     file: File,
-    /// The file's size as last known: where the next line lands.
-    size: u64,
-    /// The last write failed part-way: the file may end in half a line.
-    cut: bool,
     /// A regular file, whose writes never wait on a reader (a pipe's do).
     regular: bool,
     /// The open file's identity, fixed while it is open: a call then costs one `stat` of the
@@ -36,14 +57,37 @@ struct State {
     identity: (u64, u64),
 }
 
+/// Where the file ends now, whoever wrote it.
+#[derive(Debug, Clone, Copy)]
+struct End {
+    size: u64,
+    /// The last byte is not a newline: a line was cut off.
+    cut: bool,
+}
+
 impl JournalFile {
     /// Opens (creating) the file at `path` for appending; past `max_size` bytes it is rotated.
     pub fn open(path: &Path, max_size: u64) -> io::Result<Self> {
         Ok(Self {
             path: path.to_path_buf(),
             max_size,
-            state: Mutex::new(open(path)?),
+            state: Mutex::new(Slot::Open(open(path)?)),
         })
+    }
+
+    /// As [`JournalFile::open`], but a file that cannot be opened now is tried again on each
+    /// line; the error is returned beside the journal.
+    pub fn open_retrying(path: &Path, max_size: u64) -> (Self, Option<io::Error>) {
+        let (slot, error) = match open(path) {
+            Ok(state) => (Slot::Open(state), None),
+            Err(error) => (Slot::Closed(error.to_string()), Some(error)),
+        };
+        let file = Self {
+            path: path.to_path_buf(),
+            max_size,
+            state: Mutex::new(slot),
+        };
+        (file, error)
     }
 
     pub fn path(&self) -> &Path {
@@ -54,41 +98,99 @@ impl JournalFile {
         self.max_size
     }
 
-    /// Appends `line` (ending in `\n`) in one write.
+    /// Whether the file is open, or why not.
+    pub fn status(&self) -> JournalStatus {
+        match &*self.lock() {
+            Slot::Open(_) => JournalStatus::Open,
+            Slot::Closed(error) => JournalStatus::Unavailable(error.clone()),
+        }
+    }
+
+    /// Appends `line` (ending in `\n`) in one write, at the file's true end.
     pub fn write_line(&self, line: &[u8]) -> io::Result<()> {
-        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        if self.moved(&state) {
-            *state = open(&self.path)?;
+        let mut slot = self.lock();
+        let state = self.current(&mut slot)?;
+        let mut end = end_of(&state.file)?;
+        while self.full(end, line) {
+            // Another writer may be rotating this very file: decide under its lock, and look
+            // again once the lock is held.
+            state.file.lock()?;
+            let rotation = self.rotate_if_full(state, line);
+            state.file.unlock()?;
+            let rotated = rotation?;
+            if rotated || self.moved(state) {
+                *state = open(&self.path)?;
+            }
+            end = end_of(&state.file)?;
+            if rotated {
+                break;
+            }
         }
-        if self.full(&state, line) {
-            // Another writer (a `call` beside a server) may have rotated already; renaming
-            // whatever is at the path now is still right.
-            std::fs::rename(&self.path, rotated_path(&self.path))?;
-            *state = open(&self.path)?;
-        }
-        append(&mut state, line)
+        append(state, end, line)
     }
 
     /// As [`JournalFile::write_line`] when that cannot block, for a caller on an async worker:
-    /// the file is a regular file (a write to a pipe waits for its reader), no other writer
-    /// holds it (that one may be stuck in such a write), and it needs no reopening or rotation
-    /// (an open may wait too). `None` when nothing was written: the caller then writes with
-    /// [`JournalFile::write_line`] where blocking is fine.
+    /// the file is open and regular (a write to a pipe waits for its reader), no other writer
+    /// in this process holds it (that one may be stuck in such a write), and it needs no
+    /// reopening or rotation (an open may wait too). `None` when nothing was written: the
+    /// caller then writes with [`JournalFile::write_line`] where blocking is fine.
     pub fn try_write_line(&self, line: &[u8]) -> Option<io::Result<()>> {
-        let mut state = match self.state.try_lock() {
-            Ok(state) => state,
+        let mut slot = match self.state.try_lock() {
+            Ok(slot) => slot,
             Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
             Err(TryLockError::WouldBlock) => return None,
         };
-        if !state.regular || self.moved(&state) || self.full(&state, line) {
+        let Slot::Open(state) = &mut *slot else {
+            return None;
+        };
+        if !state.regular || self.moved(state) {
             return None;
         }
-        Some(append(&mut state, line))
+        let end = match end_of(&state.file) {
+            Ok(end) => end,
+            Err(error) => return Some(Err(error)),
+        };
+        if self.full(end, line) {
+            return None;
+        }
+        Some(append(state, end, line))
+    }
+
+    /// The open file, reopened when the path names another file (or none) now, or opened
+    /// when the last try failed.
+    fn current<'a>(&self, slot: &'a mut Slot) -> io::Result<&'a mut State> {
+        let reopen = match slot {
+            Slot::Open(state) => self.moved(state),
+            Slot::Closed(_) => true,
+        };
+        if reopen {
+            *slot = match open(&self.path) {
+                Ok(state) => Slot::Open(state),
+                Err(error) => {
+                    *slot = Slot::Closed(error.to_string());
+                    return Err(error);
+                }
+            };
+        }
+        match slot {
+            Slot::Open(state) => Ok(state),
+            Slot::Closed(error) => Err(io::Error::other(error.clone())),
+        }
+    }
+
+    /// Renames the open file to the rotated path if it is still at the path and still too
+    /// full for `line`; whether it did. Called under the file's lock.
+    fn rotate_if_full(&self, state: &State, line: &[u8]) -> io::Result<bool> {
+        if self.moved(state) || !self.full(end_of(&state.file)?, line) {
+            return Ok(false);
+        }
+        std::fs::rename(&self.path, rotated_path(&self.path))?;
+        Ok(true)
     }
 
     /// Whether `line` would take the file past its bound.
-    fn full(&self, state: &State, line: &[u8]) -> bool {
-        state.size > 0 && state.size + line.len() as u64 > self.max_size
+    fn full(&self, end: End, line: &[u8]) -> bool {
+        end.size > 0 && end.size + u64::from(end.cut) + line.len() as u64 > self.max_size
     }
 
     /// Whether the path no longer names the open file: deleted, or renamed away.
@@ -102,59 +204,78 @@ impl JournalFile {
     fn moved(&self, _state: &State) -> bool {
         !self.path.exists()
     }
+
+    fn lock(&self) -> MutexGuard<'_, Slot> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
 }
 
 fn open(path: &Path) -> io::Result<State> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
-    let file = OpenOptions::new().create(true).append(true).open(path)?;
+    // Opened for writing only first: opening a pipe so waits for its reader, as it should.
+    let mut file = OpenOptions::new().create(true).append(true).open(path)?;
+    if file.metadata()?.is_file() {
+        // A regular file is read as well: its last byte tells whether another writer cut a
+        // line.
+        file = OpenOptions::new().read(true).append(true).open(path)?;
+    }
     let metadata = file.metadata()?;
-    let size = metadata.len();
-    // A file left ending in half a line (a crash mid-write) gets its line ended first.
-    let cut = size > 0 && last_byte(path, size).is_some_and(|b| b != b'\n');
     Ok(State {
-        file,
-        size,
-        cut,
         regular: metadata.is_file(),
         #[cfg(unix)]
         identity: {
             use std::os::unix::fs::MetadataExt;
             (metadata.dev(), metadata.ino())
         },
+        file,
     })
 }
 
-/// Writes `line`, after a newline that ends a cut-off line if the last write failed part-way.
-fn append(state: &mut State, line: &[u8]) -> io::Result<()> {
-    let whole: Cow<'_, [u8]> = if state.cut {
+/// The file's size (`fstat`) and whether its last byte ends a line. Not a regular file (a
+/// pipe): nothing to look at, and nothing to rotate.
+fn end_of(file: &File) -> io::Result<End> {
+    let metadata = file.metadata()?;
+    if !metadata.is_file() || metadata.len() == 0 {
+        return Ok(End {
+            size: 0,
+            cut: false,
+        });
+    }
+    let size = metadata.len();
+    let cut = last_byte(file, size)? != b'\n';
+    Ok(End { size, cut })
+}
+
+/// Writes `line` at the end (the file is opened for appending), after a newline that ends a
+/// cut-off line if the file ends in one.
+fn append(state: &mut State, end: End, line: &[u8]) -> io::Result<()> {
+    if end.cut {
         // Ends the cut-off line, which readers then skip, instead of gluing to it.
-        Cow::Owned([b"\n", line].concat())
+        let whole = [b"\n", line].concat();
+        state.file.write_all(&whole)
     } else {
-        Cow::Borrowed(line)
-    };
-    match state.file.write_all(&whole) {
-        Ok(()) => {
-            state.cut = false;
-            state.size += whole.len() as u64;
-            Ok(())
-        }
-        Err(error) => {
-            state.cut = true;
-            state.size = state.file.metadata().map_or(state.size, |m| m.len());
-            Err(error)
-        }
+        state.file.write_all(line)
     }
 }
 
-fn last_byte(path: &Path, size: u64) -> Option<u8> {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut file = File::open(path).ok()?;
-    file.seek(SeekFrom::Start(size - 1)).ok()?;
+#[cfg(unix)]
+fn last_byte(file: &File, size: u64) -> io::Result<u8> {
+    use std::os::unix::fs::FileExt;
     let mut byte = [0u8];
-    file.read_exact(&mut byte).ok()?;
-    Some(byte[0])
+    file.read_exact_at(&mut byte, size - 1)?;
+    Ok(byte[0])
+}
+
+#[cfg(not(unix))]
+fn last_byte(file: &File, size: u64) -> io::Result<u8> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = file.try_clone()?;
+    file.seek(SeekFrom::Start(size - 1))?;
+    let mut byte = [0u8];
+    file.read_exact(&mut byte)?;
+    Ok(byte[0])
 }
 
 #[cfg(test)]

@@ -6,5 +6,6 @@ pub(super) mod read;
 pub(super) mod write;
 
 pub use clip::clip;
+pub use file::JournalStatus;
 pub use read::{Follower, Recent, clear, complete_end, last_lines, parse, recent};
 pub use write::{Entry, Journal, read};

@@ -128,6 +128,9 @@ impl Tail {
 /// --follow`.
 pub struct Recent {
     pub entries: Vec<Entry>,
+    /// Whether there is a journal at all (the file or its rotated predecessor): none means no
+    /// call was ever journalled there, which is not the same as no calls.
+    pub found: bool,
     path: PathBuf,
     /// The journal as it was read, and the end of its last complete line.
     current: Option<(File, u64)>,
@@ -135,7 +138,7 @@ pub struct Recent {
 
 /// The last `last` entries for which `keep` holds (every one, when `None`), in file order: read
 /// from the end of the journal, then of its rotated predecessor, only as far as needed, so a
-/// large journal costs no more than a small one. No journal yet is no entries.
+/// large journal costs no more than a small one. No journal yet is no entries, and not `found`.
 pub fn recent(
     path: &Path,
     last: Option<usize>,
@@ -146,7 +149,15 @@ pub fn recent(
             let end = complete_end(&mut file)?;
             Some((file, end))
         }
-        Err(error) if error.kind() == io::ErrorKind::NotFound => None,
+        // A folder in the path that is a file holds no journal either.
+        Err(error)
+            if matches!(
+                error.kind(),
+                io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+            ) =>
+        {
+            None
+        }
         Err(error) => return Err(error),
     };
     let wanted = |line: &[u8]| parse(line).is_some_and(|entry| keep(&entry));
@@ -155,6 +166,7 @@ pub fn recent(
         None => Vec::new(),
     };
     let more = last.map(|n| n.saturating_sub(lines.len()));
+    let found = current.is_some() || rotated_path(path).exists();
     if more != Some(0)
         && let Ok(mut older) = File::open(rotated_path(path))
     {
@@ -165,6 +177,7 @@ pub fn recent(
     }
     Ok(Recent {
         entries: lines.iter().filter_map(|line| parse(line)).collect(),
+        found,
         path: path.to_path_buf(),
         current,
     })

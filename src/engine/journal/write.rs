@@ -8,8 +8,8 @@ use chrono::{SecondsFormat, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::clip::{JOURNAL_LIMIT, clip};
-use super::file::{DEFAULT_MAX_SIZE, JournalFile};
+use super::clip::{JOURNAL_LIMIT, NAME_LIMIT, clip};
+use super::file::{DEFAULT_MAX_SIZE, JournalFile, JournalStatus};
 use crate::engine::call::Origin;
 use crate::engine::output::{CallOutput, Decision, Recorded};
 
@@ -54,7 +54,7 @@ impl Entry {
             time: now(),
             transport: transport.to_string(),
             session,
-            tool: output.tool.clone(),
+            tool: clip(&output.tool, NAME_LIMIT).into_owned(),
             scenario,
             forced,
             received: output.received.clone(),
@@ -84,7 +84,7 @@ struct Head<'a> {
     time: String,
     transport: &'a str,
     session: Option<&'a str>,
-    tool: &'a str,
+    tool: Cow<'a, str>,
     scenario: Option<&'a str>,
     forced: bool,
     received: Cow<'a, Value>,
@@ -132,7 +132,7 @@ fn call_line(
         time,
         transport: transport.as_str(),
         session,
-        tool: &output.tool,
+        tool: clip(&output.tool, NAME_LIMIT),
         scenario,
         forced,
         received: bounded(&output.received),
@@ -181,6 +181,13 @@ impl Journal {
         })
     }
 
+    /// Opens the journal as [`Journal::open_with_max_size`] does, but one that cannot be opened
+    /// now is tried again on each call; the error is returned beside it.
+    pub fn open_retrying(path: &Path, max_size: u64) -> (Self, Option<std::io::Error>) {
+        let (file, error) = JournalFile::open_retrying(path, max_size);
+        (Self { file }, error)
+    }
+
     pub fn path(&self) -> &Path {
         self.file.path()
     }
@@ -188,6 +195,11 @@ impl Journal {
     /// The size past which the journal rotates.
     pub fn max_size(&self) -> u64 {
         self.file.max_size()
+    }
+
+    /// Whether the file is open now, or why not.
+    pub fn status(&self) -> JournalStatus {
+        self.file.status()
     }
 
     /// Appends a call as one line in one write: `Entry::new(transport, session, output)` as

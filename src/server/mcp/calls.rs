@@ -136,7 +136,10 @@ impl Mcp {
             return Arrival { plan: None, turn };
         }
         let planned = panic::catch_unwind(AssertUnwindSafe(|| {
-            session.engine().plan(tool, session.id())
+            let client = session.client();
+            session
+                .engine()
+                .plan_for(tool, session.id(), client.as_deref())
         }));
         let plan = planned.unwrap_or_else(|_| {
             tracing::error!("planning a call failed: it panicked");

@@ -181,6 +181,15 @@ impl Session {
         self.ended.cancel();
     }
 
+    /// Ends the session as expired: its client's next session takes up its stories where
+    /// they stood (docs/CONTROLS.md).
+    pub(crate) fn expire(&self) {
+        if let (Some(id), Some(client)) = (self.id(), self.client()) {
+            self.engine.positions().carry(id, &client);
+        }
+        self.end();
+    }
+
     #[cfg(test)]
     pub(crate) fn has_ended(&self) -> bool {
         self.ended.is_cancelled()

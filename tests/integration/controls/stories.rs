@@ -5,8 +5,10 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use careem_mcp::engine::{Engine, EngineConfig, Fault};
+
 use super::{Client, Rig, Seen, TRANSPORTS, Transport, call, call_within};
-use crate::support::StdioServer;
+use crate::support::{Project, StdioServer};
 
 /// A new session over `transport` whose first `get_saved_locations` meets `fault` (the calls
 /// after it are normal): the client, and what it saw of that first call, given up on after
@@ -219,8 +221,10 @@ async fn drop_and_session_expired_end_the_connection_or_session() {
     assert_eq!(status.code(), Some(2), "a crashed server's status");
 }
 
-/// A fault at a rate fires on a seed-stable share of calls: the same pattern in every session
-/// on every transport, near the rate.
+/// A fault at a rate fires on a seed-stable share of calls: under one seed each session draws
+/// its own pattern (the second session does not repeat the first's), and the same session of
+/// another run draws the same one: the stdio server, a process of its own whose first session
+/// it is, repeats the first HTTP session's.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_probability_fault_at_a_seed_stable_rate() {
     let rig = Rig::start(&json!({"*": {"fault": "internal-error", "rate": 0.3}})).await;
@@ -234,10 +238,100 @@ async fn a_probability_fault_at_a_seed_stable_rate() {
         }
         patterns.push(pattern);
     }
-    assert_eq!(patterns[0], patterns[1]);
-    assert_eq!(patterns[0], patterns[2]);
-    let fired = patterns[0].iter().filter(|f| **f).count();
-    assert!((3..=18).contains(&fired), "{fired} of 30 at rate 0.3");
+    assert_ne!(patterns[0], patterns[1], "each session its own draws");
+    assert_eq!(
+        patterns[0], patterns[2],
+        "the same first session, the same draws"
+    );
+    for pattern in &patterns {
+        let fired = pattern.iter().filter(|f| **f).count();
+        assert!((3..=18).contains(&fired), "{fired} of 30 at rate 0.3");
+    }
+}
+
+/// The engine of a project whose overrides file is `overrides`, under `seed`.
+fn seeded_engine(project: &Project, overrides: &Value, seed: u64) -> Engine {
+    project.write(".run/overrides.json", &overrides.to_string());
+    Engine::load(EngineConfig {
+        tools_dir: project.path().join("tools"),
+        overrides: project.path().join(".run/overrides.json"),
+        clock: None,
+        seed: Some(seed),
+    })
+    .expect("the repo's tools load")
+}
+
+/// Seed 42 and a rate of one half used to fail the first call of every new session (100 of
+/// 100): the draws did not depend on the session. Now fresh sessions fail about half their
+/// first calls, and a second run with the seed fails exactly the same ones.
+#[test]
+fn under_a_seed_each_new_session_draws_afresh_and_reproducibly() {
+    let project = Project::copy_of_repo();
+    let entry = json!({"*": {"fault": "http-503", "rate": 0.5}});
+    let first_calls = |engine: &Engine| -> Vec<bool> {
+        (0..100)
+            .map(|n| {
+                let session = uuid_like(n);
+                engine
+                    .plan("get_saved_locations", Some(&session))
+                    .fault
+                    .is_some()
+            })
+            .collect()
+    };
+    for seed in [42, 7] {
+        let run = first_calls(&seeded_engine(&project, &entry, seed));
+        let failed = run.iter().filter(|f| **f).count();
+        assert!(
+            (25..=75).contains(&failed),
+            "seed {seed}: {failed} of 100 first calls failed"
+        );
+        let again = first_calls(&seeded_engine(&project, &entry, seed));
+        assert_eq!(run, again, "seed {seed}: the same on every run");
+    }
+}
+
+/// A session id as a server makes them: different on every run.
+fn uuid_like(n: u64) -> String {
+    format!(
+        "{:016x}-{n}",
+        std::process::id() as u64 ^ n.wrapping_mul(0x9E37_79B9)
+    )
+}
+
+/// A sequence whose first step ends the session: the client initializes again and its new
+/// session goes on with the second step, instead of meeting the fault for ever. Another
+/// client's session starts the story from its first step.
+#[test]
+fn a_story_goes_on_past_the_session_it_ended_for_the_client_that_comes_back() {
+    let project = Project::copy_of_repo();
+    let entry =
+        json!({"ride_get_status": [{"fault": "session-expired"}, "driver-assigned", "arriving"]});
+    let engine = seeded_engine(&project, &entry, 7);
+    let client = "claude-code/2.0.14";
+    let plan = |session: &str, client: &str| {
+        engine.plan_for("ride_get_status", Some(session), Some(client))
+    };
+    let first = plan("s1", client);
+    assert_eq!(first.fault, Some(Fault::SessionExpired), "{first:?}");
+    // The server ends the session for the fault, and keeps its place for the client.
+    engine.positions().carry("s1", client);
+    let other = plan("someone-else", "cursor/1.7");
+    assert_eq!(
+        other.fault,
+        Some(Fault::SessionExpired),
+        "another client starts afresh"
+    );
+    let again = plan("s2", client);
+    assert_eq!(
+        (again.fault, again.scenario.as_deref(), again.step),
+        (None, Some("driver-assigned"), Some(1))
+    );
+    let next = plan("s2", client);
+    assert_eq!(
+        (next.scenario.as_deref(), next.step),
+        (Some("arriving"), Some(2))
+    );
 }
 
 /// A broken entry is skipped and reported; the entries beside it still apply.

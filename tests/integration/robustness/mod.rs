@@ -9,6 +9,8 @@ mod bad_input;
 mod broken_files;
 #[cfg(target_os = "linux")]
 mod connections;
+#[cfg(target_os = "linux")]
+mod dashboard;
 #[cfg(unix)]
 mod duplicate_ids;
 mod edits;
@@ -21,6 +23,8 @@ mod properties;
 mod security;
 #[cfg(target_os = "linux")]
 mod sessions;
+#[cfg(unix)]
+mod shared_journal;
 #[cfg(unix)]
 mod shutdown;
 mod soak;

@@ -55,6 +55,29 @@ async fn a_large_argument_is_clipped_in_the_log_and_the_journal() {
 }
 
 #[tokio::test]
+async fn a_huge_tool_name_is_clipped_in_the_journal() {
+    let project = Project::copy_of_repo();
+    let (_server, url, _stderr) = serve_binary(&project, &[]);
+    let client = http_client(&url).await;
+    let name = "x".repeat(3_500_000);
+    let refused = call(&client, &name, json!({})).await;
+    assert!(refused.is_err(), "an unknown tool is a JSON-RPC error");
+    assert_marina(&client).await;
+    let entries = journal_lines(&project, "calls.jsonl");
+    assert!(entries[0].len() < 2048, "{} bytes", entries[0].len());
+    let entry: Value = serde_json::from_str(&entries[0]).expect("a whole entry");
+    let tool = entry["tool"].as_str().expect("the tool");
+    assert!(
+        tool.starts_with("xxxx") && tool.ends_with("… (3500000 bytes)") && tool.len() < 300,
+        "{tool}"
+    );
+    assert_eq!(
+        serde_json::from_str::<Value>(&entries[1]).expect("the next entry")["tool"],
+        "reverse_geocode"
+    );
+}
+
+#[tokio::test]
 async fn the_journal_rotates_past_its_size_and_is_recreated_when_deleted() {
     let project = Project::copy_of_repo();
     let (_server, url, _stderr) = serve_binary(&project, &["--journal-max-size", "16KiB"]);
