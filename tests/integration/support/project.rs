@@ -126,44 +126,6 @@ pub fn files_under(folder: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// A checked-in file that a generator in the tests writes: the test fails when the file and
-/// the generator have drifted apart, and `CAREEM_MCP_REGENERATE=1 cargo test` rewrites it.
-pub fn assert_generated(relative: &str, expected: &str) {
-    let path = repo().join(relative);
-    if std::env::var_os("CAREEM_MCP_REGENERATE").is_some() {
-        std::fs::write(&path, expected).expect("write the generated file");
-        return;
-    }
-    let actual = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        actual == expected,
-        "{relative} differs from what its generator writes; run `CAREEM_MCP_REGENERATE=1 cargo test` \
-         and review the diff"
-    );
-}
-
-/// The generated tool file at `relative` as it should be: its hand-written head (everything
-/// above its first scenario) kept, then `note` (which starts `## Scenarios`) and `scenarios`.
-pub fn generated_file(
-    relative: &str,
-    note: &str,
-    scenarios: impl IntoIterator<Item = String>,
-) -> String {
-    let current = std::fs::read_to_string(repo().join(relative))
-        .unwrap_or_else(|e| panic!("{relative}: {e}"));
-    let head_end = current
-        .find("\n## Scenarios\n")
-        .or_else(|| current.find("\n## Scenario: "))
-        .unwrap_or_else(|| panic!("{relative} has no scenarios"));
-    let mut text = current[..=head_end].to_string();
-    text.push_str(note);
-    for scenario in scenarios {
-        text.push('\n');
-        text.push_str(&scenario);
-    }
-    text
-}
-
 /// A minimal valid tool file with the given scenarios appended.
 pub fn tool_file(name: &str, scenarios: &str) -> String {
     format!(

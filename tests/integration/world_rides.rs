@@ -1,36 +1,9 @@
-//! The generator of the ride and location tool files. Their scenarios (product × route
-//! bookings, the statuses of every id `ride_book` hands out, search aliases × bias × limit)
-//! are rendered from the tables in `world`, the single source of truth; the test fails when a
-//! checked-in file and the generator disagree, and `CAREEM_MCP_REGENERATE=1 cargo test --test
-//! integration gen_rides` rewrites them. The other tests here hold the tables to the
-//! invariants of `docs/DATA_WORLD.md`.
+//! The ride world's tables held to the rules of `docs/DATA_WORLD.md`: fares, captains and
+//! places. The files they generate are checked by `generated`.
 
-mod book;
-mod cancel;
-mod estimates;
-mod locations;
-mod markdown;
-mod status;
-pub mod world;
-
-use crate::support::assert_generated;
-use world::{CAPTAINS, PLACES, PRODUCTS, RIDES, lifecycle, road, route_fare, routes};
-
-#[test]
-fn ride_and_location_files_match_their_generator() {
-    let files = [
-        (estimates::PATH, estimates::scenarios()),
-        (book::PATH, book::scenarios()),
-        (status::PATH, status::scenarios()),
-        (cancel::PATH, cancel::scenarios()),
-        (locations::SEARCH, locations::search_scenarios()),
-        (locations::GEOCODE, locations::geocode_scenarios()),
-        (locations::SAVED_PATH, locations::saved_scenarios()),
-    ];
-    for (path, scenarios) in files {
-        assert_generated(path, &markdown::file(path, &scenarios));
-    }
-}
+use xtask::rides::world::{
+    self, CAPTAINS, PLACES, PRODUCTS, RIDES, lifecycle, road, route_fare, routes,
+};
 
 #[test]
 fn fares_differ_by_product_and_never_fall_with_distance() {
