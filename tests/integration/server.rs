@@ -451,7 +451,7 @@ async fn health_counts_the_tools() {
 
 /// Hosts are checked on every route (DNS rebinding); Origin is accepted as production accepts
 /// it: a cross-site page cannot send JSON without a CORS preflight, which is never granted
-/// (tests/browser/origin.test.mjs).
+/// (tests/browser/mcp-origin.test.mjs).
 #[tokio::test]
 async fn foreign_hosts_are_refused_on_every_route_and_origins_are_accepted() {
     let fixture = Fixture::with(ServerOptions {
