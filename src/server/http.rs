@@ -14,6 +14,7 @@ use axum::routing::{any, get};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
+use super::ServerOptions;
 use super::guard::{HostGuard, guard_hosts};
 use super::mcp::{InFlight, Mcp};
 use super::plain;
@@ -21,7 +22,6 @@ use super::sessions::Sessions;
 use super::sse::Sse;
 use super::streamable::Streamable;
 use super::streams::Streams;
-use super::{ServerError, ServerOptions};
 use crate::engine::Engine;
 
 /// Request bodies above this are refused with 413, on every route.
@@ -40,16 +40,9 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// # Errors
-    ///
-    /// A tool's definition cannot be advertised exactly as its file has it.
-    pub fn new(
-        engine: Arc<Engine>,
-        options: &ServerOptions,
-        shutdown: CancellationToken,
-    ) -> Result<Self, ServerError> {
-        Ok(Self {
-            mcp: Arc::new(Mcp::new(engine, options)?),
+    pub fn new(engine: Arc<Engine>, options: &ServerOptions, shutdown: CancellationToken) -> Self {
+        Self {
+            mcp: Arc::new(Mcp::new(engine, options)),
             sessions: Sessions::new(options.max_sessions, options.session_idle, shutdown.clone()),
             streams: Streams::new(super::connections::fitting_cap(
                 options.connections.max_connections,
@@ -57,7 +50,7 @@ impl AppState {
             guard: Arc::new(HostGuard::new(&options.allowed_hosts).without_origin_check()),
             body_timeout: options.connections.body_timeout,
             shutdown,
-        })
+        }
     }
 
     pub(crate) fn sessions(&self) -> Arc<Sessions> {

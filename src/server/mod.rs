@@ -223,7 +223,7 @@ pub async fn start_http(
     options: ServerOptions,
 ) -> Result<RunningServer, ServerError> {
     let sessions = CancellationToken::new();
-    let state = AppState::new(engine, &options, sessions.clone())?;
+    let state = AppState::new(engine, &options, sessions.clone());
     let in_flight = state.in_flight();
     let table = state.sessions();
     let listener = bind(&options.host, options.port).await?;

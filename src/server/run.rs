@@ -27,7 +27,7 @@ const LEFTOVER_GRACE: Duration = Duration::from_secs(1);
 ///
 /// # Errors
 ///
-/// The runtime cannot start, the address cannot be bound, or a tool cannot be advertised.
+/// The runtime cannot start, or the address cannot be bound.
 pub fn run_until_signal(
     engine: Arc<Engine>,
     options: ServerOptions,
@@ -39,7 +39,8 @@ pub fn run_until_signal(
         let tools = engine.tools().len();
         if stdio {
             tracing::info!("serving {tools} tools over stdio");
-            return serve_stdio(engine, options, shutdown_signal()).await;
+            serve_stdio(engine, options, shutdown_signal()).await;
+            return Ok(());
         }
         if !is_loopback(&options.host) {
             tracing::warn!(

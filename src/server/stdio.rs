@@ -12,9 +12,9 @@ use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
+use super::ServerOptions;
 use super::jsonrpc::{self, Message, Method, RpcError, error_message};
 use super::mcp::{Arrival, Mcp, Reply, Session};
-use super::{ServerError, ServerOptions};
 use crate::engine::Engine;
 use crate::engine::Origin;
 
@@ -25,17 +25,13 @@ const QUEUE: usize = 64;
 
 /// Serves until the client closes stdin, stdout goes away, or `shutdown` resolves (SIGTERM):
 /// then the calls in flight finish and answer before the session ends.
-///
-/// # Errors
-///
-/// A tool's definition cannot be advertised as written.
 pub async fn serve_stdio(
     engine: Arc<Engine>,
     options: ServerOptions,
     shutdown: impl Future<Output = ()>,
-) -> Result<(), ServerError> {
+) {
     let session = Session::new(None, Origin::Stdio, Arc::clone(&engine), None);
-    let mcp = Arc::new(Mcp::new(engine, &options)?);
+    let mcp = Arc::new(Mcp::new(engine, &options));
     let (answers, queue) = mpsc::channel::<Vec<u8>>(QUEUE);
     let gone = CancellationToken::new();
     let writer = tokio::spawn(write_answers(queue, gone.clone()));
@@ -72,7 +68,6 @@ pub async fn serve_stdio(
     {}
     drop(answers);
     let _ = writer.await;
-    Ok(())
 }
 
 /// One line from the client: its answer queued on `permit`, each request on a task of its own.

@@ -186,13 +186,7 @@ fn syntax(text: &[u8], error: &serde_json::Error) -> String {
     if error.classify() != serde_json::error::Category::Data {
         return super::go_syntax::complaint(text);
     }
-    let first = text.iter().find(|byte| !byte.is_ascii_whitespace());
-    let kind = match first {
-        Some(b'"') => "string",
-        Some(b't' | b'f') => "bool",
-        Some(b'[') => "array",
-        _ => "number",
-    };
+    let kind = kind(&String::from_utf8_lossy(text));
     format!("json: cannot unmarshal {kind} into Go value of type jsonrpc2.wireCombined")
 }
 

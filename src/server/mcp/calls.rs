@@ -403,15 +403,9 @@ const PANICKED: &str = "the call panicked";
 
 /// What a typed Go handler answers for arguments it cannot read.
 fn unreadable(why: &str) -> Vec<u8> {
-    let text = format!("validating \"arguments\": unmarshaling arguments: {why}");
-    let mut out = br#"{"content":[{"type":"text","text":"#.to_vec();
-    crate::server::jsonrpc::go_json::write(
-        &mut out,
-        &text,
-        crate::server::jsonrpc::go_json::Escaping::Html,
-    );
-    out.extend_from_slice(br#"}],"isError":true}"#);
-    out
+    results::error_result(&format!(
+        "validating \"arguments\": unmarshaling arguments: {why}"
+    ))
 }
 
 #[cfg(test)]

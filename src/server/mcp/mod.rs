@@ -20,7 +20,7 @@ pub(crate) use session::Session;
 
 use super::jsonrpc::{Id, Method, Request, RpcError, error_message, result_message};
 use super::widget::{URI as WIDGET_URI, Widget};
-use super::{Forwarder, ServerError, ServerOptions};
+use super::{Forwarder, ServerOptions};
 use crate::engine::{Engine, RunName, Runs};
 
 /// What a request gets back.
@@ -52,10 +52,8 @@ pub(crate) struct Mcp {
 }
 
 impl Mcp {
-    /// # Errors
-    ///
-    /// Never today; kept so that a definition the wire cannot carry can be refused.
-    pub(crate) fn new(engine: Arc<Engine>, options: &ServerOptions) -> Result<Self, ServerError> {
+    /// The shared answers, written once: every definition as the SDK advertises it.
+    pub(crate) fn new(engine: Arc<Engine>, options: &ServerOptions) -> Self {
         let tools: Vec<Map<String, Value>> = engine
             .tools()
             .map(|tool| {
@@ -69,7 +67,7 @@ impl Mcp {
                 advertised(&definition)
             })
             .collect();
-        Ok(Self {
+        Self {
             name: options.server_name.clone(),
             version: options.server_version.clone(),
             tool_count: tools.len(),
@@ -79,7 +77,7 @@ impl Mcp {
             runs: options.runs.clone(),
             in_flight: InFlight::default(),
             forwarder: options.forwarder.clone(),
-        })
+        }
     }
 
     /// The engine of `run` (`None`: the default run); `None` when the server serves no runs.

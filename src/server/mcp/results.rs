@@ -162,8 +162,13 @@ pub(crate) fn call_result(output: &CallOutput) -> Vec<u8> {
 
 /// The result of a call that failed inside (`internal server error`, `isError`).
 pub(crate) fn internal_error_result() -> Vec<u8> {
+    error_result(crate::engine::INTERNAL_ERROR)
+}
+
+/// A result with `isError` and `text` as its one text item, as the SDK's `SetError` writes it.
+pub(crate) fn error_result(text: &str) -> Vec<u8> {
     let mut out = br#"{"content":[{"type":"text","text":"#.to_vec();
-    go_json::write(&mut out, crate::engine::INTERNAL_ERROR, Escaping::Html);
+    go_json::write(&mut out, text, Escaping::Html);
     out.extend_from_slice(br#"}],"isError":true}"#);
     out
 }
