@@ -263,11 +263,13 @@ impl Mcp {
         let engine = Arc::clone(session.engine());
         let in_place = panic::catch_unwind(AssertUnwindSafe(|| engine.answer_in_place(&request)))
             .map_err(|_| PANICKED.to_string())?;
-        let blocking = tokio::task::spawn_blocking(move || match in_place {
-            InPlace::Answered(output) => output,
-            InPlace::Unjournalled(line) => engine.journal(line),
-            InPlace::Cold => engine.answer(&request),
-        });
+        let blocking = match in_place {
+            InPlace::Answered(output) => return Ok(output),
+            InPlace::Unjournalled(line) => {
+                tokio::task::spawn_blocking(move || engine.journal(line))
+            }
+            InPlace::Cold => tokio::task::spawn_blocking(move || engine.answer(&request)),
+        };
         blocking.await.map_err(|error| error.to_string())
     }
 
