@@ -17,7 +17,7 @@ use crate::engine::{Engine, EngineConfig, Overrides, overrides};
 use crate::server::{ServerOptions, start_http};
 use checks::Target;
 pub use finding::{Finding, Verdict, failed};
-pub use transport::Reach;
+pub use transport::{Reach, sse};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Transport {

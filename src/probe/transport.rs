@@ -62,6 +62,8 @@ pub async fn http(url: &str) -> Result<Client, String> {
     http_reaching(url, &Reach::default()).await
 }
 
+/// Legacy SSE at `url` with no extra headers: verify's own servers, and the clients of the
+/// project's tests.
 pub async fn sse(url: &str) -> Result<Client, String> {
     sse_reaching(url, &Reach::default()).await
 }
@@ -232,11 +234,16 @@ pub enum SseError {
 
 /// The client side of legacy HTTP+SSE (MCP 2024-11-05): one `GET` whose first event names
 /// the endpoint, then a `POST` there for each client message, while server messages arrive as
-/// `message` events on the open stream.
+/// `message` events on the open stream. A request whose `POST` is refused is answered with an
+/// error naming the status and the body (`HTTP 404 Not Found: session not found`), as client
+/// libraries report a failed HTTP request, so the caller learns why instead of waiting.
 struct SseClient {
     http: reqwest::Client,
     endpoint: reqwest::Url,
     incoming: mpsc::Receiver<ServerJsonRpcMessage>,
+    /// Where a refused request's error joins the server's messages; weak, so that the
+    /// messages end when the stream does.
+    refusals: mpsc::WeakSender<ServerJsonRpcMessage>,
     reader: JoinHandle<()>,
     /// POSTs go out one at a time, so that the server sees messages in the order sent.
     order: Arc<tokio::sync::Mutex<()>>,
@@ -283,6 +290,7 @@ impl SseClient {
             data: data.clone(),
         })?;
         let (sender, incoming) = mpsc::channel(64);
+        let refusals = sender.downgrade();
         let source = url.to_string();
         let reader = tokio::spawn(async move {
             while let Some(event) = events.next().await {
@@ -315,6 +323,7 @@ impl SseClient {
             http,
             endpoint,
             incoming,
+            refusals,
             reader,
             order: Arc::default(),
         })
@@ -337,6 +346,7 @@ impl Transport<RoleClient> for SseClient {
         let http = self.http.clone();
         let endpoint = self.endpoint.clone();
         let order = Arc::clone(&self.order);
+        let refusals = self.refusals.clone();
         async move {
             let body = serde_json::to_vec(&item)?;
             let _turn = order.lock().await;
@@ -350,14 +360,25 @@ impl Transport<RoleClient> for SseClient {
                     url: endpoint.to_string(),
                     cause: root_cause(&error),
                 })?;
-            if response.status().is_success() {
-                Ok(())
-            } else {
-                Err(SseError::Status {
-                    url: endpoint.to_string(),
-                    status: response.status(),
-                })
+            let status = response.status();
+            if status.is_success() {
+                return Ok(());
             }
+            let (ClientJsonRpcMessage::Request(request), Some(refusals)) =
+                (item, refusals.upgrade())
+            else {
+                return Err(SseError::Status {
+                    url: endpoint.to_string(),
+                    status,
+                });
+            };
+            let body = response.text().await.unwrap_or_default();
+            let text = format!("HTTP {status}: {}", body.trim_end());
+            let error = rmcp::ErrorData::new(rmcp::model::ErrorCode(-32000), text, None);
+            let _ = refusals
+                .send(ServerJsonRpcMessage::error(error, Some(request.id)))
+                .await;
+            Ok(())
         }
     }
 

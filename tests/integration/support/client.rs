@@ -16,11 +16,11 @@ pub async fn http_client(url: &str) -> Client {
         .expect("the client initializes over Streamable HTTP")
 }
 
-/// rmcp's client over legacy SSE at `url` (`…/sse`), through the tests' SSE transport.
+/// rmcp's client over legacy SSE at `url` (`…/sse`), through the transport `verify` uses.
 pub async fn sse_client(url: &str) -> Client {
-    ().serve(super::sse::transport(url).await)
+    careem_mcp::probe::sse(url)
         .await
-        .expect("the client initializes over SSE")
+        .unwrap_or_else(|error| panic!("the client initializes over SSE: {error}"))
 }
 
 /// rmcp's client over `serve --stdio` started by `command` (its stderr dropped).

@@ -1,12 +1,11 @@
-//! The one SSE client of the tests, over `sse-stream`'s parser: the events of a stream (legacy
-//! SSE sessions, the dashboard's live calls), a legacy SSE session driven by hand, and the same
-//! session as a transport rmcp's client serves over (rmcp has no legacy SSE client).
+//! The tests' SSE reading, over `sse-stream`'s parser: the events of a stream (legacy SSE
+//! sessions, the dashboard's live calls) and a legacy SSE session driven by hand. rmcp's client
+//! over legacy SSE is the product's own (`careem_mcp::probe::sse`), which `verify` uses too.
 
 use std::pin::Pin;
 use std::time::Duration;
 
 use futures::{Stream, StreamExt};
-use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use serde_json::{Value, json};
 use sse_stream::{Sse, SseStream};
 
@@ -168,60 +167,4 @@ impl Session {
             }
         }
     }
-}
-
-/// A legacy SSE session at `url` as a `(Sink, Stream)` pair rmcp's client serves over. A POST
-/// that is not accepted answers its request with an error naming the status and body, as a
-/// client library reports a failed HTTP request.
-pub async fn transport(
-    url: &str,
-) -> (
-    impl futures::Sink<ClientJsonRpcMessage, Error = std::io::Error> + Send + Unpin + 'static,
-    impl Stream<Item = ServerJsonRpcMessage> + Send + Unpin + 'static,
-) {
-    let (events, post_url) = open(url).await;
-    let (refusals, refused) = tokio::sync::mpsc::unbounded_channel::<ServerJsonRpcMessage>();
-    let sink = futures::sink::unfold(
-        (http(), post_url, refusals),
-        |(http, post_url, refusals), message: ClientJsonRpcMessage| async move {
-            let id = match &message {
-                ClientJsonRpcMessage::Request(request) => Some(request.id.clone()),
-                _ => None,
-            };
-            let refusal = match http.post(&post_url).json(&message).send().await {
-                Ok(response) if response.status().is_success() => None,
-                Ok(response) => {
-                    let status = response.status();
-                    let body = response.text().await.unwrap_or_default();
-                    Some(format!("HTTP {status}: {body}"))
-                }
-                Err(error) => Some(format!("HTTP request failed: {error}")),
-            };
-            if let (Some(text), Some(id)) = (refusal, id) {
-                let error = rmcp::ErrorData::new(rmcp::model::ErrorCode(-32000), text, None);
-                let _ = refusals.send(ServerJsonRpcMessage::error(error, Some(id)));
-            }
-            Ok::<_, std::io::Error>((http, post_url, refusals))
-        },
-    );
-    let messages = events
-        .stream
-        .take_while(|event| futures::future::ready(event.is_ok()))
-        .filter_map(|event| async move {
-            let event = event.ok()?;
-            if event.event.as_deref().unwrap_or("message") != "message" {
-                return None;
-            }
-            serde_json::from_str::<ServerJsonRpcMessage>(&event.data?).ok()
-        });
-    let refused = tokio_stream::wrappers::UnboundedReceiverStream::new(refused);
-    let messages = futures::stream::select(
-        messages
-            .map(Some)
-            .chain(futures::stream::once(async { None })),
-        refused.map(Some),
-    )
-    .take_while(|message| futures::future::ready(message.is_some()))
-    .filter_map(futures::future::ready);
-    (Box::pin(sink), Box::pin(messages))
 }
