@@ -185,7 +185,9 @@ fn open(
         let next = tokio::select! {
             next = state.receiver.recv() => next?,
             () = state.live.session.ended() => return None,
-            () = state.slot.ended.cancelled() => return None,
+            () = state.slot.ended.cancelled() => {
+                return Some((Err(super::streams::displaced()), state));
+            }
         };
         state.queued.fetch_sub(next.len(), Ordering::AcqRel);
         Some((Ok(next), state))

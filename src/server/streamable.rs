@@ -315,13 +315,16 @@ fn standalone(live: &Arc<Live>, headers: &HeaderMap, streams: &Arc<Streams>) -> 
     }
     let (open, slot) = (StandaloneOpen(Arc::clone(live)), streams.take());
     let events = futures::stream::once(async move {
-        tokio::select! {
-            () = open.0.session.ended() => {}
-            () = slot.ended.cancelled() => {}
-        }
+        let displaced = tokio::select! {
+            () = open.0.session.ended() => false,
+            () = slot.ended.cancelled() => true,
+        };
         drop((open, slot));
+        displaced
     })
-    .filter_map(|()| std::future::ready(None::<Result<Bytes, std::io::Error>>));
+    .filter_map(|displaced| {
+        std::future::ready(displaced.then(|| Err::<Bytes, _>(super::streams::displaced())))
+    });
     stream(events.boxed(), None)
 }
 

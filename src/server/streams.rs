@@ -1,7 +1,8 @@
 //! Long-lived streams (legacy SSE sessions, standalone GET streams) count against a cap of
 //! their own, half the connection cap, so that ordinary requests always find a connection. At
 //! the cap the oldest stream is ended to make room: a client that opens streams and never
-//! reads them displaces only its own.
+//! reads them displaces only its own. A displaced stream ends with an error, so that its
+//! connection closes with it rather than linger idle in a slot that ordinary requests need.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -85,4 +86,9 @@ mod tests {
         let fourth = streams.take();
         assert!(!third.ended.is_cancelled() && !fourth.ended.is_cancelled());
     }
+}
+
+/// What a displaced stream's body ends with: hyper closes the connection on it.
+pub(crate) fn displaced() -> std::io::Error {
+    std::io::Error::other("a newer stream took this stream's place")
 }

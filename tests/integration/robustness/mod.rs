@@ -1,6 +1,6 @@
 //! Robustness, one file per concern (`docs/RELIABILITY.md`): bad input over all three
 //! transports, tool and overrides files broken or hostile under a running server, connections,
-//! sessions, output and memory bounds, property tests of the parser, renderer and matcher, the
+//! sessions, streams, stdio's output, output and memory bounds, property tests of the parser, renderer and matcher, the
 //! security rules, a bounded soak, and shutdown, graceful or stuck. Each test drives the real
 //! binary, bounds time with deadlines (never a speed assertion) and memory by the server's own
 //! VmRSS.
@@ -28,6 +28,10 @@ mod shared_journal;
 #[cfg(unix)]
 mod shutdown;
 mod soak;
+#[cfg(target_os = "linux")]
+mod stdio;
+#[cfg(target_os = "linux")]
+mod streams;
 #[cfg(unix)]
 mod stuck_shutdown;
 
