@@ -11,6 +11,7 @@ use tokio::sync::mpsc;
 use super::{DEADLINE, run_bounded};
 use crate::support::{
     JournalPipe, Process, Project, Raw, StdioServer, jsonrpc, large_search, serve_binary, sse,
+    wait_until_async,
 };
 
 /// One session, over one transport, driven by hand: requests go out as JSON-RPC, answers are
@@ -231,4 +232,58 @@ async fn a_cancelled_request_id_is_free_again_at_once() {
             start(&answer)
         );
     }
+}
+
+/// Over Streamable HTTP a call belongs to its POST: a `hang` whose POST the client drops ends
+/// with it, so abandoned calls do not pile up until their session ends, and its id is free
+/// again on the session at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hanging_call_ends_when_its_post_is_dropped() {
+    let project = Project::copy_of_repo();
+    let forced = run_bounded(
+        &project,
+        &["scenario", "reverse_geocode", "--fault", "hang"],
+    );
+    assert_eq!(forced.code, 0, "{}", forced.stderr);
+    let (_server, url, _) = serve_binary(&project, &["--no-journal"]);
+    let (raw, _) = Raw::initialize(url, "2025-06-18").await;
+    let copy = || Raw {
+        url: raw.url.clone(),
+        session: raw.session.clone(),
+        version: raw.version.clone(),
+    };
+    let menu_as_7 = || async {
+        let (answer, _) = raw
+            .request(
+                7,
+                "tools/call",
+                json!({"name": "food_get_restaurant_menu", "arguments": menu()}),
+            )
+            .await;
+        answer
+    };
+    let hanging = {
+        let raw = copy();
+        tokio::spawn(async move {
+            raw.send(&json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+                "params": {"name": "reverse_geocode", "arguments": crate::support::marina()}}))
+                .await
+        })
+    };
+    // Until the hanging call has arrived, id 7 is free and the menu is served under it.
+    let pending = wait_until_async(DEADLINE, || async {
+        (menu_as_7().await["error"]["code"] == -32600).then_some(())
+    });
+    assert!(pending.await.is_some(), "the hanging call holds id 7");
+
+    hanging.abort();
+    let _ = hanging.await;
+    let freed = wait_until_async(DEADLINE, || async {
+        let answer = menu_as_7().await;
+        (answer["error"]["code"] != -32600).then_some(answer)
+    });
+    let answer = freed
+        .await
+        .expect("the dropped POST's call ends and frees id 7");
+    assert_served(&answer, 7);
 }
