@@ -5,7 +5,12 @@ use super::json::J;
 use std::path::Path;
 
 use crate::Generated;
+use crate::area::{self, BOX_WORDS, Edge, Point};
 use crate::generated::{Generator, generated_file};
+
+/// Production's refusal for a delivery point Careem Food does not serve.
+pub const UNSERVICEABLE: &str =
+    "location not serviceable: careem food does not deliver to this location yet";
 
 /// The food generator, named in the note above the scenarios.
 const GENERATOR: Generator = Generator {
@@ -74,6 +79,34 @@ impl Scenario {
              know.",
             error(format!("{failed}: unexpected response status 404")),
         )
+    }
+
+    /// A scenario per rule for a delivery point Careem does not serve (outside the box or at
+    /// sea), each refused as [`UNSERVICEABLE`]; they come before any rule on other arguments.
+    pub fn unserved_points() -> Vec<Self> {
+        area::unserved(Point::Location)
+            .into_iter()
+            .map(|rule| {
+                let place = match rule.edge {
+                    Edge::Outside => format!("outside the area Careem serves ({BOX_WORDS})"),
+                    Edge::Sea => "open sea".to_string(),
+                };
+                let members = rule
+                    .members
+                    .into_iter()
+                    .map(|(key, pattern)| (key, super::json::s(pattern)))
+                    .collect();
+                Self::matched(
+                    rule.name,
+                    format!(
+                        "{}: {place}, where Careem Food does not deliver.",
+                        rule.words
+                    ),
+                    super::json::obj(members),
+                    error(UNSERVICEABLE),
+                )
+            })
+            .collect()
     }
 
     /// A forced outage: `down` says what is down, and production answers `failed` with a 503.
