@@ -11,7 +11,7 @@ use chrono::{DateTime, Duration, Utc};
 use chrono_tz::Asia::Dubai;
 use serde_json::{Value, json};
 
-use crate::support::{Agent, dubai_pin, time, unserved_points};
+use crate::support::{Agent, Unserved, dubai_pin, time, unserved_points};
 
 /// Dubai is UTC+4: 10:30, 16:10, 20:45 and 23:50 there.
 const CLOCKS: [&str; 4] = [
@@ -936,16 +936,36 @@ fn at(point: &Value, mut args: Value) -> Value {
     args
 }
 
+/// An order of the active basket delivered to `location` (a `reverse_geocode` answer's).
+fn order_to(location: &Value) -> Value {
+    json!({
+        "basket_id": 880001,
+        "payment_method_id": "PM-9001",
+        "delivery_location_uuid": location["locationUuid"],
+    })
+}
+
 #[test]
 fn no_food_is_delivered_to_a_point_careem_does_not_serve() {
     let agent = Agent::at(CLOCKS[1]);
+    let unserviceable =
+        "location not serviceable: careem food does not deliver to this location yet";
     for edge in unserved_points() {
         for (tool, args) in delivered_to() {
             let args = at(&edge.point, args);
             assert_eq!(
                 agent.refused(tool, &args),
-                "location not serviceable: careem food does not deliver to this location yet",
+                unserviceable,
                 "{tool} at {}: {args}",
+                edge.name
+            );
+        }
+        if edge.lies == Unserved::Abroad {
+            let location = agent.ok("reverse_geocode", &edge.point)["location"].clone();
+            assert_eq!(
+                agent.refused("food_place_order", &order_to(&location)),
+                unserviceable,
+                "an order to {}: {location}",
                 edge.name
             );
         }
@@ -954,6 +974,9 @@ fn no_food_is_delivered_to_a_point_careem_does_not_serve() {
     for (tool, args) in delivered_to() {
         agent.ok(tool, &at(&pin, args));
     }
+    let location = agent.ok("reverse_geocode", &pin)["location"].clone();
+    let placed = agent.ok("food_place_order", &order_to(&location));
+    assert_eq!(placed["order"]["status"], "PLACED", "{placed}");
     let found = agent.ok(
         "food_merchant_search",
         &at(&pin, json!({"query": "shawarma"})),

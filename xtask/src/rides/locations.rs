@@ -130,8 +130,9 @@ fn found(places: &[usize]) -> String {
 }
 
 /// A point outside the area Careem serves: pinned where it is, with no address Careem knows and
-/// no city (production's geocoder places only the cities Careem serves).
-const UNSERVED_PIN: &str = "{\n  \"location\": {\n    \"locationUuid\": \"LOC-PIN-{{rand:10000-99999}}\",\n    \"title\": \"Pinned location\",\n    \"subtitle\": \"Outside Careem's service area\",\n    \"formattedAddress\": \"Pinned location ({{args.latitude}}, {{args.longitude}})\",\n    \"latitude\": {{args.latitude}},\n    \"longitude\": {{args.longitude}},\n    \"city\": \"\",\n    \"countryCode\": \"\",\n    \"serviceable\": false\n  }\n}";
+/// no city (production's geocoder places only the cities Careem serves), its uuid starting
+/// [`area::UNSERVED_PIN_PREFIX`].
+const UNSERVED_PIN: &str = "{\n  \"location\": {\n    \"locationUuid\": \"LOC-PIN-0{{rand:1000-9999}}\",\n    \"title\": \"Pinned location\",\n    \"subtitle\": \"Outside Careem's service area\",\n    \"formattedAddress\": \"Pinned location ({{args.latitude}}, {{args.longitude}})\",\n    \"latitude\": {{args.latitude}},\n    \"longitude\": {{args.longitude}},\n    \"city\": \"\",\n    \"countryCode\": \"\",\n    \"serviceable\": false\n  }\n}";
 
 /// The geocoder's answer for a point with no address (open sea, desert).
 const NO_ADDRESS: &str =
