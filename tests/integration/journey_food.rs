@@ -11,7 +11,7 @@ use chrono::{DateTime, Duration, Utc};
 use chrono_tz::Asia::Dubai;
 use serde_json::{Value, json};
 
-use crate::support::{Agent, time};
+use crate::support::{Agent, Unserved, dubai_pin, time, unserved_points};
 
 /// Dubai is UTC+4: 10:30, 16:10, 20:45 and 23:50 there.
 const CLOCKS: [&str; 4] = [
@@ -918,4 +918,68 @@ fn odd_arguments_are_answered_honestly() {
     ] {
         agent.refused(tool, &args);
     }
+}
+
+/// The tools that take a delivery point, each with the other arguments of a call.
+fn delivered_to() -> [(&'static str, Value); 3] {
+    [
+        ("food_merchant_search", json!({"query": "shawarma"})),
+        ("food_get_restaurant_menu", json!({"restaurant_id": 30101})),
+        ("food_get_delivery_slots", json!({"restaurant_id": 30101})),
+    ]
+}
+
+fn at(point: &Value, mut args: Value) -> Value {
+    for key in ["latitude", "longitude"] {
+        args[key] = point[key].clone();
+    }
+    args
+}
+
+/// An order of the active basket delivered to `location` (a `reverse_geocode` answer's).
+fn order_to(location: &Value) -> Value {
+    json!({
+        "basket_id": 880001,
+        "payment_method_id": "PM-9001",
+        "delivery_location_uuid": location["locationUuid"],
+    })
+}
+
+#[test]
+fn no_food_is_delivered_to_a_point_careem_does_not_serve() {
+    let agent = Agent::at(CLOCKS[1]);
+    let unserviceable =
+        "location not serviceable: careem food does not deliver to this location yet";
+    for edge in unserved_points() {
+        for (tool, args) in delivered_to() {
+            let args = at(&edge.point, args);
+            assert_eq!(
+                agent.refused(tool, &args),
+                unserviceable,
+                "{tool} at {}: {args}",
+                edge.name
+            );
+        }
+        if edge.lies == Unserved::Abroad {
+            let location = agent.ok("reverse_geocode", &edge.point)["location"].clone();
+            assert_eq!(
+                agent.refused("food_place_order", &order_to(&location)),
+                unserviceable,
+                "an order to {}: {location}",
+                edge.name
+            );
+        }
+    }
+    let pin = dubai_pin();
+    for (tool, args) in delivered_to() {
+        agent.ok(tool, &at(&pin, args));
+    }
+    let location = agent.ok("reverse_geocode", &pin)["location"].clone();
+    let placed = agent.ok("food_place_order", &order_to(&location));
+    assert_eq!(placed["order"]["status"], "PLACED", "{placed}");
+    let found = agent.ok(
+        "food_merchant_search",
+        &at(&pin, json!({"query": "shawarma"})),
+    );
+    assert_eq!(found["restaurants"][0]["id"], 30101, "{found}");
 }

@@ -6,7 +6,7 @@
 
 use serde_json::{Value, json};
 
-use crate::support::{Agent, time};
+use crate::support::{Agent, Unserved, dubai_pin, time, unserved_points};
 
 /// Dubai is UTC+4: 09:05, 20:40 and 23:55 there.
 const CLOCKS: [&str; 3] = [
@@ -491,5 +491,86 @@ fn free_text_and_pinned_points_are_never_passed_off_as_something_else() {
             .unwrap_or_default()
             .contains("1999"),
         "{unknown}"
+    );
+}
+
+/// Production's refusal of a trip from or to a point Careem does not serve, by the tool's verb.
+fn outside_the_area(failed: &str) -> String {
+    format!("failed to {failed}: pickup or drop-off location is outside the service area")
+}
+
+#[test]
+fn a_point_careem_does_not_serve_is_unserved_by_the_geocoder_the_estimates_and_the_booking() {
+    let agent = Agent::at(CLOCKS[0]);
+    let (home, mall) = (agent.home(), find(&agent, "dubai mall"));
+    for edge in unserved_points() {
+        let name = edge.name;
+        let geocoded = agent.answer("reverse_geocode", &edge.point);
+        match edge.lies {
+            Unserved::Abroad => {
+                let location = &geocoded["location"];
+                assert_eq!(location["serviceable"], false, "{name}: {geocoded}");
+                for key in ["latitude", "longitude"] {
+                    assert_eq!(location[key], edge.point[key], "{name}: {geocoded}");
+                }
+                assert!(
+                    !geocoded.to_string().contains("Dubai"),
+                    "{name} reads as Dubai: {geocoded}"
+                );
+            }
+            Unserved::AtSea => assert!(
+                geocoded["error"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .starts_with("no address found for coordinates"),
+                "{name}: {geocoded}"
+            ),
+        }
+        for (from, to) in [(&edge.point, &mall), (&home, &edge.point)] {
+            let trip = trip(from, to);
+            assert_eq!(
+                agent.refused("ride_get_estimates", &trip),
+                outside_the_area("get ride estimates"),
+                "{name}: {trip}"
+            );
+            for product in [1101, 1104] {
+                assert_eq!(
+                    agent.refused(
+                        "ride_book",
+                        &with(trip.clone(), "productId", json!(product))
+                    ),
+                    outside_the_area("book ride"),
+                    "{name}: {product} {trip}"
+                );
+            }
+        }
+        // Search finds Dubai's places, which Careem serves, wherever the bias points.
+        let found = agent.ok(
+            "search_locations",
+            &with(edge.point.clone(), "query", json!("dubai mall")),
+        );
+        assert_eq!(found["locations"][0], mall, "{name}: {found}");
+    }
+
+    let pin = dubai_pin();
+    let geocoded = agent.ok("reverse_geocode", &pin)["location"].clone();
+    assert_eq!(geocoded["serviceable"], true, "{geocoded}");
+    assert_eq!(geocoded["city"], "Dubai", "{geocoded}");
+    let trip = trip(&pin, &mall);
+    let estimates = agent.ok("ride_get_estimates", &trip);
+    let products = estimates["products"].as_array().expect("products");
+    assert_eq!(products.len(), 5, "{estimates}");
+    let booked = agent.ok(
+        "ride_book",
+        &with(trip, "productId", products[0]["productId"].clone()),
+    );
+    assert_eq!(booked["ride"]["status"], "SEARCHING", "{booked}");
+    assert_eq!(
+        booked["ride"]["pickup"]["latitude"], pin["latitude"],
+        "{booked}"
+    );
+    assert_eq!(
+        booked["ride"]["fareEstimate"], products[0]["fare"],
+        "{booked}"
     );
 }

@@ -1,6 +1,7 @@
 //! The repository's own tasks, as a library so that the integration tests can hold the world
 //! tables to their rules and check that `tools/` is what the generators write.
 
+mod area;
 pub mod food;
 mod generated;
 pub mod rides;

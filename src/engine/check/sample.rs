@@ -130,15 +130,33 @@ pub fn overlay(sample: Value, rule: &Value, schema: &Value, now: DateTime<Utc>) 
             Value::Array(items)
         }
         (Value::String(pattern), sample) if pattern == "*" => sample,
-        (Value::String(pattern), _) => {
-            let text = pattern
-                .strip_prefix('~')
-                .or_else(|| pattern.strip_prefix('='))
-                .unwrap_or(pattern);
-            convert(text, schema)
-        }
+        (Value::String(pattern), _) => match pattern.strip_prefix('~') {
+            Some(piece) => containing(piece, schema),
+            None => convert(pattern.strip_prefix('=').unwrap_or(pattern), schema),
+        },
         (other, _) => other.clone(),
     }
+}
+
+/// A value of the type the schema asks for whose text contains `piece`: the piece itself when
+/// it reads as one, else, for a number, the piece completed on either side (`"3."` → `3.5`,
+/// `"-"` → `-5`, `"04."` → `104.5`), as a rule that tells coordinates apart by their digits
+/// needs.
+fn containing(piece: &str, schema: &Value) -> Value {
+    let value = convert(piece, schema);
+    if !value.is_string() || !matches!(primary_type(schema).as_deref(), Some("number" | "integer"))
+    {
+        return value;
+    }
+    [
+        format!("{piece}5"),
+        format!("1{piece}"),
+        format!("1{piece}5"),
+    ]
+    .iter()
+    .map(|text| convert(text, schema))
+    .find(|candidate| candidate.is_number() && candidate.to_string().contains(piece))
+    .unwrap_or(value)
 }
 
 /// A matched string in the type the schema asks for (`"30104"` → `30104`).
@@ -211,6 +229,22 @@ mod tests {
             (
                 json!({"lat": "25.0866"}),
                 json!({"id": 1, "lat": 25.0866, "q": "sample", "on": false, "tags": ["sample"]}),
+            ),
+            (
+                json!({"lat": "~3."}),
+                json!({"id": 1, "lat": 3.5, "q": "sample", "on": false, "tags": ["sample"]}),
+            ),
+            (
+                json!({"lat": "~-"}),
+                json!({"id": 1, "lat": -5, "q": "sample", "on": false, "tags": ["sample"]}),
+            ),
+            (
+                json!({"lat": "~04."}),
+                json!({"id": 1, "lat": 104.5, "q": "sample", "on": false, "tags": ["sample"]}),
+            ),
+            (
+                json!({"lat": "~25.3"}),
+                json!({"id": 1, "lat": 25.3, "q": "sample", "on": false, "tags": ["sample"]}),
             ),
             (
                 json!({"q": "~sushi"}),

@@ -1,9 +1,11 @@
 //! Shared test scaffolding, one file per concern: a throwaway project and the binary run in
 //! it, rmcp's client over each transport, a server in process, raw HTTP, the SSE client, the
-//! binary as a child process, the journeys' agent, and the one polling helper.
+//! binary as a child process, the journeys' agent and the points at the world's edges, and the
+//! one polling helper.
 
 mod agent;
 mod client;
+mod edges;
 mod fixture;
 mod http;
 mod process;
@@ -17,6 +19,7 @@ pub use client::{
     Client, assert_marina, assert_marina_result, at_marina, call, http_client, is_error, marina,
     marina_call, sse_client, stdio_client,
 };
+pub use edges::{Unserved, dubai_pin, unserved_points};
 pub use fixture::Fixture;
 pub use http::{ACCEPT, Raw, http, jsonrpc};
 #[cfg(target_os = "linux")]

@@ -107,37 +107,35 @@ fn sold_out_words(r: &Restaurant) -> String {
 }
 
 pub fn menu_scenarios() -> Vec<Scenario> {
-    let mut scenarios: Vec<Scenario> = RESTAURANTS
-        .iter()
-        .map(|r| {
-            let sections: Vec<&str> = r.categories.iter().map(|c| c.name).collect();
-            let state = if r.open {
-                "open".to_string()
+    let mut scenarios = Scenario::unserved_points();
+    scenarios.extend(RESTAURANTS.iter().map(|r| {
+        let sections: Vec<&str> = r.categories.iter().map(|c| c.name).collect();
+        let state = if r.open {
+            "open".to_string()
+        } else {
+            "closed now (`isOpen` false), opening within the hour (`opensAt`)".to_string()
+        };
+        Scenario::matched(
+            if r.open {
+                r.key.to_string()
             } else {
-                "closed now (`isOpen` false), opening within the hour (`opensAt`)".to_string()
-            };
-            Scenario::matched(
-                if r.open {
-                    r.key.to_string()
-                } else {
-                    format!("{}-closed", r.key)
-                },
-                format!(
-                    "Chosen when `restaurant_id` is {}: {} ({}), {state}; {}; {}.",
-                    r.id,
-                    r.name,
-                    r.cuisines.join(", "),
-                    sections.join(", "),
-                    sold_out_words(r)
-                ),
-                obj(vec![("restaurant_id", num(r.id))]),
-                obj(vec![
-                    ("restaurant", restaurant_object(r)),
-                    ("deliveryLocation", delivery_location()),
-                ]),
-            )
-        })
-        .collect();
+                format!("{}-closed", r.key)
+            },
+            format!(
+                "Chosen when `restaurant_id` is {}: {} ({}), {state}; {}; {}.",
+                r.id,
+                r.name,
+                r.cuisines.join(", "),
+                sections.join(", "),
+                sold_out_words(r)
+            ),
+            obj(vec![("restaurant_id", num(r.id))]),
+            obj(vec![
+                ("restaurant", restaurant_object(r)),
+                ("deliveryLocation", delivery_location()),
+            ]),
+        )
+    }));
     scenarios.push(Scenario::unknown_restaurant(
         "failed to get restaurant menu",
     ));

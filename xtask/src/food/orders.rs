@@ -4,11 +4,12 @@
 
 use super::basket::{self, Basket, Line, combos};
 use super::json::{J, arr, flag, money, name, num, obj, raw, s};
-use super::markdown::{Scenario, error};
+use super::markdown::{Scenario, UNSERVICEABLE, error};
 use super::world::{
     CAREEM_PAY_BALANCE, Courier, OPENS, PAST_ORDERS, PastOrder, Status, VINOD, aed, item_by_id,
     option_by_id, restaurant,
 };
+use crate::area::UNSERVED_PIN_PREFIX;
 
 pub const PLACE: &str = "tools/food/food_place_order.md";
 pub const STATUS: &str = "tools/food/food_get_order_status.md";
@@ -97,6 +98,19 @@ pub fn place_scenarios() -> Vec<Scenario> {
     };
     let empty = basket::empty();
     let mut scenarios = vec![Scenario::matched(
+        "location-unserviceable",
+        format!(
+            "A `delivery_location_uuid` that `reverse_geocode` gives a point outside the served \
+             area (`{UNSERVED_PIN_PREFIX}…`): refused in the words of the search, menu and slots \
+             for that point."
+        ),
+        obj(vec![(
+            "delivery_location_uuid",
+            s(format!("~{UNSERVED_PIN_PREFIX}")),
+        )]),
+        error(UNSERVICEABLE),
+    )];
+    scenarios.push(Scenario::matched(
         "empty-basket",
         format!("Chosen for {}: nothing to order.", empty.words()),
         rule(&empty, None),
@@ -104,7 +118,7 @@ pub fn place_scenarios() -> Vec<Scenario> {
             "failed to place order: basket {} is empty",
             empty.id
         )),
-    )];
+    ));
     for b in baskets.iter().filter(|b| !b.meets_minimum()) {
         scenarios.push(Scenario::matched(
             format!("below-minimum-{}", b.id),

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::json::{J, arr, flag, money, num, obj, s};
-use super::markdown::{Scenario, error};
+use super::markdown::{Scenario, UNSERVICEABLE, error};
 use super::menu::{cover, delivery_location, eta, identity};
 use super::world::{GENERIC_WORDS, OPENS, Promotion, RESTAURANTS, Restaurant, aed, slug};
 
@@ -142,7 +142,7 @@ fn results(found: &[&Restaurant]) -> J {
 }
 
 pub fn scenarios() -> Vec<Scenario> {
-    let mut scenarios = Vec::new();
+    let mut scenarios = Scenario::unserved_points();
     let mut taken: Vec<String> = Vec::new();
     for (word, found) in words() {
         let mut key = slug(&word);
@@ -183,7 +183,7 @@ pub fn scenarios() -> Vec<Scenario> {
     scenarios.push(Scenario::plain(
         "location-unserviceable",
         "Forced only. The delivery location is outside the area Careem Food serves.",
-        error("location not serviceable: careem food does not deliver to this location yet"),
+        error(UNSERVICEABLE),
     ));
     scenarios.push(Scenario::upstream_unavailable(
         "The restaurant search service is down.",

@@ -74,45 +74,43 @@ fn open_slots(r: &Restaurant) -> J {
 }
 
 pub fn scenarios() -> Vec<Scenario> {
-    let mut scenarios: Vec<Scenario> = RESTAURANTS
-        .iter()
-        .map(|r| {
-            let rule = obj(vec![("restaurant_id", num(r.id))]);
-            if r.open {
-                // The catalog's name for the first restaurant's slots.
-                let name = if r.id == 30101 {
-                    "next-slots".to_string()
-                } else {
-                    format!("{}-slots", r.key)
-                };
-                Scenario::matched(
-                    name,
-                    format!(
-                        "Chosen when `restaurant_id` is {} ({}): ASAP in {}–{} minutes, four slots \
-                         from an hour ahead (one full) and two tomorrow.",
-                        r.id, r.name, r.eta.0, r.eta.1
-                    ),
-                    rule,
-                    open_slots(r),
-                )
+    let mut scenarios = Scenario::unserved_points();
+    scenarios.extend(RESTAURANTS.iter().map(|r| {
+        let rule = obj(vec![("restaurant_id", num(r.id))]);
+        if r.open {
+            // The catalog's name for the first restaurant's slots.
+            let name = if r.id == 30101 {
+                "next-slots".to_string()
             } else {
-                Scenario::matched(
-                    "restaurant-closed",
-                    format!(
-                        "Chosen when `restaurant_id` is {} ({}): closed now, it takes no order, \
+                format!("{}-slots", r.key)
+            };
+            Scenario::matched(
+                name,
+                format!(
+                    "Chosen when `restaurant_id` is {} ({}): ASAP in {}–{} minutes, four slots \
+                         from an hour ahead (one full) and two tomorrow.",
+                    r.id, r.name, r.eta.0, r.eta.1
+                ),
+                rule,
+                open_slots(r),
+            )
+        } else {
+            Scenario::matched(
+                "restaurant-closed",
+                format!(
+                    "Chosen when `restaurant_id` is {} ({}): closed now, it takes no order, \
                          not even a scheduled one, until it opens.",
-                        r.id, r.name
-                    ),
-                    rule,
-                    error(format!(
-                        "failed to get delivery slots: restaurant {} ({}) is closed, opens at \
+                    r.id, r.name
+                ),
+                rule,
+                error(format!(
+                    "failed to get delivery slots: restaurant {} ({}) is closed, opens at \
                          {{{{{OPENS}|hhmm}}}}",
-                        r.id, r.name
-                    )),
-                )
-            }
-        })
-        .collect();
+                    r.id, r.name
+                )),
+            )
+        }
+    }));
     scenarios.push(Scenario::unknown_restaurant("failed to get delivery slots"));
     scenarios.push(Scenario::plain(
         "no-slots",

@@ -1,7 +1,7 @@
 //! `ride_book`: one scenario per product and route, for now and scheduled, each with the
 //! fare `ride_get_estimates` quotes for it and a ride id that encodes product and route.
 
-use super::estimates::{fare_words, trip_fare, trip_road};
+use super::estimates::{fare_words, trip_fare, trip_road, unserved_ends};
 use super::markdown::{
     Block, end_inline, money, point_rule, quoted, route_slug, route_words, same_place, scenario,
 };
@@ -18,6 +18,10 @@ pub fn scenarios() -> Vec<String> {
         "{\"error\": \"invalid scheduledAt: want an RFC 3339 time at least 30 minutes from now\"}",
     )];
     out.extend(same_place("nothing to book", "failed to book ride"));
+    out.extend(unserved_ends(
+        "nothing is booked",
+        "{\"error\": \"failed to book ride: pickup or drop-off location is outside the service area\"}",
+    ));
     for scheduled in [true, false] {
         for (from, to) in trips() {
             for product in 0..PRODUCTS.len() {

@@ -9,7 +9,12 @@ use super::world::{
     routes,
 };
 
+use crate::area::{self, BOX_WORDS, Edge, Point};
+
 pub const PATH: &str = "tools/rides/ride_get_estimates.md";
+
+/// Production's refusal to price a trip from or to a point Careem does not serve.
+const OUT_OF_AREA: &str = "{\"error\": \"failed to get ride estimates: pickup or drop-off location is outside the service area\"}";
 
 const AIRPORT_NOTICE: &str = "Fixed fares apply for trips to Dubai International Airport. Hala Taxi is charged by the meter.";
 
@@ -39,6 +44,7 @@ pub fn scenarios() -> Vec<String> {
             &quote(Some(from), Some(to), None),
         ));
     }
+    out.extend(unserved_ends("nothing is priced", OUT_OF_AREA));
     out.push(scenario(
         "airport-fixed-fares",
         &format!(
@@ -81,9 +87,31 @@ pub fn scenarios() -> Vec<String> {
         "Forced only. The pickup or drop-off point is outside the area Careem serves.",
         None,
         Block::Response,
-        "{\"error\": \"failed to get ride estimates: pickup or drop-off location is outside the service area\"}",
+        OUT_OF_AREA,
     ));
     out
+}
+
+/// A scenario per rule for a pickup or drop-off Careem does not serve (outside the box or at
+/// sea), each answering `refusal`; the prose says `outcome`.
+pub fn unserved_ends(outcome: &str, refusal: &str) -> Vec<String> {
+    [Point::Pickup, Point::Dropoff]
+        .into_iter()
+        .flat_map(area::unserved)
+        .map(|rule| {
+            let place = match rule.edge {
+                Edge::Outside => format!("outside the area Careem serves ({BOX_WORDS})"),
+                Edge::Sea => "open sea, outside the area Careem serves".to_string(),
+            };
+            scenario(
+                &rule.name,
+                &format!("{}: {place}, so {outcome}.", rule.words),
+                Some(&rule.json()),
+                Block::Response,
+                refusal,
+            )
+        })
+        .collect()
 }
 
 /// A point of the answer: the place's coordinates, or the argument's.

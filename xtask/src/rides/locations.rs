@@ -4,6 +4,7 @@
 
 use super::markdown::{Block, place_block, place_inline, quoted, scenario};
 use super::world::{HOME, PLACES, SAVED, SEARCH_GROUPS, metres_between, saved_as};
+use crate::area::{self, BOX_WORDS, Edge, Point};
 
 pub const SEARCH: &str = "tools/location/search_locations.md";
 pub const GEOCODE: &str = "tools/location/reverse_geocode.md";
@@ -128,6 +129,15 @@ fn found(places: &[usize]) -> String {
     .join("\n")
 }
 
+/// A point outside the area Careem serves: pinned where it is, with no address Careem knows and
+/// no city (production's geocoder places only the cities Careem serves), its uuid starting
+/// [`area::UNSERVED_PIN_PREFIX`].
+const UNSERVED_PIN: &str = "{\n  \"location\": {\n    \"locationUuid\": \"LOC-PIN-0{{rand:1000-9999}}\",\n    \"title\": \"Pinned location\",\n    \"subtitle\": \"Outside Careem's service area\",\n    \"formattedAddress\": \"Pinned location ({{args.latitude}}, {{args.longitude}})\",\n    \"latitude\": {{args.latitude}},\n    \"longitude\": {{args.longitude}},\n    \"city\": \"\",\n    \"countryCode\": \"\",\n    \"serviceable\": false\n  }\n}";
+
+/// The geocoder's answer for a point with no address (open sea, desert).
+const NO_ADDRESS: &str =
+    "{\"error\": \"no address found for coordinates {{args.latitude}},{{args.longitude}}\"}";
+
 pub fn geocode_scenarios() -> Vec<String> {
     let mut out: Vec<String> = PLACES
         .iter()
@@ -157,6 +167,32 @@ pub fn geocode_scenarios() -> Vec<String> {
         Block::Response,
         "{\"error\": \"invalid coordinates: latitude must be between -90 and 90\"}",
     ));
+    for rule in area::unserved(Point::Location) {
+        let (prose, template) = match rule.edge {
+            Edge::Outside => (
+                format!(
+                    "{}: outside the area Careem serves ({BOX_WORDS}), a pinned location that \
+                     echoes the coordinates, with no city and `serviceable` false.",
+                    rule.words
+                ),
+                UNSERVED_PIN,
+            ),
+            Edge::Sea => (
+                format!(
+                    "{}: open sea, where the geocoder finds no address.",
+                    rule.words
+                ),
+                NO_ADDRESS,
+            ),
+        };
+        out.push(scenario(
+            &rule.name,
+            &prose,
+            Some(&rule.json()),
+            Block::Response,
+            template,
+        ));
+    }
     out.push(scenario(
         "dropped-pin",
         "Default: any other coordinates resolve to a new pinned location that echoes them.",
@@ -169,7 +205,7 @@ pub fn geocode_scenarios() -> Vec<String> {
         "Forced only. The geocoder has no address for the coordinates (open sea, desert).",
         None,
         Block::Response,
-        "{\"error\": \"no address found for coordinates {{args.latitude}},{{args.longitude}}\"}",
+        NO_ADDRESS,
     ));
     out.push(scenario(
         "upstream-unavailable",
