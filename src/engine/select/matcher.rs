@@ -26,13 +26,40 @@ fn string_matches(pattern: &str, got: &Value) -> bool {
     if pattern == "*" {
         return true;
     }
-    let text = fold(&text_of(got));
-    if let Some(needle) = pattern.strip_prefix('~') {
-        text.contains(&fold(needle))
-    } else {
-        let exact = pattern.strip_prefix('=').unwrap_or(pattern);
-        text == fold(exact)
+    let number;
+    let text = match got {
+        Value::String(s) => s.as_str(),
+        other => {
+            number = other.to_string();
+            number.as_str()
+        }
+    };
+    let (needle, contains) = match pattern.strip_prefix('~') {
+        Some(needle) => (needle, true),
+        None => (pattern.strip_prefix('=').unwrap_or(pattern), false),
+    };
+    // ASCII folds byte by byte: most arguments (numbers, ids, English words) are compared
+    // without building a folded copy of either side.
+    if text.is_ascii() && needle.is_ascii() {
+        return if contains {
+            contains_ignoring_ascii_case(text.as_bytes(), needle.as_bytes())
+        } else {
+            text.eq_ignore_ascii_case(needle)
+        };
     }
+    let (text, needle) = (fold(text), fold(needle));
+    if contains {
+        text.contains(&needle)
+    } else {
+        text == needle
+    }
+}
+
+fn contains_ignoring_ascii_case(text: &[u8], needle: &[u8]) -> bool {
+    needle.is_empty()
+        || text
+            .windows(needle.len())
+            .any(|window| window.eq_ignore_ascii_case(needle))
 }
 
 /// Lower case, one character at a time, with the final sigma folded into `σ`.
@@ -44,14 +71,6 @@ fn fold(text: &str) -> String {
         .flat_map(char::to_lowercase)
         .map(|c| if c == 'ς' { 'σ' } else { c })
         .collect()
-}
-
-/// A string as itself, anything else as its compact JSON text (`5` → `"5"`).
-fn text_of(value: &Value) -> String {
-    match value {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
 }
 
 /// `42` equals `42.0`: JSON has one number type, whatever the text looked like.
@@ -130,6 +149,26 @@ mod tests {
                 "~: contains, case-insensitive",
             ),
             (json!("~2"), Some(json!(123)), true, "~: number text"),
+            (json!("~-"), Some(json!(-0.5)), true, "~: a number's sign"),
+            (
+                json!("~5."),
+                Some(json!(25)),
+                false,
+                "~: a whole number has no point",
+            ),
+            (
+                json!("~CAFÉ"),
+                Some(json!("Morning Syrniki Café")),
+                true,
+                "~: beyond ASCII",
+            ),
+            (json!("~"), Some(json!("x")), true, "~: an empty needle"),
+            (
+                json!("MARINA"),
+                Some(json!("marina")),
+                true,
+                "plain: ASCII case",
+            ),
             (json!("~x"), Some(json!(null)), false, "~: null"),
             (json!("=*"), Some(json!("*")), true, "=: literal star"),
             (json!("=*"), Some(json!("abc")), false, "=: not a wildcard"),

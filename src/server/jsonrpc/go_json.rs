@@ -26,18 +26,10 @@ impl Formatter for GoFormatter {
     ) -> io::Result<()> {
         let html = self.0 == Escaping::Html;
         let mut start = 0;
-        for (at, c) in fragment.char_indices() {
-            let escaped = match c {
-                '\u{2028}' => "\\u2028",
-                '\u{2029}' => "\\u2029",
-                '<' if html => "\\u003c",
-                '>' if html => "\\u003e",
-                '&' if html => "\\u0026",
-                _ => continue,
-            };
+        while let Some((at, len, escaped)) = next_escape(fragment.as_bytes(), start, html) {
             writer.write_all(&fragment.as_bytes()[start..at])?;
             writer.write_all(escaped.as_bytes())?;
-            start = at + c.len_utf8();
+            start = at + len;
         }
         writer.write_all(&fragment.as_bytes()[start..])
     }
@@ -71,24 +63,41 @@ pub(crate) fn to_vec<T: Serialize + ?Sized>(value: &T, escaping: Escaping) -> Ve
 /// compact JSON the characters Go escapes can only stand inside strings, so replacing them where
 /// they stand is exact.
 pub(crate) fn html_escaped(text: &str) -> std::borrow::Cow<'_, str> {
-    let needs = text
-        .chars()
-        .any(|c| matches!(c, '<' | '>' | '&' | '\u{2028}' | '\u{2029}'));
-    if !needs {
+    let Some(first) = next_escape(text.as_bytes(), 0, true) else {
         return std::borrow::Cow::Borrowed(text);
+    };
+    let mut out = String::with_capacity(text.len() + 64);
+    let (mut start, mut next) = (0, Some(first));
+    while let Some((at, len, escaped)) = next {
+        out.push_str(&text[start..at]);
+        out.push_str(escaped);
+        start = at + len;
+        next = next_escape(text.as_bytes(), start, true);
     }
-    let mut out = String::with_capacity(text.len() + 16);
-    for c in text.chars() {
-        match c {
-            '<' => out.push_str("\\u003c"),
-            '>' => out.push_str("\\u003e"),
-            '&' => out.push_str("\\u0026"),
-            '\u{2028}' => out.push_str("\\u2028"),
-            '\u{2029}' => out.push_str("\\u2029"),
-            other => out.push(other),
-        }
-    }
+    out.push_str(&text[start..]);
     std::borrow::Cow::Owned(out)
+}
+
+/// The next character from byte `from` on that Go escapes beyond JSON's own rules: where it
+/// starts, its length in bytes and its escape. Every one starts at a character boundary (an
+/// ASCII byte, or the lead byte of U+2028/U+2029), so the text around it slices as `str`.
+fn next_escape(bytes: &[u8], from: usize, html: bool) -> Option<(usize, usize, &'static str)> {
+    let mut at = from;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'<' if html => return Some((at, 1, "\\u003c")),
+            b'>' if html => return Some((at, 1, "\\u003e")),
+            b'&' if html => return Some((at, 1, "\\u0026")),
+            0xE2 if bytes.get(at + 1) == Some(&0x80) => match bytes.get(at + 2) {
+                Some(0xA8) => return Some((at, 3, "\\u2028")),
+                Some(0xA9) => return Some((at, 3, "\\u2029")),
+                _ => {}
+            },
+            _ => {}
+        }
+        at += 1;
+    }
+    None
 }
 
 #[cfg(test)]
@@ -99,16 +108,15 @@ mod tests {
 
     #[test]
     fn strings_escape_as_go_escapes_them() {
-        let value =
-            json!({"a": "Fish & Chips <b>", "s": "line\u{2028}sep\u{2029}", "c": "\u{1}\n\""});
+        let value = json!({"a": "Fish & Chips <b>", "s": "line\u{2028}sep\u{2029}", "c": "\u{1}\n\"", "e": "…—"});
         let cases = [
             (
                 Escaping::Envelope,
-                r#"{"a":"Fish & Chips <b>","s":"line\u2028sep\u2029","c":"\u0001\n\""}"#,
+                r#"{"a":"Fish & Chips <b>","s":"line\u2028sep\u2029","c":"\u0001\n\"","e":"…—"}"#,
             ),
             (
                 Escaping::Html,
-                r#"{"a":"Fish \u0026 Chips \u003cb\u003e","s":"line\u2028sep\u2029","c":"\u0001\n\""}"#,
+                r#"{"a":"Fish \u0026 Chips \u003cb\u003e","s":"line\u2028sep\u2029","c":"\u0001\n\"","e":"…—"}"#,
             ),
         ];
         for (escaping, want) in cases {
@@ -119,7 +127,8 @@ mod tests {
 
     #[test]
     fn compact_text_escapes_as_the_value_would() {
-        let value = json!({"title": "Dubai Marina Walk & Co <x>", "n": [1, 2.5], "t": "\u{2029}"});
+        let value =
+            json!({"title": "Dubai Marina Walk & Co <x>", "n": [1, 2.5], "t": "\u{2029}…\u{2028}"});
         let text = value.to_string();
         assert_eq!(
             html_escaped(&text),
