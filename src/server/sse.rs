@@ -279,6 +279,22 @@ async fn post(sse: &Sse, id: &str, run: Option<&RunName>, body: &[u8]) -> Respon
         let _ = sse.mcp.answer(&session, request, method, None).await;
         return plain::empty(StatusCode::ACCEPTED);
     }
+    if method == Method::Initialize {
+        // As the SDK does, `initialize` is answered before what follows it: its answer is on
+        // the stream before the POST is accepted, ahead of any later request's.
+        answer_on_stream(
+            &sse.mcp,
+            &session,
+            request,
+            method,
+            arrival,
+            &outbox,
+            &sse.sessions,
+            id,
+        )
+        .await;
+        return plain::empty(StatusCode::ACCEPTED);
+    }
     let (mcp, sessions, id) = (
         Arc::clone(&sse.mcp),
         Arc::clone(&sse.sessions),
