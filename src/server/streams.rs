@@ -70,6 +70,11 @@ impl Streams {
     }
 }
 
+/// What a displaced stream's body ends with: hyper closes the connection on it.
+pub(crate) fn displaced() -> std::io::Error {
+    std::io::Error::other("a newer stream took this stream's place")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,9 +91,4 @@ mod tests {
         let fourth = streams.take();
         assert!(!third.ended.is_cancelled() && !fourth.ended.is_cancelled());
     }
-}
-
-/// What a displaced stream's body ends with: hyper closes the connection on it.
-pub(crate) fn displaced() -> std::io::Error {
-    std::io::Error::other("a newer stream took this stream's place")
 }
