@@ -45,7 +45,7 @@ struct Ordinal {
 /// What a session ended by a fault leaves for its client's next session: its ordinal and its
 /// place in each tool's entry. Serialisable, so that a stdio server's places outlive its
 /// process.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Places {
     #[serde(default)]
@@ -55,7 +55,7 @@ pub struct Places {
 }
 
 /// One tool's place left by an ended session: the entry text it counts in, the next position.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Left {
     entry: String,
@@ -64,7 +64,7 @@ struct Left {
 
 impl Places {
     /// Whether nothing is left: no ordinal and no tool.
-    pub fn is_empty(&self) -> bool {
+    fn is_empty(&self) -> bool {
         self.ordinal.is_none() && self.tools.is_empty()
     }
 }
