@@ -59,6 +59,7 @@ pub fn go_quote(text: &str) -> String {
 }
 
 use catalog::cache::ParseCache;
+use controls::carried::CarriedFile;
 use controls::overrides::OverridesReader;
 use controls::plan::Dice;
 use journal::Journal;
@@ -85,6 +86,9 @@ pub struct Engine {
     overrides: OverridesReader,
     entropy: Entropy,
     positions: Positions,
+    /// What ended stdio servers left for their clients' next process, beside the overrides
+    /// file.
+    carried: CarriedFile,
     dice: Dice,
     journal: Option<Journal>,
 }
@@ -113,6 +117,7 @@ impl Engine {
         let dice = Dice::new(config.seed);
         Self {
             overrides: OverridesReader::new(config.overrides.clone()),
+            carried: CarriedFile::beside(&config.overrides),
             config,
             tools,
             cache,
@@ -175,8 +180,13 @@ impl Engine {
 
     /// As [`Engine::plan`], for a session of `client` (the client's identity, as the server
     /// knows it: docs/CONTROLS.md): a session new to a tool continues where its client's
-    /// session ended by `fault:session-expired` stopped ([`Positions::carry`]).
+    /// session ended by `fault:session-expired` stopped ([`Positions::carry`]). The
+    /// session-less session of a client (a stdio server's) continues where the client's
+    /// previous process stopped, from the carried file ([`Engine::carry_over`]).
     pub fn plan_for(&self, tool: &str, session: Option<&str>, client: Option<&str>) -> Plan {
+        if let (None, Some(client)) = (session, client) {
+            self.carried.bring(client, &self.positions);
+        }
         controls::plan::plan(
             &self.overrides.controls(),
             tool,
@@ -184,6 +194,15 @@ impl Engine {
             &self.positions,
             &self.dice,
         )
+    }
+
+    /// The session-less session of `client` (a stdio server's) ends by
+    /// `fault:session-expired`, and its process with it: its places are left in the carried
+    /// file beside the overrides file, for the client's next process to take over. Blocks on
+    /// the file.
+    pub fn carry_over(&self, client: &str) {
+        let places = self.positions.leave(None);
+        self.carried.leave(client, &places);
     }
 
     /// Where each session stands in each tool's controls.

@@ -1,6 +1,8 @@
 //! The overrides file and what it asks of each tool: forced scenarios, sequences, delays and
-//! faults, each call's plan, and where each session stands.
+//! faults, each call's plan, where each session stands, and what an ended stdio server left
+//! for its client's next one.
 
+pub(super) mod carried;
 pub(super) mod entries;
 pub(super) mod entry_notes;
 pub mod force;

@@ -7,9 +7,13 @@
 //! A session that a `fault:session-expired` ends hands its places to its client: the next
 //! session of the same client (the key the server gives, see docs/CONTROLS.md) continues the
 //! story, and its draws, where the ended one stopped, instead of meeting the fault again.
+//! A stdio server's session ends with its process, so its places ([`Places`]) are handed out
+//! to be kept on disk ([`super::carried`]) and handed back to the client's next process.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
+
+use serde::{Deserialize, Serialize};
 
 /// Counters kept before the least recently used are forgotten: sessions end without saying
 /// so, and a long run must not grow without bound.
@@ -26,9 +30,8 @@ struct Inner {
     /// Each session's ordinal, given at its first controlled call.
     sessions: HashMap<Option<String>, Ordinal>,
     next_ordinal: u64,
-    /// What sessions ended by a fault left for their client's next session: the ordinal and
-    /// the counters by tool.
-    carried: HashMap<String, Carried>,
+    /// What sessions ended by a fault left for their client's next session, by client.
+    carried: HashMap<String, Places>,
     /// Ticks on every call, to find the least recently used counters.
     clock: u64,
 }
@@ -39,10 +42,31 @@ struct Ordinal {
     used: u64,
 }
 
-#[derive(Debug, Default)]
-struct Carried {
+/// What a session ended by a fault leaves for its client's next session: its ordinal and its
+/// place in each tool's entry. Serialisable, so that a stdio server's places outlive its
+/// process.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Places {
+    #[serde(default)]
     ordinal: Option<u64>,
-    counters: HashMap<String, Counter>,
+    #[serde(default)]
+    tools: BTreeMap<String, Left>,
+}
+
+/// One tool's place left by an ended session: the entry text it counts in, the next position.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Left {
+    entry: String,
+    next: u64,
+}
+
+impl Places {
+    /// Whether nothing is left: no ordinal and no tool.
+    fn is_empty(&self) -> bool {
+        self.ordinal.is_none() && self.tools.is_empty()
+    }
 }
 
 #[derive(Debug)]
@@ -94,8 +118,13 @@ impl Positions {
         let ordinal = inner.ordinal(&owner, client, used);
         let key = (owner, tool.to_string());
         if !inner.counters.contains_key(&key)
-            && let Some(counter) = client.and_then(|c| inner.take_carried(c, tool))
+            && let Some(left) = client.and_then(|c| inner.take_carried(c, tool))
         {
+            let counter = Counter {
+                entry: left.entry,
+                next: left.next,
+                used,
+            };
             inner.counters.insert(key.clone(), counter);
         }
         let counter = inner.counters.entry(key).or_insert_with(|| Counter {
@@ -124,27 +153,20 @@ impl Positions {
     /// the story past that step.
     pub fn carry(&self, session: &str, client: &str) {
         let mut inner = self.lock();
-        let owner = Some(session.to_string());
-        let ordinal = inner.sessions.remove(&owner).map(|o| o.value);
-        let tools: Vec<String> = inner
-            .counters
-            .keys()
-            .filter(|(s, _)| s == &owner)
-            .map(|(_, tool)| tool.clone())
-            .collect();
-        let mut carried = Carried {
-            ordinal,
-            counters: HashMap::new(),
-        };
-        for tool in tools {
-            if let Some(counter) = inner.counters.remove(&(owner.clone(), tool.clone())) {
-                carried.counters.insert(tool, counter);
-            }
-        }
-        inner.carried.insert(client.to_string(), carried);
-        if inner.carried.len() > MAX_COUNTERS {
-            inner.carried.clear();
-        }
+        let places = inner.end(&Some(session.to_string()));
+        inner.keep(client, places);
+    }
+
+    /// Ends `session` (`None`: a stdio server's) and gives back its places, for a client's
+    /// next session in another process ([`Positions::receive`] there).
+    pub fn leave(&self, session: Option<&str>) -> Places {
+        self.lock().end(&session.map(str::to_string))
+    }
+
+    /// Keeps `places`, left by an ended session of `client` in another process, for the
+    /// client's next session here, as [`Positions::carry`] keeps an ended session's own.
+    pub fn receive(&self, client: &str, places: Places) {
+        self.lock().keep(client, places);
     }
 
     /// Forgets a session that has ended.
@@ -197,13 +219,44 @@ impl Inner {
         value
     }
 
-    fn take_carried(&mut self, client: &str, tool: &str) -> Option<Counter> {
+    fn take_carried(&mut self, client: &str, tool: &str) -> Option<Left> {
         let carried = self.carried.get_mut(client)?;
-        let counter = carried.counters.remove(tool);
-        if carried.counters.is_empty() && carried.ordinal.is_none() {
+        let left = carried.tools.remove(tool);
+        if carried.is_empty() {
             self.carried.remove(client);
         }
-        counter
+        left
+    }
+
+    /// Ends the session `owner`: its ordinal and counters, taken out.
+    fn end(&mut self, owner: &Option<String>) -> Places {
+        let ordinal = self.sessions.remove(owner).map(|o| o.value);
+        let tools: Vec<String> = self
+            .counters
+            .keys()
+            .filter(|(s, _)| s == owner)
+            .map(|(_, tool)| tool.clone())
+            .collect();
+        let tools = tools
+            .into_iter()
+            .filter_map(|tool| {
+                let counter = self.counters.remove(&(owner.clone(), tool.clone()))?;
+                let left = Left {
+                    entry: counter.entry,
+                    next: counter.next,
+                };
+                Some((tool, left))
+            })
+            .collect();
+        Places { ordinal, tools }
+    }
+
+    /// Keeps `places` for `client`'s next session, within the bound on what is kept.
+    fn keep(&mut self, client: &str, places: Places) {
+        self.carried.insert(client.to_string(), places);
+        if self.carried.len() > MAX_COUNTERS {
+            self.carried.clear();
+        }
     }
 
     /// Drops the older half, so that the scan runs once per many calls, not on each.

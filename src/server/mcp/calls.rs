@@ -318,6 +318,7 @@ impl Mcp {
             }
             Fault::SessionExpired if stdio => {
                 tracing::warn!("the overrides file's session-expired fault: ending the session");
+                session.expire_process().await;
                 Reply::Exit(0)
             }
             _ => Reply::Message(error_message(Some(id), &internal_error())),

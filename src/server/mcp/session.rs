@@ -190,6 +190,19 @@ impl Session {
         self.end();
     }
 
+    /// Ends the session as expired along with its process (stdio, whose session has no id):
+    /// its places are left on disk for its client's next process (docs/CONTROLS.md).
+    pub(crate) async fn expire_process(&self) {
+        if let Some(client) = self.client() {
+            let engine = Arc::clone(&self.engine);
+            let left = tokio::task::spawn_blocking(move || engine.carry_over(&client)).await;
+            if let Err(error) = left {
+                tracing::error!("leaving the session's places failed: {error}");
+            }
+        }
+        self.end();
+    }
+
     #[cfg(test)]
     pub(crate) fn has_ended(&self) -> bool {
         self.ended.is_cancelled()

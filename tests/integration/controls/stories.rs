@@ -5,10 +5,10 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use careem_mcp::engine::{Engine, EngineConfig, Fault};
+use careem_mcp::engine::{Engine, EngineConfig, Fault, journal};
 
-use super::{Client, Rig, Seen, TRANSPORTS, Transport, call, call_within};
-use crate::support::{Project, StdioServer};
+use super::{Client, Rig, SEED, Seen, TRANSPORTS, Transport, call, call_within};
+use crate::support::{Lines, Project, StdioServer};
 
 /// A new session over `transport` whose first `get_saved_locations` meets `fault` (the calls
 /// after it are normal): the client, and what it saw of that first call, given up on after
@@ -343,6 +343,141 @@ fn a_story_goes_on_past_the_session_it_ended_for_the_client_that_comes_back() {
         (next.scenario.as_deref(), next.step),
         (Some("arriving"), Some(2))
     );
+}
+
+/// What one `serve --stdio` process's first `get_saved_locations` met.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Met {
+    /// `fault:session-expired`: the process ended, status 0, without an answer.
+    Expiry,
+    /// An answer, not an error.
+    Answer,
+}
+
+/// The story of the stdio tests: the first step ends the session, the second answers.
+fn expiring_story() -> Value {
+    json!({"get_saved_locations": [{"fault": "session-expired"}, {}]})
+}
+
+/// One `serve --stdio` process in `project` of a client named `client` (version 1): what its
+/// first `get_saved_locations` met, and the lines of its stderr that speak of the carried
+/// file. A process that answers is then ended by closing its stdin.
+fn one_stdio_process(project: &Project, client: &str) -> (Met, Vec<String>) {
+    let mut command = project.command();
+    command.args(["--seed", SEED, "serve", "--stdio"]);
+    let mut server = StdioServer::start(command, Stdio::piped());
+    let mut stderr = Lines::of(server.process.0.stderr.take().expect("stderr"));
+    server.initialize_as(client, "1");
+    server.send_json(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "get_saved_locations", "arguments": {}}}));
+    // stdout closes without an answer when the process ends at the fault.
+    let met = match server.lines.recv_timeout(Duration::from_secs(30)) {
+        Ok(line) => {
+            let answer: Value = serde_json::from_str(&line).expect("JSON-RPC");
+            assert_eq!(answer["id"], 2, "{answer}");
+            assert_ne!(answer["result"]["isError"], true, "{answer}");
+            assert!(
+                answer["result"]["structuredContent"].is_object(),
+                "{answer}"
+            );
+            server.close_stdin();
+            Met::Answer
+        }
+        Err(_) => Met::Expiry,
+    };
+    let status = server
+        .process
+        .wait_for_exit(Duration::from_secs(30))
+        .expect("the server ends");
+    assert_eq!(status.code(), Some(0), "{client}: {met:?}");
+    // Read to the end: `wait_for` returns once stderr is closed.
+    stderr.wait_for(Duration::from_secs(10), |_| false);
+    let about_carried = stderr
+        .lines()
+        .into_iter()
+        .filter(|line| line.contains("carried file"))
+        .collect();
+    (met, about_carried)
+}
+
+/// Over stdio the fault ends the process, and the session with it: the session's places are
+/// left on disk for its client, whose next `serve --stdio` goes on with the second step and
+/// takes them, so that a third process starts afresh. Another client's places are its own.
+#[test]
+fn over_stdio_a_story_goes_on_past_the_process_it_ended_for_the_client_that_comes_back() {
+    let project = Project::copy_of_repo();
+    project.write(".run/overrides.json", &expiring_story().to_string());
+    let processes = [
+        ("agent", Met::Expiry, "the first step ends the process"),
+        (
+            "other",
+            Met::Expiry,
+            "another client starts from the first step",
+        ),
+        (
+            "agent",
+            Met::Answer,
+            "the client that comes back meets the second step",
+        ),
+        (
+            "agent",
+            Met::Expiry,
+            "its places were taken: a third process starts afresh",
+        ),
+        (
+            "other",
+            Met::Answer,
+            "the other client's places were left alone",
+        ),
+    ];
+    for (client, want, why) in processes {
+        let (met, warnings) = one_stdio_process(&project, client);
+        assert_eq!(met, want, "{client}: {why}");
+        assert!(warnings.is_empty(), "{client}: {warnings:?}");
+    }
+    let steps: Vec<Option<usize>> = journal::read(&project.path().join(".run/calls.jsonl"))
+        .expect("the journal reads")
+        .iter()
+        .map(|entry| entry.step)
+        .collect();
+    assert_eq!(steps, [1, 1, 2, 1, 2].map(Some));
+}
+
+/// A carried file that cannot be used is ignored with one warning: the call goes on (it meets
+/// the story's first step), and the places it leaves replace the broken file, so the client's
+/// next process goes on with the second step.
+#[test]
+fn a_broken_carried_file_never_stops_a_call() {
+    let big = format!("{{\"x\": \"{}\"}}", "a".repeat(1024 * 1024));
+    let cases: [(&str, Option<&str>); 5] = [
+        ("not JSON", Some("{not json")),
+        ("not an object", Some("[1, 2]")),
+        (
+            "an entry not of places",
+            Some(r#"{"t/1": {"ordinal": "first"}}"#),
+        ),
+        ("over 1 MiB", Some(&big)),
+        ("a FIFO", None),
+    ];
+    for (case, text) in cases {
+        let project = Project::copy_of_repo();
+        project.write(".run/overrides.json", &expiring_story().to_string());
+        let path = project.path().join(".run/carried.json");
+        match text {
+            Some(text) => std::fs::write(&path, text).expect("writes"),
+            None => crate::support::make_fifo(&path),
+        }
+        let (met, warnings) = one_stdio_process(&project, "t");
+        assert_eq!(met, Met::Expiry, "{case}");
+        assert_eq!(warnings.len(), 1, "{case}: one warning: {warnings:?}");
+        let (met, warnings) = one_stdio_process(&project, "t");
+        assert_eq!(
+            met,
+            Met::Answer,
+            "{case}: the places replaced the broken file"
+        );
+        assert!(warnings.is_empty(), "{case}: {warnings:?}");
+    }
 }
 
 /// A broken entry is skipped and reported; the entries beside it still apply.

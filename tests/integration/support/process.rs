@@ -198,8 +198,13 @@ impl StdioServer {
 
     /// The `initialize` handshake.
     pub fn initialize(&mut self) {
+        self.initialize_as("t", "1");
+    }
+
+    /// The `initialize` handshake of a client that names itself `name`, `version`.
+    pub fn initialize_as(&mut self, name: &str, version: &str) {
         self.send_json(&json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}));
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": name, "version": version}}}));
         assert_eq!(self.next()["id"], 1, "initialized");
         self.send_json(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
     }
