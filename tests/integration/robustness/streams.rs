@@ -55,15 +55,14 @@ async fn idle_sse_streams_past_their_cap_never_lock_out_health_or_initialize() {
         crate::support::assert_marina(&client).await;
         streams.push(idle_stream(addr));
     }
-    // The oldest stream was ended to make room: its response reaches its end.
-    let seen = tokio::task::block_in_place(|| read_to_the_end(streams.remove(0)));
-    assert!(seen.contains("event: endpoint"), "{seen}");
+    // The oldest stream was ended to make room (or, still unread at the connection cap, its
+    // connection displaced): it reaches its end instead of holding its place for ever.
+    tokio::task::block_in_place(|| read_to_the_end(streams.remove(0)));
 }
 
-/// What a stream's connection carries until its response ends (the last chunk of a chunked
-/// body, or the connection closed or reset); a read that waits past the deadline fails the
-/// test.
-fn read_to_the_end(mut stream: TcpStream) -> String {
+/// Reads a stream's connection until its response ends (the last chunk of a chunked body, or
+/// the connection closed or reset); a read that waits past the deadline fails the test.
+fn read_to_the_end(mut stream: TcpStream) {
     stream
         .set_read_timeout(Some(DEADLINE))
         .expect("a read timeout");
@@ -81,7 +80,6 @@ fn read_to_the_end(mut stream: TcpStream) -> String {
         }
         seen.extend_from_slice(&buffer[..read]);
     }
-    String::from_utf8_lossy(&seen).into_owned()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
