@@ -45,7 +45,13 @@ impl CarriedFile {
     /// Leaves `places` in the file for `client`'s next process, beside what other clients
     /// left there; a file that cannot be used is replaced.
     pub fn leave(&self, client: &str, places: &Places) {
-        let value = serde_json::to_value(places).expect("places serialise");
+        let value = match serde_json::to_value(places) {
+            Ok(value) => value,
+            Err(error) => {
+                tracing::warn!("cannot write the session's places: {error}");
+                return;
+            }
+        };
         let written = self.edit(|file| {
             if file.len() >= MAX_CLIENTS && !file.contains_key(client) {
                 file.clear();
