@@ -8,8 +8,7 @@ use super::tools_dir;
 use crate::cli::args::ScenarioArgs;
 use crate::cli::{Status, printer};
 use crate::engine::{
-    DEFAULT_ENTRY, ForceError, ProjectLayout, RunName, Step, absolute, did_you_mean, force,
-    overrides, runs,
+    DEFAULT_ENTRY, ForceError, ProjectLayout, RunName, Step, absolute, did_you_mean, force, runs,
 };
 
 pub fn set(layout: &ProjectLayout, args: &ScenarioArgs) -> anyhow::Result<Status> {
@@ -57,7 +56,7 @@ pub fn reset(
     remove: bool,
 ) -> anyhow::Result<Status> {
     if !remove {
-        overrides::clear(&layout.overrides).context("cannot reset the overrides")?;
+        force::reset(&layout.overrides).context("cannot reset the overrides")?;
         printer::out("every tool → normal selection")?;
         return Ok(Status::Success);
     }

@@ -136,6 +136,18 @@ impl CarriedFile {
     }
 }
 
+/// Forgets what stdio servers left beside the overrides file at `overrides` for their clients:
+/// every client's next process starts its stories from the first step.
+pub(super) fn forget_beside(overrides: &Path) -> Result<(), overrides::OverridesError> {
+    let path = overrides.with_file_name(FILE_NAME);
+    match std::fs::remove_file(&path) {
+        Err(source) if source.kind() != io::ErrorKind::NotFound => {
+            Err(overrides::OverridesError::Write { path, source })
+        }
+        _ => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -176,7 +176,9 @@ fn write_checked(
     Ok(control)
 }
 
-/// Clears every forced scenario.
+/// Every tool back to normal selection and every story back to its first step: the overrides
+/// file emptied, and what stdio servers ended by a fault left for their clients forgotten.
 pub fn reset(overrides_path: &Path) -> Result<(), OverridesError> {
-    overrides::clear(overrides_path)
+    overrides::clear(overrides_path)?;
+    super::carried::forget_beside(overrides_path)
 }

@@ -443,6 +443,25 @@ fn over_stdio_a_story_goes_on_past_the_process_it_ended_for_the_client_that_come
     assert_eq!(steps, [1, 1, 2, 1, 2].map(Some));
 }
 
+/// `careem-mcp reset` starts every story afresh, over stdio too: what an ended process left
+/// for its client is forgotten with the overrides file's entries.
+#[test]
+fn reset_forgets_what_an_ended_stdio_process_left_for_its_client() {
+    let project = Project::copy_of_repo();
+    project.write(".run/overrides.json", &expiring_story().to_string());
+    assert_eq!(one_stdio_process(&project, "agent").0, Met::Expiry);
+    assert!(project.path().join(".run/carried.json").exists());
+    let reset = project.run(&["reset"]);
+    assert_eq!(reset.code, 0, "{}", reset.stderr);
+    assert!(!project.path().join(".run/carried.json").exists());
+    project.write(".run/overrides.json", &expiring_story().to_string());
+    assert_eq!(
+        one_stdio_process(&project, "agent").0,
+        Met::Expiry,
+        "the story starts from its first step"
+    );
+}
+
 /// A carried file that cannot be used is ignored with one warning: the call goes on (it meets
 /// the story's first step), and the places it leaves replace the broken file, so the client's
 /// next process goes on with the second step.
