@@ -114,8 +114,11 @@ async fn handle(
                 .zip(arrivals)
                 .map(|((request, method), arrival)| mcp.answer(&session, request, method, arrival));
             for reply in futures::future::join_all(answers).await {
-                if let Reply::Message(message) = reply {
-                    replies.push(message);
+                match reply {
+                    Reply::Message(message) => replies.push(message),
+                    Reply::None => {}
+                    // A fault that ends the process ends it from within a batch too.
+                    Reply::Exit(status) => std::process::exit(status),
                 }
             }
             if !replies.is_empty() {

@@ -131,3 +131,30 @@ fn stdio_ends_with_status_zero_and_its_journal_written_when_stdout_is_gone() {
     );
     drop(stdin);
 }
+
+/// A fault that ends a stdio server (`session-expired`: status 0; `drop`: a crash, status 2)
+/// ends it when its call comes in a batch too.
+#[test]
+fn a_fault_that_ends_the_process_ends_it_from_a_batch() {
+    for (fault, code) in [("session-expired", 0), ("drop", 2)] {
+        let project = Project::copy_of_repo();
+        project.write(
+            ".run/overrides.json",
+            &json!({"get_saved_locations": {"fault": fault}}).to_string(),
+        );
+        let mut server = stdio_server(&project, &["--no-journal"], Stdio::null());
+        let mut stdin = server.0.stdin.take().expect("stdin");
+        let mut stdout = BufReader::new(server.0.stdout.take().expect("stdout"));
+        let mut line = String::new();
+        writeln!(stdin, "{}\n{}", initialize(), initialized()).expect("writes");
+        stdout.read_line(&mut line).expect("the initialize answer");
+        let batch = json!([{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "get_saved_locations", "arguments": {}}}]);
+        writeln!(stdin, "{batch}").expect("writes");
+        let status = server
+            .wait_for_exit(DEADLINE)
+            .unwrap_or_else(|| panic!("{fault} in a batch: the server runs on"));
+        assert_eq!(status.code(), Some(code), "{fault}");
+        drop(stdin);
+    }
+}
