@@ -3,7 +3,7 @@
 //! (status 0) with its journal lines written.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+use std::process::{ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -31,8 +31,14 @@ fn menu_call(id: usize) -> String {
     .to_string()
 }
 
-fn stdio_server(project: &Project, args: &[&str], stderr: Stdio) -> Process {
-    let child = Command::new(BIN)
+/// `serve --stdio` in `project` with `args`, initialized: the process, its stdin, and its
+/// stdout past the `initialize` answer.
+fn initialized_server(
+    project: &Project,
+    args: &[&str],
+    stderr: Stdio,
+) -> (Process, ChildStdin, BufReader<ChildStdout>) {
+    let mut child = Command::new(BIN)
         .current_dir(project.path())
         .env_remove("CAREEM_MCP_LOG")
         .args(["serve", "--stdio"])
@@ -42,7 +48,13 @@ fn stdio_server(project: &Project, args: &[&str], stderr: Stdio) -> Process {
         .stderr(stderr)
         .spawn()
         .expect("the binary starts");
-    Process(child)
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    writeln!(stdin, "{}\n{}", initialize(), initialized()).expect("writes");
+    stdout
+        .read_line(&mut String::new())
+        .expect("the initialize answer");
+    (Process(child), stdin, stdout)
 }
 
 /// Requests written ahead of the answers read can only fill what lies between the two: the
@@ -54,12 +66,9 @@ fn stdio_stops_reading_while_its_answers_wait_unread() {
     const CALLS: usize = 5_000;
     const AHEAD: usize = 1_000;
     let project = Project::copy_of_repo();
-    let mut server = stdio_server(&project, &["--no-journal"], Stdio::null());
-    let mut stdin = server.0.stdin.take().expect("stdin");
-    let mut stdout = BufReader::new(server.0.stdout.take().expect("stdout"));
+    let (mut server, mut stdin, mut stdout) =
+        initialized_server(&project, &["--no-journal"], Stdio::null());
     let mut line = String::new();
-    writeln!(stdin, "{}\n{}", initialize(), initialized()).expect("writes");
-    stdout.read_line(&mut line).expect("the initialize answer");
 
     let written = Arc::new(AtomicUsize::new(0));
     let writer = {
@@ -97,16 +106,11 @@ fn stdio_ends_with_status_zero_and_its_journal_written_when_stdout_is_gone() {
     let journal_path = project.path().join("calls.jsonl");
     let stderr_path = project.path().join("stderr.log");
     let stderr = std::fs::File::create(&stderr_path).expect("a stderr file");
-    let mut server = stdio_server(
+    let (mut server, mut stdin, stdout) = initialized_server(
         &project,
         &["--journal", &journal_path.to_string_lossy()],
         stderr.into(),
     );
-    let mut stdin = server.0.stdin.take().expect("stdin");
-    let mut stdout = BufReader::new(server.0.stdout.take().expect("stdout"));
-    let mut line = String::new();
-    writeln!(stdin, "{}\n{}", initialize(), initialized()).expect("writes");
-    stdout.read_line(&mut line).expect("the initialize answer");
     // The client goes away without closing stdin: only the output is gone.
     drop(stdout);
     for id in 1..=3 {
@@ -142,12 +146,8 @@ fn a_fault_that_ends_the_process_ends_it_from_a_batch() {
             ".run/overrides.json",
             &json!({"get_saved_locations": {"fault": fault}}).to_string(),
         );
-        let mut server = stdio_server(&project, &["--no-journal"], Stdio::null());
-        let mut stdin = server.0.stdin.take().expect("stdin");
-        let mut stdout = BufReader::new(server.0.stdout.take().expect("stdout"));
-        let mut line = String::new();
-        writeln!(stdin, "{}\n{}", initialize(), initialized()).expect("writes");
-        stdout.read_line(&mut line).expect("the initialize answer");
+        let (mut server, mut stdin, _stdout) =
+            initialized_server(&project, &["--no-journal"], Stdio::null());
         let batch = json!([{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
             "params": {"name": "get_saved_locations", "arguments": {}}}]);
         writeln!(stdin, "{batch}").expect("writes");
