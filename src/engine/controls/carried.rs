@@ -69,20 +69,19 @@ impl CarriedFile {
     pub fn bring(&self, client: &str, positions: &Positions) {
         {
             let mut taken = self.taken.lock().unwrap_or_else(PoisonError::into_inner);
+            if taken.contains(client) {
+                return;
+            }
             if taken.len() >= MAX_CLIENTS {
                 taken.clear();
             }
-            if !taken.insert(client.to_string()) {
-                return;
-            }
+            taken.insert(client.to_string());
         }
-        match overrides::read_bytes(&self.path) {
-            Ok(_) => {}
-            Err(error) if error.kind() == io::ErrorKind::NotFound => return,
-            Err(error) => {
-                self.unusable(&format!("cannot read it ({error})"));
-                return;
-            }
+        // No file, nothing to take: the edit lock is not worth taking.
+        if std::fs::symlink_metadata(&self.path)
+            .is_err_and(|error| error.kind() == io::ErrorKind::NotFound)
+        {
+            return;
         }
         let mut places = None;
         let taken = self.edit(|file| {

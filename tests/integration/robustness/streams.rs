@@ -8,7 +8,7 @@ use std::net::{SocketAddr, TcpStream};
 use serde_json::json;
 
 use super::{DEADLINE, SLACK_KIB};
-use crate::support::{Project, http, rss_kib, serve_binary, sse, wait_until_async};
+use crate::support::{Project, address, http, rss_kib, serve_binary, sse, wait_until_async};
 
 /// `GET /sse` on a connection of its own that the test never reads from.
 fn idle_stream(addr: SocketAddr) -> TcpStream {
@@ -21,15 +21,6 @@ fn idle_stream(addr: SocketAddr) -> TcpStream {
     stream
 }
 
-fn addr_of(url: &str) -> SocketAddr {
-    let authority = url
-        .trim_start_matches("http://")
-        .split('/')
-        .next()
-        .expect("an authority");
-    authority.parse().expect("a socket address")
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn idle_sse_streams_past_their_cap_never_lock_out_health_or_initialize() {
     const CONNECTIONS: usize = 16;
@@ -37,7 +28,7 @@ async fn idle_sse_streams_past_their_cap_never_lock_out_health_or_initialize() {
     let cap = CONNECTIONS.to_string();
     let (_server, url, _stderr) =
         serve_binary(&project, &["--no-journal", "--max-connections", &cap]);
-    let addr = addr_of(&url);
+    let addr = address(&url);
     let base = url.trim_end_matches("/mcp");
 
     // Far more idle streams than connections: with streams never displaced, the first 16 would

@@ -1,5 +1,7 @@
 //! Raw HTTP, for what a client library hides: exact JSON, status codes and headers.
 
+use std::net::SocketAddr;
+
 use serde_json::{Value, json};
 
 /// What a Streamable HTTP client accepts.
@@ -11,6 +13,15 @@ pub fn http() -> reqwest::Client {
         .no_proxy()
         .build()
         .expect("an HTTP client")
+}
+
+/// The socket address of a served URL (`http://127.0.0.1:PORT/…`).
+pub fn address(url: &str) -> SocketAddr {
+    let authority = url
+        .strip_prefix("http://")
+        .and_then(|rest| rest.split('/').next())
+        .expect("an http:// URL");
+    authority.parse().expect("a numeric address")
 }
 
 /// The JSON-RPC message in a response body: plain JSON, or in an SSE `data:` line.

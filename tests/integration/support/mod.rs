@@ -21,7 +21,7 @@ pub use client::{
 };
 pub use edges::{Unserved, dubai_pin, unserved_points};
 pub use fixture::Fixture;
-pub use http::{ACCEPT, Raw, http, jsonrpc};
+pub use http::{ACCEPT, Raw, address, http, jsonrpc};
 #[cfg(target_os = "linux")]
 pub use process::rss_kib;
 #[cfg(unix)]

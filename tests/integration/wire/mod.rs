@@ -8,7 +8,6 @@ mod probes;
 mod replay;
 
 use std::collections::BTreeSet;
-use std::net::SocketAddr;
 
 use serde_json::Value;
 
@@ -24,22 +23,13 @@ fn recording() -> Vec<Value> {
         .collect()
 }
 
-/// The address of a served `/mcp` URL.
-fn address(url: &str) -> SocketAddr {
-    let authority = url
-        .strip_prefix("http://")
-        .and_then(|rest| rest.split('/').next())
-        .expect("an http:// URL");
-    authority.parse().expect("a numeric address")
-}
-
 #[test]
 fn every_probe_is_answered_as_productions_go_sdk_answers_it() {
     let recorded = recording();
     let mut requests = probes::table();
     let project = Project::copy_of_repo();
     let (_server, url, _stderr) = serve_binary(&project, &[]);
-    let addr = address(&url);
+    let addr = crate::support::address(&url);
     let mut differing = Vec::new();
     for want in &recorded {
         let name = want["probe"].as_str().expect("each probe is named");
