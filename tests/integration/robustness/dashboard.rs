@@ -249,7 +249,10 @@ fn live_streams_are_capped_and_their_memory_comes_back() {
         let (stream, status) = open_unread_stream(&addr);
         status.contains(" 200 ").then_some(stream)
     });
-    assert!(reopened.is_some(), "a new stream opens once the others closed");
+    assert!(
+        reopened.is_some(),
+        "a new stream opens once the others closed"
+    );
     terminate_within(process, DEADLINE);
 }
 
