@@ -245,7 +245,8 @@ async fn a_hanging_call_ends_when_its_post_is_dropped() {
         &["scenario", "reverse_geocode", "--fault", "hang"],
     );
     assert_eq!(forced.code, 0, "{}", forced.stderr);
-    let (_server, url, _) = serve_binary(&project, &["--no-journal"]);
+    let journal = project.path().join("calls.jsonl");
+    let (_server, url, _) = serve_binary(&project, &["--journal", &journal.to_string_lossy()]);
     let (raw, _) = Raw::initialize(url, "2025-06-18").await;
     let copy = || Raw {
         url: raw.url.clone(),
@@ -270,11 +271,20 @@ async fn a_hanging_call_ends_when_its_post_is_dropped() {
                 .await
         })
     };
-    // Until the hanging call has arrived, id 7 is free and the menu is served under it.
-    let pending = wait_until_async(DEADLINE, || async {
-        (menu_as_7().await["error"]["code"] == -32600).then_some(())
+    // The hanging call is journalled before it hangs: from then on it holds id 7.
+    let arrived = wait_until_async(DEADLINE, || async {
+        let entries = careem_mcp::engine::journal::read(&journal).unwrap_or_default();
+        entries
+            .iter()
+            .any(|entry| entry.tool == "reverse_geocode")
+            .then_some(())
     });
-    assert!(pending.await.is_some(), "the hanging call holds id 7");
+    assert!(arrived.await.is_some(), "the hanging call arrives");
+    assert_eq!(
+        menu_as_7().await["error"]["code"],
+        -32600,
+        "the hanging call holds id 7"
+    );
 
     hanging.abort();
     let _ = hanging.await;
