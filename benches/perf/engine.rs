@@ -31,6 +31,7 @@ pub fn run() {
         overrides: project.path().join(".run/overrides.json"),
         clock: None,
         seed: None,
+        stateful: false,
     })
     .expect("the repository's tools load");
 

@@ -61,6 +61,11 @@ pub struct GlobalArgs {
     /// Make `uuid` and `rand:` placeholders deterministic with this seed.
     #[arg(long, global = true, value_name = "N", env = "CAREEM_MCP_SEED")]
     pub seed: Option<u64>,
+    /// Make the world remember: what an agent does (a basket, an order, a ride) stays done for
+    /// its run, shared by every process serving the run, until `careem-mcp reset`. Without it
+    /// every call answers from the seed world, as SPEC's static scenarios do.
+    #[arg(long, global = true, env = "CAREEM_MCP_STATEFUL", value_parser = clap::builder::FalseyValueParser::new())]
+    pub stateful: bool,
 }
 
 fn parse_size(text: &str) -> Result<u64, String> {

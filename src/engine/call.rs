@@ -14,7 +14,8 @@ use super::controls::plan::Plan;
 use super::output::{self, CallOutput, Decision, INTERNAL_ERROR, Rendering};
 use super::select::arguments;
 use super::select::selection::select;
-use super::toolfile::{Outcome, Parsed};
+use super::compute;
+use super::toolfile::{Answer, Outcome, Parsed, ToolFile};
 use super::{Engine, Tool};
 
 /// Where a call comes from, as the journal's `transport` names it.
@@ -296,7 +297,12 @@ impl Engine {
             }
             return;
         }
-        let Some(selection) = select(&parsed.file.scenarios, &output.arguments, force) else {
+        if compute::uses_world(&parsed.file) {
+            return self.answer_from_world(&parsed.file, force, output);
+        }
+        let Ok(Some(selection)) = select(&parsed.file.scenarios, &output.arguments, force, |_| {
+            Ok::<_, ()>(false)
+        }) else {
             tracing::error!(tool = %output.tool, "the file has no default scenario");
             return;
         };
@@ -305,17 +311,16 @@ impl Engine {
             name: scenario.name.clone(),
             forced: selection.forced,
         };
+        let Answer::Template(template) = &scenario.answer else {
+            unreachable!("a file that computes an answer uses the world")
+        };
         let context = self.render_context(&output.arguments);
         let rendered = match rendering {
-            Rendering::Value => scenario
-                .template
-                .render_with_text(context)
-                .map(|(value, text)| {
-                    let object = value.is_object();
-                    (text, object, Some(value))
-                }),
-            Rendering::Text => scenario
-                .template
+            Rendering::Value => template.render_with_text(context).map(|(value, text)| {
+                let object = value.is_object();
+                (text, object, Some(value))
+            }),
+            Rendering::Text => template
                 .render_json_text(context)
                 .map(|(text, object)| (text, object, None)),
         };
@@ -326,6 +331,30 @@ impl Engine {
             }
             Err(error) => {
                 tracing::error!(tool = %output.tool, scenario = %scenario.name, path = %path.display(), "{error}");
+                output.decision = Decision::InternalError;
+            }
+        }
+    }
+
+    /// The answer from a file whose scenarios read or change the world.
+    fn answer_from_world(&self, file: &ToolFile, force: Option<&str>, output: &mut CallOutput) {
+        match self.answer_with_world(file, &output.arguments, force) {
+            Ok(Some(answered)) => {
+                let scenario = answered.selection.scenario;
+                output.decision = Decision::Scenario {
+                    name: scenario.name.clone(),
+                    forced: answered.selection.forced,
+                };
+                let text = answered.value.to_string();
+                let object = answered.value.is_object();
+                output.rendered(text, object, Some(answered.value));
+                output.is_error = scenario.outcome == Outcome::Error;
+            }
+            Ok(None) => {
+                tracing::error!(tool = %output.tool, "the file has no default scenario");
+            }
+            Err(error) => {
+                tracing::error!(tool = %output.tool, path = %file.path.display(), "{error}");
                 output.decision = Decision::InternalError;
             }
         }

@@ -3,6 +3,7 @@
 //! so the server, `call` and `verify` all stand on the same ground.
 
 mod call;
+mod compute;
 pub mod catalog;
 mod check;
 mod controls;
@@ -12,6 +13,7 @@ pub mod runs;
 mod select;
 pub mod toolfile;
 mod upstream;
+pub mod world;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -48,7 +50,8 @@ pub use select::matcher::matches;
 pub use toolfile::diagnostic::{Diagnostic, Diagnostics};
 pub use toolfile::scenario_kind;
 pub use toolfile::template::{RenderError, Template};
-pub use toolfile::{Outcome, Parsed, Scenario, ToolFile};
+pub use compute::AnswerError;
+pub use toolfile::{Answer, Outcome, Parsed, Program, Scenario, ToolFile};
 pub use upstream::drift::{Drift, FieldChange, Presence, Subject, SubjectDrift, Surface};
 pub use upstream::recording::{RecordError, RecordOptions};
 pub use upstream::{UpstreamAnswer, UpstreamCall, drift, drift_write};
@@ -65,6 +68,9 @@ use controls::plan::Dice;
 use journal::Journal;
 use toolfile::entropy::Entropy;
 use toolfile::template::RenderContext;
+use world::clock::ClockFile;
+use world::store::WorldStore;
+use world::{Generation, World};
 
 /// Where the engine reads from, and the knobs that make its answers reproducible.
 #[derive(Debug, Clone)]
@@ -75,6 +81,9 @@ pub struct EngineConfig {
     pub clock: Option<DateTime<Utc>>,
     /// Makes `uuid` and `rand:` deterministic.
     pub seed: Option<u64>,
+    /// The world remembers what calls change (`serve --stateful`): each run keeps its state
+    /// in its `world.json`. Otherwise every call starts from the seed world.
+    pub stateful: bool,
 }
 
 #[derive(Debug)]
@@ -91,6 +100,12 @@ pub struct Engine {
     carried: CarriedFile,
     dice: Dice,
     journal: Option<Journal>,
+    /// The world folder, shared with the engines of the runs made from this one.
+    world: Arc<World>,
+    /// This run's state on disk.
+    store: WorldStore,
+    /// This run's clock.
+    clock: ClockFile,
 }
 
 impl Engine {
@@ -100,24 +115,34 @@ impl Engine {
         if !loaded.diagnostics.is_empty() {
             return Err(Diagnostics(loaded.diagnostics));
         }
-        Ok(Self::from_tools(config, loaded.tools))
+        Ok(Self::sharing(
+            config,
+            Arc::new(loaded.tools),
+            Arc::default(),
+            Arc::new(loaded.world),
+        ))
     }
 
     /// An engine over whatever loaded, for `lint`, which reports problems instead of refusing.
     pub fn from_tools(config: EngineConfig, tools: BTreeMap<String, Tool>) -> Self {
-        Self::sharing(config, Arc::new(tools), Arc::default())
+        let (world, _) = World::load(&config.tools_dir);
+        Self::sharing(config, Arc::new(tools), Arc::default(), Arc::new(world))
     }
 
     fn sharing(
         config: EngineConfig,
         tools: Arc<BTreeMap<String, Tool>>,
         cache: Arc<ParseCache>,
+        world: Arc<World>,
     ) -> Self {
         let entropy = config.seed.map(Entropy::seeded).unwrap_or_default();
         let dice = Dice::new(config.seed);
         Self {
             overrides: OverridesReader::new(config.overrides.clone()),
             carried: CarriedFile::beside(&config.overrides),
+            store: WorldStore::beside(&config.overrides),
+            clock: ClockFile::beside(&config.overrides),
+            world,
             config,
             tools,
             cache,
@@ -137,7 +162,12 @@ impl Engine {
             overrides,
             ..self.config.clone()
         };
-        Self::sharing(config, Arc::clone(&self.tools), Arc::clone(&self.cache))
+        Self::sharing(
+            config,
+            Arc::clone(&self.tools),
+            Arc::clone(&self.cache),
+            Arc::clone(&self.world),
+        )
     }
 
     /// The size past which this engine's journal rotates; `None` when it keeps none.
@@ -228,12 +258,40 @@ impl Engine {
         self.cache.get(&tool.path)
     }
 
+    /// The run's time: `--clock` when given, else the run's clock file, else the real time.
     pub fn now(&self) -> DateTime<Utc> {
-        self.config.clock.unwrap_or_else(Utc::now)
+        self.config.clock.unwrap_or_else(|| self.clock.now())
     }
 
-    pub fn render(&self, scenario: &Scenario, args: &Value) -> Result<Value, RenderError> {
-        scenario.template.render(self.render_context(args))
+    /// The run's clock file (`careem-mcp clock`).
+    pub fn clock(&self) -> &ClockFile {
+        &self.clock
+    }
+
+    /// The run's world on disk.
+    pub fn world_store(&self) -> &WorldStore {
+        &self.store
+    }
+
+    /// The world folder as it is now, or the problems that keep it from serving.
+    pub fn world(&self) -> Result<Arc<Generation>, Arc<Vec<Diagnostic>>> {
+        self.world.current()
+    }
+
+    /// The run's state now: its world file's in stateful mode, else the seed; `None` when the
+    /// world folder cannot be read.
+    pub fn state(&self) -> Option<Value> {
+        let generation = self.world.current().ok()?;
+        Some(if self.config.stateful {
+            self.store.read(generation.seed())
+        } else {
+            generation.seed().clone()
+        })
+    }
+
+    /// The scenario's value for `args` as if forced, on the seed world.
+    pub fn render(&self, scenario: &Scenario, args: &Value) -> Result<Value, AnswerError> {
+        self.value_of(scenario, args)
     }
 
     /// As [`Engine::render`], with the value's compact JSON text (`value.to_string()`).
@@ -241,10 +299,16 @@ impl Engine {
         &self,
         scenario: &Scenario,
         args: &Value,
-    ) -> Result<(Value, String), RenderError> {
-        scenario
-            .template
-            .render_with_text(self.render_context(args))
+    ) -> Result<(Value, String), AnswerError> {
+        match &scenario.answer {
+            Answer::Template(template) if scenario.update.is_none() => Ok(template
+                .render_with_text(self.render_context(args))?),
+            _ => {
+                let value = self.value_of(scenario, args)?;
+                let text = value.to_string();
+                Ok((value, text))
+            }
+        }
     }
 
     fn render_context<'a>(&'a self, args: &'a Value) -> RenderContext<'a> {

@@ -194,6 +194,7 @@ mod tests {
             overrides: "overrides.json".into(),
             clock: None,
             seed: None,
+            stateful: false,
         };
         let engine = Engine::from_tools(config, std::collections::BTreeMap::new());
         Sessions::fresh(Origin::Http, Arc::new(engine), None)

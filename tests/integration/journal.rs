@@ -22,6 +22,7 @@ async fn serve(project: &Project) -> careem_mcp::server::RunningServer {
         overrides: project.path().join(".run/overrides.json"),
         clock: None,
         seed: None,
+        stateful: false,
     })
     .expect("the tools load")
     .with_journal(

@@ -171,7 +171,7 @@ fn a_tool_file_without_a_default_scenario_stops_verify_before_it_starts() {
     );
     assert!(
         run.stderr
-            .contains("no default scenario: at least one scenario must have no `json match` block"),
+            .contains("no default scenario: at least one scenario must have no `json match` and no `jq when` block"),
         "{}",
         run.stderr
     );

@@ -110,6 +110,7 @@ pub fn engine_config(global: &GlobalArgs, layout: &ProjectLayout) -> anyhow::Res
         overrides: layout.overrides.clone(),
         clock: global.clock,
         seed: global.seed,
+        stateful: global.stateful,
     })
 }
 

@@ -9,7 +9,8 @@ use serde_json::{Map, Value};
 
 use super::safe_read;
 use crate::engine::toolfile::diagnostic::Diagnostic;
-use crate::engine::toolfile::{self, Parsed, ToolFile};
+use crate::engine::toolfile::{self, Answer, Parsed, ToolFile};
+use crate::engine::world::{Generation, World};
 
 /// One advertised tool, as loaded at start-up.
 #[derive(Debug)]
@@ -29,6 +30,8 @@ pub struct Loaded {
     pub files: Vec<Parsed>,
     pub tools: BTreeMap<String, Tool>,
     pub diagnostics: Vec<Diagnostic>,
+    /// The world folder (`tools/world/`) that computed scenarios read.
+    pub world: World,
 }
 
 impl Loaded {
@@ -74,10 +77,12 @@ pub fn tool_paths(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
 }
 
 pub fn load(dir: &Path) -> Loaded {
+    let (world, world_diagnostics) = World::load(dir);
     let mut loaded = Loaded {
         files: Vec::new(),
         tools: BTreeMap::new(),
-        diagnostics: Vec::new(),
+        diagnostics: world_diagnostics,
+        world,
     };
     let paths = match tool_paths(dir) {
         Ok(paths) => paths,
@@ -115,7 +120,38 @@ pub fn load(dir: &Path) -> Loaded {
         }
         loaded.files.push(parsed);
     }
+    if let Ok(generation) = loaded.world.current() {
+        for parsed in &loaded.files {
+            loaded
+                .diagnostics
+                .extend(check_programs(&parsed.file, &generation));
+        }
+    }
     loaded
+}
+
+/// Every jq program of `file` compiled against the world's definitions, so that a broken one
+/// stops start-up with its file and line (SPEC §2's fail-fast, for computed scenarios).
+pub fn check_programs(file: &ToolFile, world: &Generation) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
+    for scenario in &file.scenarios {
+        let answer = match &scenario.answer {
+            Answer::Computed(program) => Some(program),
+            Answer::Template(_) => None,
+        };
+        for program in [scenario.when.as_ref(), answer, scenario.update.as_ref()]
+            .into_iter()
+            .flatten()
+        {
+            if let Err(error) = world.program(&program.source) {
+                diagnostics.push(
+                    Diagnostic::new(&file.path, program.line, format!("jq: {error}"))
+                        .in_scenario(&scenario.name),
+                );
+            }
+        }
+    }
+    diagnostics
 }
 
 /// Every file read and parsed, in the order of `paths`, on as many threads as there are

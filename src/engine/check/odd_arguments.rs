@@ -146,7 +146,7 @@ fn odd_values(property: &Value) -> Vec<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::toolfile::parse::Outcome;
+    use crate::engine::toolfile::parse::{Answer, Outcome};
     use crate::engine::toolfile::template::Template;
 
     #[test]
@@ -169,8 +169,11 @@ mod tests {
             name: "s".into(),
             line: 1,
             rule: Some(json!({"restaurant_id": 30104, "when": "*"})),
+            when: None,
             outcome: Outcome::Response,
-            template: Template::parse("{}").unwrap(),
+            answer: Answer::Template(Template::parse("{}").unwrap()),
+            update: None,
+            sample: None,
         };
         let sample = json!({"restaurant_id": 30104, "limit": 10, "when": "2026-12-03T19:30:00Z"});
         let labels: Vec<String> = variants(&tool, &scenario, &sample)

@@ -119,6 +119,7 @@ mod tests {
             overrides: layout.overrides.clone(),
             clock: None,
             seed: Some(7),
+            stateful: false,
         };
         let engine = Engine::load(config)
             .expect("the tool files load")
@@ -263,6 +264,7 @@ mod tests {
             overrides: layout.overrides.clone(),
             clock: None,
             seed: None,
+            stateful: false,
         };
         let runs = Runs::new(Engine::load(config).expect("the tool files load"), &layout);
         let a: RunName = "a".parse().expect("a run name");

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::matcher::matches;
-use crate::engine::toolfile::parse::Scenario;
+use crate::engine::toolfile::parse::{Program, Scenario};
 
 /// The chosen scenario and whether it was forced out-of-band.
 pub struct Selection<'a> {
@@ -12,37 +12,63 @@ pub struct Selection<'a> {
     pub forced: bool,
 }
 
-pub fn select<'a>(
+/// The scenario for `args`: the forced one, else the first whose match rule and `jq when`
+/// condition both hold (`holds` runs a condition), else the first default. A condition that
+/// fails to run fails the selection.
+pub fn select<'a, E>(
+    scenarios: &'a [Scenario],
+    args: &Value,
+    forced: Option<&str>,
+    mut holds: impl FnMut(&Program) -> Result<bool, E>,
+) -> Result<Option<Selection<'a>>, E> {
+    if let Some(name) = forced
+        && let Some(scenario) = scenarios.iter().find(|s| s.name.eq_ignore_ascii_case(name))
+    {
+        return Ok(Some(Selection {
+            scenario,
+            forced: true,
+        }));
+    }
+    for scenario in scenarios.iter().filter(|s| !s.is_default()) {
+        let matched = scenario
+            .rule
+            .as_ref()
+            .is_none_or(|rule| matches(rule, Some(args)));
+        let chosen = matched
+            && match &scenario.when {
+                Some(when) => holds(when)?,
+                None => true,
+            };
+        if chosen {
+            return Ok(Some(Selection {
+                scenario,
+                forced: false,
+            }));
+        }
+    }
+    Ok(scenarios
+        .iter()
+        .find(|s| s.is_default())
+        .map(|scenario| Selection {
+            scenario,
+            forced: false,
+        }))
+}
+
+/// `select` for files without conditions.
+#[cfg(test)]
+fn select_plain<'a>(
     scenarios: &'a [Scenario],
     args: &Value,
     forced: Option<&str>,
 ) -> Option<Selection<'a>> {
-    if let Some(name) = forced
-        && let Some(scenario) = scenarios.iter().find(|s| s.name.eq_ignore_ascii_case(name))
-    {
-        return Some(Selection {
-            scenario,
-            forced: true,
-        });
-    }
-    scenarios
-        .iter()
-        .find(|s| {
-            s.rule
-                .as_ref()
-                .is_some_and(|rule| matches(rule, Some(args)))
-        })
-        .or_else(|| scenarios.iter().find(|s| s.rule.is_none()))
-        .map(|scenario| Selection {
-            scenario,
-            forced: false,
-        })
+    select(scenarios, args, forced, |_| Ok::<_, ()>(false)).unwrap()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::toolfile::parse::Outcome;
+    use crate::engine::toolfile::parse::{Answer, Outcome};
     use crate::engine::toolfile::template::Template;
     use serde_json::json;
 
@@ -51,8 +77,11 @@ mod tests {
             name: name.into(),
             line: 1,
             rule,
+            when: None,
             outcome: Outcome::Response,
-            template: Template::parse("{}").unwrap(),
+            answer: Answer::Template(Template::parse("{}").unwrap()),
+            update: None,
+            sample: None,
         }
     }
 
@@ -109,7 +138,7 @@ mod tests {
             ),
         ];
         for (args, forced, want, want_forced, why) in cases {
-            let chosen = select(&file, &args, forced).unwrap();
+            let chosen = select_plain(&file, &args, forced).unwrap();
             assert_eq!(
                 (chosen.scenario.name.as_str(), chosen.forced),
                 (want, want_forced),

@@ -9,4 +9,4 @@ pub(super) mod placeholder;
 pub mod scenario_kind;
 pub(super) mod template;
 
-pub use parse::{Outcome, Parsed, Scenario, ToolFile, parse};
+pub use parse::{Answer, Outcome, Parsed, Program, Scenario, ToolFile, parse};

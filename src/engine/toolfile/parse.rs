@@ -23,10 +23,46 @@ pub enum Outcome {
 pub struct Scenario {
     pub name: String,
     pub line: usize,
-    /// The `json match` rule; `None` makes this a default scenario.
+    /// The `json match` rule; `None` (and no `when`) makes this a default scenario.
     pub rule: Option<Value>,
+    /// The `jq when` condition (docs/FORMAT.md, "Computed answers"): the scenario matches only
+    /// when it gives `true`.
+    pub when: Option<Program>,
     pub outcome: Outcome,
-    pub template: Template,
+    pub answer: Answer,
+    /// The `jq update` program: the run's state after the call.
+    pub update: Option<Program>,
+    /// The `json sample` arguments that reach this scenario, for the honesty check.
+    pub sample: Option<Value>,
+}
+
+impl Scenario {
+    /// Whether this scenario is chosen when nothing matches: neither a match rule nor a
+    /// condition.
+    pub fn is_default(&self) -> bool {
+        self.rule.is_none() && self.when.is_none()
+    }
+
+    /// Whether its answer is computed from the world.
+    pub fn is_computed(&self) -> bool {
+        matches!(self.answer, Answer::Computed(_))
+    }
+}
+
+/// How a scenario's value is made.
+#[derive(Debug, Clone)]
+pub enum Answer {
+    /// A JSON template (SPEC §2 and §3).
+    Template(Template),
+    /// A jq program over the world (docs/FORMAT.md, "Computed answers").
+    Computed(Program),
+}
+
+/// The source of a jq block and the line its code starts on; the world compiles it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Program {
+    pub source: String,
+    pub line: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -47,32 +83,67 @@ pub struct Parsed {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// The kinds of fenced block a tool file holds (` ```json tool `, …).
+/// The kinds of fenced block a tool file holds (` ```json tool `, …): SPEC §2's four, and the
+/// computed scenarios' (` ```jq response `, …) and samples of docs/FORMAT.md.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum BlockKind {
     Tool,
     Match,
     Response,
     Error,
+    Sample,
+    JqWhen,
+    JqResponse,
+    JqError,
+    JqUpdate,
 }
 
 impl BlockKind {
-    const ALL: [Self; 4] = [Self::Tool, Self::Match, Self::Response, Self::Error];
+    const ALL: [Self; 9] = [
+        Self::Tool,
+        Self::Match,
+        Self::Response,
+        Self::Error,
+        Self::Sample,
+        Self::JqWhen,
+        Self::JqResponse,
+        Self::JqError,
+        Self::JqUpdate,
+    ];
 
-    /// The word after `` ```json ``.
+    /// The language after the fence.
+    fn language(self) -> &'static str {
+        match self {
+            Self::JqWhen | Self::JqResponse | Self::JqError | Self::JqUpdate => "jq",
+            _ => "json",
+        }
+    }
+
+    /// The word after the language.
     fn word(self) -> &'static str {
         match self {
             Self::Tool => "tool",
             Self::Match => "match",
-            Self::Response => "response",
-            Self::Error => "error",
+            Self::Response | Self::JqResponse => "response",
+            Self::Error | Self::JqError => "error",
+            Self::Sample => "sample",
+            Self::JqWhen => "when",
+            Self::JqUpdate => "update",
         }
+    }
+
+    /// Whether the block makes the scenario's value.
+    fn is_answer(self) -> bool {
+        matches!(
+            self,
+            Self::Response | Self::Error | Self::JqResponse | Self::JqError
+        )
     }
 }
 
 impl std::fmt::Display for BlockKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.word())
+        write!(f, "{} {}", self.language(), self.word())
     }
 }
 
@@ -172,11 +243,11 @@ pub fn parse(path: &Path, text: &str) -> Parsed {
             body_line,
             "no `## Scenario: <name>` section",
         ));
-    } else if !file.scenarios.is_empty() && file.scenarios.iter().all(|s| s.rule.is_some()) {
+    } else if !file.scenarios.is_empty() && !file.scenarios.iter().any(Scenario::is_default) {
         diagnostics.push(Diagnostic::new(
             path,
             file.scenarios[0].line,
-            "no default scenario: at least one scenario must have no `json match` block",
+            "no default scenario: at least one scenario must have no `json match` and no `jq when` block",
         ));
     }
     Parsed { file, diagnostics }
@@ -253,16 +324,15 @@ fn is_blank(text: &str) -> bool {
     text.bytes().all(|byte| byte == b' ' || byte == b'\t')
 }
 
-/// The kind of block a `` ```json KIND `` line opens.
+/// The kind of block a `` ```json KIND `` or `` ```jq KIND `` line opens.
 fn opening_fence(line: &str) -> Option<BlockKind> {
-    let rest = line.strip_prefix("```json")?;
-    let after = rest.trim_start_matches([' ', '\t']);
-    if after.len() == rest.len() {
-        return None;
-    }
-    BlockKind::ALL
-        .into_iter()
-        .find(|kind| after.strip_prefix(kind.word()).is_some_and(is_blank))
+    let rest = line.strip_prefix("```")?;
+    BlockKind::ALL.into_iter().find(|kind| {
+        rest.strip_prefix(kind.language()).is_some_and(|rest| {
+            let after = rest.trim_start_matches([' ', '\t']);
+            after.len() != rest.len() && after.strip_prefix(kind.word()).is_some_and(is_blank)
+        })
+    })
 }
 
 fn closing_fence(line: &str) -> bool {
@@ -337,14 +407,13 @@ fn read_scenario(
         diagnostics.push(Diagnostic::new(path, line, message).in_scenario(name))
     };
     let all = blocks(section);
-    let matches: Vec<&Block<'_>> = all.iter().filter(|b| b.kind == BlockKind::Match).collect();
-    let answers: Vec<&Block<'_>> = all
-        .iter()
-        .filter(|b| matches!(b.kind, BlockKind::Response | BlockKind::Error))
-        .collect();
-    if matches.len() > 1 {
-        problem(matches[1].line, "more than one ```json match block".into());
+    let of = |kind: BlockKind| -> Vec<&Block<'_>> { all.iter().filter(|b| b.kind == kind).collect() };
+    for kind in [BlockKind::Match, BlockKind::Sample, BlockKind::JqWhen, BlockKind::JqUpdate] {
+        if let [_, second, ..] = of(kind).as_slice() {
+            problem(second.line, format!("more than one ```{kind} block"));
+        }
     }
+    let answers: Vec<&Block<'_>> = all.iter().filter(|b| b.kind.is_answer()).collect();
     let answer = match answers.as_slice() {
         [] => {
             problem(
@@ -353,7 +422,7 @@ fn read_scenario(
             );
             return None;
         }
-        [one] => one,
+        [one] => *one,
         [_, second, ..] => {
             problem(
                 second.line,
@@ -362,29 +431,60 @@ fn read_scenario(
             return None;
         }
     };
-    let rule = match matches.first() {
-        None => None,
-        Some(block) => match serde_json::from_str::<Value>(block.content) {
-            Ok(rule @ Value::Object(_)) => Some(rule),
+    let object = |block: Option<&&Block<'_>>, what: &str, problem: &mut dyn FnMut(usize, String)| {
+        let block = block?;
+        match serde_json::from_str::<Value>(block.content) {
+            Ok(value @ Value::Object(_)) => Some(Ok(value)),
             Ok(_) => {
-                problem(block.line, "the match block is not a JSON object".into());
-                return None;
+                problem(block.line, format!("the {what} block is not a JSON object"));
+                Some(Err(()))
             }
             Err(error) => {
                 problem(
                     block.line,
-                    json_error(path, block.line, "the match block", &error).message,
+                    json_error(path, block.line, &format!("the {what} block"), &error).message,
                 );
-                return None;
+                Some(Err(()))
             }
-        },
+        }
     };
+    let rule = object(of(BlockKind::Match).first(), "match", &mut problem).transpose().ok()?;
+    let sample = object(of(BlockKind::Sample).first(), "sample", &mut problem).transpose().ok()?;
+    let program = |block: &Block<'_>| Program {
+        source: block.content.to_string(),
+        line: block.line + 1,
+    };
+    let when = of(BlockKind::JqWhen).first().map(|b| program(b));
+    let update = of(BlockKind::JqUpdate).first().map(|b| program(b));
+    let outcome = if matches!(answer.kind, BlockKind::Error | BlockKind::JqError) {
+        Outcome::Error
+    } else {
+        Outcome::Response
+    };
+    let answer = match answer.kind {
+        BlockKind::JqResponse | BlockKind::JqError => Answer::Computed(program(answer)),
+        _ => Answer::Template(template(answer, &mut problem)?),
+    };
+    Some(Scenario {
+        name: name.to_string(),
+        line: section.line,
+        rule,
+        when,
+        outcome,
+        answer,
+        update,
+        sample,
+    })
+}
+
+/// A JSON template block, checked by rendering it once with empty arguments (SPEC §2).
+fn template(answer: &Block<'_>, problem: &mut dyn FnMut(usize, String)) -> Option<Template> {
     let template = match Template::parse(answer.content) {
         Ok(template) => template,
         Err(error) => {
             problem(
                 answer.line,
-                format!("the {} template: {error}", answer.kind),
+                format!("the {} template: {error}", answer.kind.word()),
             );
             return None;
         }
@@ -401,22 +501,12 @@ fn read_scenario(
             answer.line + error.line(),
             format!(
                 "the {} template rendered with empty arguments is not valid JSON: {error}",
-                answer.kind
+                answer.kind.word()
             ),
         );
         return None;
     }
-    Some(Scenario {
-        name: name.to_string(),
-        line: section.line,
-        rule,
-        outcome: if answer.kind == BlockKind::Error {
-            Outcome::Error
-        } else {
-            Outcome::Response
-        },
-        template,
-    })
+    Some(template)
 }
 
 /// A JSON syntax error located at its own line inside the file (the block's content starts on
@@ -495,7 +585,7 @@ mod tests {
                 .into_iter()
                 .map(|block| {
                     (
-                        block.kind.to_string(),
+                        block.kind.word().to_string(),
                         block.content.to_string(),
                         block.line,
                     )

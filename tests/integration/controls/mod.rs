@@ -49,6 +49,7 @@ impl Rig {
             overrides: project.path().join(".run/overrides.json"),
             clock: None,
             seed: SEED.parse().ok(),
+            stateful: false,
         };
         let journal =
             journal::Journal::open(&project.path().join(".run/calls.jsonl")).expect("journal");

@@ -268,6 +268,7 @@ fn seeded_engine(project: &Project, overrides: &Value, seed: u64) -> Engine {
         overrides: project.path().join(".run/overrides.json"),
         clock: None,
         seed: Some(seed),
+        stateful: false,
     })
     .expect("the repo's tools load")
 }

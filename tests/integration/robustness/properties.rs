@@ -4,7 +4,9 @@
 
 use std::path::Path;
 
-use careem_mcp::engine::{Engine, EngineConfig, Outcome, Scenario, Template, matches, toolfile};
+use careem_mcp::engine::{
+    Answer, Engine, EngineConfig, Outcome, Scenario, Template, matches, toolfile,
+};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
@@ -25,6 +27,7 @@ fn bare_engine() -> Engine {
             overrides: ".run/overrides.json".into(),
             clock: None,
             seed: Some(1),
+            stateful: false,
         },
         std::collections::BTreeMap::new(),
     )
@@ -35,8 +38,11 @@ fn render(engine: &Engine, template: &Template, args: &Value) -> Result<Value, S
         name: "s".to_string(),
         line: 1,
         rule: None,
+        when: None,
         outcome: Outcome::Response,
-        template: template.clone(),
+        answer: Answer::Template(template.clone()),
+        update: None,
+        sample: None,
     };
     engine
         .render(&scenario, args)

@@ -142,6 +142,7 @@ pub fn engine(project: &Project) -> Engine {
         overrides: project.path().join(".run/overrides.json"),
         clock: None,
         seed: None,
+        stateful: false,
     })
     .expect("the tools load")
 }

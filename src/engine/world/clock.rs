@@ -1,0 +1,203 @@
+//! A run's clock: `clock.json` beside the run's overrides file. Without the file the run
+//! follows the real time; `careem-mcp clock set` freezes it at an instant, `clock advance`
+//! moves it on (a frozen clock by the duration, a running one by an offset it then keeps),
+//! `clock real` removes the file. Every process serving the run reads it on each call.
+
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, TimeDelta, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::engine::catalog::safe_read;
+
+/// What the clock file says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Setting {
+    /// Stands still at this instant.
+    Frozen(DateTime<Utc>),
+    /// Runs with the real time, this many seconds ahead of it.
+    Offset(i64),
+}
+
+impl Setting {
+    /// The time by this setting when the real time is `real`.
+    pub fn at(self, real: DateTime<Utc>) -> DateTime<Utc> {
+        match self {
+            Self::Frozen(at) => at,
+            Self::Offset(seconds) => real + TimeDelta::seconds(seconds),
+        }
+    }
+
+    /// The setting moved on by `by`.
+    pub fn advanced(self, by: TimeDelta) -> Self {
+        match self {
+            Self::Frozen(at) => Self::Frozen(at + by),
+            Self::Offset(seconds) => Self::Offset(seconds + by.num_seconds()),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct ClockFile {
+    path: PathBuf,
+}
+
+impl ClockFile {
+    /// The clock of the run whose overrides file is `overrides`.
+    pub fn beside(overrides: &Path) -> Self {
+        Self {
+            path: overrides
+                .parent()
+                .unwrap_or(Path::new(""))
+                .join("clock.json"),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The setting on disk; `None` for the real time (no file, or one that cannot be read:
+    /// logged).
+    pub fn setting(&self) -> Option<Setting> {
+        let bytes = match safe_read::read_limited(&self.path, 4096) {
+            Ok(bytes) => bytes,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return None,
+            Err(error) => {
+                tracing::warn!(path = %self.path.display(), "cannot read the run's clock, using the real time: {error}");
+                return None;
+            }
+        };
+        match serde_json::from_slice(&bytes) {
+            Ok(setting) => Some(setting),
+            Err(error) => {
+                tracing::warn!(path = %self.path.display(), "the run's clock is not a clock, using the real time: {error}");
+                None
+            }
+        }
+    }
+
+    /// The run's time now.
+    pub fn now(&self) -> DateTime<Utc> {
+        let real = Utc::now();
+        self.setting().map_or(real, |setting| setting.at(real))
+    }
+
+    /// Writes `setting`, whole or not at all; `None` returns the run to the real time.
+    pub fn set(&self, setting: Option<Setting>) -> std::io::Result<()> {
+        let Some(setting) = setting else {
+            return match std::fs::remove_file(&self.path) {
+                Err(error) if error.kind() != std::io::ErrorKind::NotFound => Err(error),
+                _ => Ok(()),
+            };
+        };
+        let dir = match self.path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        std::fs::create_dir_all(dir)?;
+        let mut file = tempfile::NamedTempFile::new_in(dir)?;
+        serde_json::to_writer(&mut file, &setting)?;
+        file.persist(&self.path).map_err(|e| e.error)?;
+        Ok(())
+    }
+}
+
+/// A duration as `clock advance` takes it: Go-style units (`90m`, `1h30m`, `45s`, `2h`), or
+/// whole days with `d` (`1d`). Negative and empty durations are refused.
+pub fn parse_duration(text: &str) -> Result<TimeDelta, String> {
+    let trimmed = text.trim();
+    if trimmed.starts_with('-') {
+        return Err(format!(
+            "{text:?} is negative: the clock only moves forward (use `clock set` to go back)"
+        ));
+    }
+    let trimmed = trimmed.strip_prefix('+').unwrap_or(trimmed);
+    if trimmed.is_empty() {
+        return Err("an empty duration".into());
+    }
+    let mut total = TimeDelta::zero();
+    let mut rest = trimmed;
+    while !rest.is_empty() {
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 {
+            return Err(format!(
+                "{text:?} is not a duration: use numbers with units d, h, m, s (for example 90m or 1h30m)"
+            ));
+        }
+        let number: i64 = rest[..digits]
+            .parse()
+            .map_err(|_| format!("{text:?} is too long a duration"))?;
+        rest = &rest[digits..];
+        let unit = rest.bytes().take_while(u8::is_ascii_alphabetic).count();
+        let seconds = match &rest[..unit] {
+            "d" => 86_400,
+            "h" => 3_600,
+            "m" => 60,
+            "s" => 1,
+            _ => {
+                return Err(format!(
+                    "{text:?} is not a duration: use numbers with units d, h, m, s (for example 90m or 1h30m)"
+                ));
+            }
+        };
+        rest = &rest[unit..];
+        let part = number
+            .checked_mul(seconds)
+            .and_then(TimeDelta::try_seconds)
+            .ok_or_else(|| format!("{text:?} is too long a duration"))?;
+        total = total
+            .checked_add(&part)
+            .ok_or_else(|| format!("{text:?} is too long a duration"))?;
+    }
+    if total.num_seconds() > 100 * 365 * 86_400 {
+        return Err(format!("{text:?} is too long a duration (at most 100 years)"));
+    }
+    Ok(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        let cases = [
+            ("90m", Ok(5400)),
+            ("1h30m", Ok(5400)),
+            ("+2h", Ok(7200)),
+            ("1d", Ok(86_400)),
+            ("45s", Ok(45)),
+            ("-5m", Err("negative")),
+            ("", Err("empty")),
+            ("soon", Err("not a duration")),
+            ("5x", Err("not a duration")),
+            ("99999999999999999999h", Err("too long")),
+        ];
+        for (text, want) in cases {
+            match (parse_duration(text), want) {
+                (Ok(got), Ok(seconds)) => assert_eq!(got.num_seconds(), seconds, "{text}"),
+                (Err(got), Err(part)) => assert!(got.contains(part), "{text}: {got}"),
+                (got, want) => panic!("{text}: {got:?}, want {want:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn the_clock_file_sets_freezes_advances_and_returns_to_real() {
+        let dir = tempfile::tempdir().unwrap();
+        let clock = ClockFile::beside(&dir.path().join("overrides.json"));
+        assert_eq!(clock.setting(), None);
+        let at: DateTime<Utc> = "2026-10-05T12:00:00Z".parse().unwrap();
+        clock.set(Some(Setting::Frozen(at))).unwrap();
+        assert_eq!(clock.now(), at);
+        let moved = clock.setting().unwrap().advanced(TimeDelta::minutes(90));
+        clock.set(Some(moved)).unwrap();
+        assert_eq!(clock.now(), at + TimeDelta::minutes(90));
+        clock.set(None).unwrap();
+        assert_eq!(clock.setting(), None);
+        let ahead = Setting::Offset(0).advanced(TimeDelta::hours(1));
+        assert_eq!(ahead, Setting::Offset(3600));
+    }
+}

@@ -1,0 +1,155 @@
+//! The world's data files: `tools/world/*.json` (restaurants, menus, places, products, …),
+//! `tools/world/state/*.json` (the seed of what an agent can change: basket, orders, rides;
+//! each file holds some of the seed state's keys) and
+//! `tools/world/*.jq` (definitions shared by every computed scenario). A person edits these;
+//! the tool files shape the answers from them (docs/DATA_WORLD.md).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use serde_json::{Map, Value};
+
+use crate::engine::catalog::safe_read;
+use crate::engine::toolfile::diagnostic::Diagnostic;
+
+/// The folder under `tools/` that holds the world.
+pub const FOLDER: &str = "world";
+/// The folder under the world folder whose files make the seed state.
+pub const STATE_FOLDER: &str = "state";
+/// The largest data file read, as for tool files.
+const MAX_SIZE: u64 = 8 * 1024 * 1024;
+
+/// Everything in the world folder, read at one moment.
+#[derive(Debug, Clone, Default)]
+pub struct WorldData {
+    /// Each data file's value under its file stem (`restaurants.json` → `restaurants`).
+    pub data: Map<String, Value>,
+    /// The seed state: the keys of every `state/*.json`, an object; `{}` without them.
+    pub seed: Value,
+    /// The `*.jq` files' text, in name order.
+    pub defs: String,
+}
+
+/// What identifies the folder's contents without reading them: each file's name, size and
+/// modification time.
+pub type Fingerprint = Vec<(PathBuf, u64, Option<SystemTime>)>;
+
+/// The world folder of the tools folder `tools`.
+pub fn folder(tools: &Path) -> PathBuf {
+    tools.join(FOLDER)
+}
+
+/// The files of the world folder that count, sorted by name: `*.json` and `*.jq`, then the
+/// seed state's `state/*.json`.
+fn files(tools: &Path) -> Vec<PathBuf> {
+    let mut files = files_in(&folder(tools));
+    files.extend(files_in(&folder(tools).join(STATE_FOLDER)));
+    files
+}
+
+fn files_in(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| {
+            matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("json" | "jq")
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// The folder's fingerprint now.
+pub fn fingerprint(tools: &Path) -> Fingerprint {
+    files(tools)
+        .into_iter()
+        .map(|path| {
+            let meta = std::fs::metadata(&path).ok();
+            let size = meta.as_ref().map_or(0, std::fs::Metadata::len);
+            let modified = meta.and_then(|m| m.modified().ok());
+            (path, size, modified)
+        })
+        .collect()
+}
+
+/// Reads the world folder of `tools`; every problem is a diagnostic naming the file and line.
+/// No folder is an empty world: a project in SPEC's format alone has none.
+pub fn load(tools: &Path) -> (WorldData, Vec<Diagnostic>) {
+    let mut world = WorldData {
+        seed: Value::Object(Map::new()),
+        ..WorldData::default()
+    };
+    let mut diagnostics = Vec::new();
+    let mut data = BTreeMap::new();
+    for path in files(tools) {
+        let text = match safe_read::read_limited(&path, MAX_SIZE)
+            .and_then(|bytes| String::from_utf8(bytes).map_err(std::io::Error::other))
+        {
+            Ok(text) => text,
+            Err(error) => {
+                diagnostics.push(Diagnostic::new(&path, 1, format!("cannot read: {error}")));
+                continue;
+            }
+        };
+        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+        if path.extension().is_some_and(|e| e == "jq") {
+            world.defs.push_str(text);
+            world.defs.push('\n');
+            continue;
+        }
+        let value = match serde_json::from_str::<Value>(text) {
+            Ok(value) => value,
+            Err(error) => {
+                diagnostics.push(Diagnostic::new(
+                    &path,
+                    error.line().max(1),
+                    format!("not JSON: {error}"),
+                ));
+                continue;
+            }
+        };
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default()
+            .to_string();
+        let in_state = path
+            .parent()
+            .and_then(Path::file_name)
+            .is_some_and(|n| n == STATE_FOLDER);
+        if in_state {
+            let Value::Object(keys) = value else {
+                diagnostics.push(Diagnostic::new(
+                    &path,
+                    1,
+                    "a seed state file must hold a JSON object",
+                ));
+                continue;
+            };
+            let Value::Object(seed) = &mut world.seed else {
+                unreachable!("the seed starts as an object")
+            };
+            for (key, value) in keys {
+                if seed.contains_key(&key) {
+                    diagnostics.push(Diagnostic::new(
+                        &path,
+                        1,
+                        format!("the seed state's `{key}` is given by another state file too"),
+                    ));
+                }
+                seed.insert(key, value);
+            }
+        } else {
+            data.insert(stem, value);
+        }
+    }
+    world.data = data.into_iter().collect();
+    (world, diagnostics)
+}

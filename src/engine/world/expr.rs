@@ -1,0 +1,317 @@
+//! One jq program of a computed scenario (docs/FORMAT.md, "Computed answers"), compiled once
+//! with the world's shared definitions in front of it, and run on a call's input document.
+//!
+//! jq through the jaq crates: a language that people who shape JSON already know, with no
+//! I/O of its own. The natives that reach outside the program (the wall clock, the
+//! environment, input, logging, `halt`) are left out, so an answer is a function of its input
+//! alone and the run's clock is the only clock.
+
+use std::fmt;
+
+use jaq_core::load::{Arena, File, Loader};
+use jaq_core::{Compiler, Ctx, Vars, data};
+use jaq_json::Val;
+use serde_json::{Map, Number, Value};
+
+type Data = data::JustLut<Val>;
+
+/// Natives that would make an answer depend on something besides its input.
+const LEFT_OUT: &[&str] = &[
+    "now",
+    "env",
+    "input",
+    "inputs",
+    "debug",
+    "stderr",
+    "localtime",
+    "strflocaltime",
+    "input_filename",
+    "$__prog_args",
+];
+
+/// The definitions every program may use beside jq's own, for the times in Asia/Dubai that
+/// SPEC §3's placeholders print (UTC+4 all year: Dubai keeps no daylight saving time).
+pub const PRELUDE: &str = r#"
+def dubai: . + 14400;
+def iso: floor | strftime("%Y-%m-%dT%H:%M:%SZ");
+def date: dubai | floor | strftime("%Y-%m-%d");
+def weekday: dubai | floor | strftime("%A");
+def hhmm: dubai | floor | strftime("%H:%M");
+def ordinal: tostring as $d | ($d | tonumber) as $n
+  | if ($n % 100) >= 11 and ($n % 100) <= 13 then "th"
+    elif $n % 10 == 1 then "st" elif $n % 10 == 2 then "nd" elif $n % 10 == 3 then "rd"
+    else "th" end | $d + .;
+def daylabel: dubai | floor | (strftime("%a, ") + (strftime("%d") | tonumber | ordinal) + strftime(" %b"));
+def floor_to($step): (. / $step | floor) * $step;
+def fromiso: sub("\\.[0-9]+"; "") | fromdateiso8601;
+def money($amount): {amount: (($amount * 100 | round) / 100), currency: "AED"};
+def cents: . * 100 | round;
+"#;
+
+/// A compiled program and its source, for messages.
+pub struct Expr {
+    filter: jaq_core::Filter<Data>,
+    source: String,
+}
+
+impl fmt::Debug for Expr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Expr")
+            .field("source", &self.source)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Why a program did not give one value.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExprError {
+    #[error("{0}")]
+    Failed(String),
+    #[error("the program gave no value")]
+    Empty,
+}
+
+impl Expr {
+    /// Compiles `source` with `defs` (the world's `*.jq` files) and the [`PRELUDE`] in front
+    /// of it. The error names the line of `source` where it can, counted from 1.
+    pub fn compile(defs: &str, source: &str) -> Result<Self, String> {
+        let prefix = format!("{PRELUDE}\n{defs}\n");
+        let offset_lines = prefix.matches('\n').count();
+        let code = format!("{prefix}{source}");
+        let std_defs = jaq_core::defs()
+            .chain(jaq_std::defs())
+            .chain(jaq_json::defs());
+        let funs = jaq_core::funs::<Data>()
+            .chain(jaq_std::funs::<Data>())
+            .chain(jaq_json::funs::<Data>())
+            .filter(|(name, _, _)| !LEFT_OUT.contains(name));
+        let loader = Loader::new(std_defs);
+        let arena = Arena::default();
+        let program = File {
+            code: code.as_str(),
+            path: (),
+        };
+        let modules = loader.load(&arena, program).map_err(|errors| {
+            errors
+                .into_iter()
+                .map(|(_, error)| load_error(&code, offset_lines, &error))
+                .collect::<Vec<_>>()
+                .join("; ")
+        })?;
+        let filter = Compiler::default()
+            .with_funs(funs)
+            .compile(modules)
+            .map_err(|errors| {
+                errors
+                    .into_iter()
+                    .flat_map(|(_, errors)| errors)
+                    .map(|(name, undefined)| {
+                        let line = line_of(&code, name, offset_lines);
+                        format!("{line}undefined {} `{name}`", undefined.as_str())
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            })?;
+        Ok(Self {
+            filter,
+            source: source.to_string(),
+        })
+    }
+
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The program's first value for `input`, as JSON.
+    pub fn run(&self, input: Val) -> Result<Value, ExprError> {
+        let ctx = Ctx::<Data>::new(&self.filter.lut, Vars::new([]));
+        let mut outputs = self.filter.id.run((ctx, input)).map(jaq_core::unwrap_valr);
+        match outputs.next() {
+            Some(Ok(value)) => to_json(&value).map_err(ExprError::Failed),
+            Some(Err(error)) => Err(ExprError::Failed(match to_json(&error.into_val()) {
+                Ok(Value::String(text)) => text,
+                Ok(other) => other.to_string(),
+                Err(text) => text,
+            })),
+            None => Err(ExprError::Empty),
+        }
+    }
+}
+
+/// Where in `code` a piece of it starts, as `line N: ` of the program (or of the definitions
+/// before it, counted back), or nothing when the piece is not a slice of `code`.
+fn line_of(code: &str, piece: &str, offset_lines: usize) -> String {
+    let start = code.as_ptr() as usize;
+    let at = piece.as_ptr() as usize;
+    if at < start || at > start + code.len() {
+        return String::new();
+    }
+    let line = code[..at - start].matches('\n').count() + 1;
+    match line.checked_sub(offset_lines) {
+        Some(line) if line > 0 => format!("line {line}: "),
+        _ => format!("line {line} of the definitions: "),
+    }
+}
+
+fn load_error(code: &str, offset_lines: usize, error: &jaq_core::load::Error<&str>) -> String {
+    use jaq_core::load::Error;
+    match error {
+        Error::Io(errors) => errors
+            .iter()
+            .map(|(path, message)| format!("cannot load {path}: {message}"))
+            .collect::<Vec<_>>()
+            .join("; "),
+        Error::Lex(errors) => errors
+            .iter()
+            .map(|(expect, rest)| {
+                format!(
+                    "{}expected {}",
+                    line_of(code, rest, offset_lines),
+                    expect.as_str()
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; "),
+        Error::Parse(errors) => errors
+            .iter()
+            .map(|(expect, rest)| {
+                format!(
+                    "{}expected {}, found {}",
+                    line_of(code, rest, offset_lines),
+                    expect.as_str(),
+                    if rest.is_empty() {
+                        "the end".to_string()
+                    } else {
+                        format!("`{}`", rest.chars().take(20).collect::<String>())
+                    }
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; "),
+    }
+}
+
+/// A JSON value as jq sees it.
+pub fn to_val(value: &Value) -> Val {
+    match value {
+        Value::Null => Val::Null,
+        Value::Bool(b) => Val::Bool(*b),
+        Value::Number(n) => match n.as_i64().and_then(|i| isize::try_from(i).ok()) {
+            Some(i) => Val::from(i),
+            None => Val::from(n.as_f64().unwrap_or(f64::NAN)),
+        },
+        Value::String(s) => Val::from(s.clone()),
+        Value::Array(items) => items.iter().map(to_val).collect(),
+        Value::Object(map) => Val::obj(
+            map.iter()
+                .map(|(key, value)| (Val::from(key.clone()), to_val(value)))
+                .collect(),
+        ),
+    }
+}
+
+/// jq's value as JSON. A whole float within 2^53 becomes an integer, as Go's `json.Marshal`
+/// writes a `float64` such as 25.0: `25`.
+pub fn to_json(value: &Val) -> Result<Value, String> {
+    Ok(match value {
+        Val::Null => Value::Null,
+        Val::Bool(b) => Value::Bool(*b),
+        Val::Num(_) => number(value)?,
+        Val::TStr(_) | Val::BStr(_) => {
+            let text = value.to_string();
+            serde_json::from_str(&text).map_err(|e| format!("a string jq wrote: {e}"))?
+        }
+        Val::Arr(items) => Value::Array(items.iter().map(to_json).collect::<Result<_, _>>()?),
+        Val::Obj(map) => {
+            let mut object = Map::with_capacity(map.len());
+            for (key, value) in map.iter() {
+                let Value::String(key) = to_json(key)? else {
+                    return Err(format!("an object key that is not a string: {key}"));
+                };
+                object.insert(key, to_json(value)?);
+            }
+            Value::Object(object)
+        }
+    })
+}
+
+fn number(value: &Val) -> Result<Value, String> {
+    let Val::Num(num) = value else {
+        unreachable!("called with numbers only")
+    };
+    if let Some(i) = num.as_isize() {
+        return Ok(Value::Number(Number::from(i as i64)));
+    }
+    let text = value.to_string();
+    let float: f64 = text
+        .parse()
+        .map_err(|_| format!("a number JSON cannot hold: {text}"))?;
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    if float.fract() == 0.0 && float.abs() < EXACT {
+        return Ok(Value::Number(Number::from(float as i64)));
+    }
+    Number::from_f64(float)
+        .map(Value::Number)
+        .ok_or_else(|| format!("a number JSON cannot hold: {text}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn run(source: &str, input: Value) -> Result<Value, ExprError> {
+        Expr::compile("", source).unwrap().run(to_val(&input))
+    }
+
+    #[test]
+    fn programs_shape_json() {
+        let cases = [
+            (".a + 1", json!({"a": 2}), json!(3)),
+            ("{b: .a, a: 1}", json!({"a": "x"}), json!({"b": "x", "a": 1})),
+            ("12.5 * 2", json!(null), json!(25)),
+            ("0.1 + 0.2 | . * 100 | round / 100", json!(null), json!(0.3)),
+            ("money(12.345)", json!(null), json!({"amount": 12.35, "currency": "AED"})),
+            (
+                "1791201600 | [iso, date, weekday, hhmm, daylabel]",
+                json!(null),
+                json!(["2026-10-05T12:00:00Z", "2026-10-05", "Monday", "16:00", "Mon, 5th Oct"]),
+            ),
+            ("1791201600 + 1000 | floor_to(1200) | iso", json!(null), json!("2026-10-05T12:00:00Z")),
+            ("\"2026-10-05T12:00:00Z\" | fromiso", json!(null), json!(1791201600)),
+            (".s", json!({"s": "a\"b<\u{2028}"}), json!("a\"b<\u{2028}")),
+        ];
+        for (source, input, want) in cases {
+            assert_eq!(run(source, input).unwrap(), want, "{source}");
+        }
+    }
+
+    #[test]
+    fn ordinals() {
+        for (day, want) in [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (11, "11th"), (12, "12th"), (13, "13th"), (21, "21st"), (22, "22nd"), (23, "23rd"), (31, "31st")] {
+            assert_eq!(run(&format!("{day} | ordinal"), json!(null)).unwrap(), json!(want));
+        }
+    }
+
+    #[test]
+    fn failures_say_what_and_where() {
+        let cases = [
+            ("error(\"no such restaurant\")", "no such restaurant"),
+            ("empty", "the program gave no value"),
+        ];
+        for (source, want) in cases {
+            assert_eq!(run(source, json!(null)).unwrap_err().to_string(), want, "{source}");
+        }
+        let undefined = Expr::compile("", ".a |\n nosuch(1)").unwrap_err();
+        assert!(undefined.contains("line 2: undefined filter `nosuch`"), "{undefined}");
+        let syntax = Expr::compile("", ".a | {").unwrap_err();
+        assert!(syntax.contains("line 1"), "{syntax}");
+    }
+
+    #[test]
+    fn the_world_outside_the_input_is_out_of_reach() {
+        for source in ["now", "env", "input", "$ENV"] {
+            assert!(Expr::compile("", source).is_err(), "{source} compiled");
+        }
+    }
+}

@@ -1,0 +1,157 @@
+//! The data world: the data files a person edits (`data`), the jq programs that compute
+//! answers from them (`expr`), a run's state on disk (`store`) and a run's clock (`clock`).
+//! docs/DATA_WORLD.md describes the world, docs/FORMAT.md the computed scenarios.
+
+pub mod clock;
+pub mod data;
+pub mod expr;
+pub mod store;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, RwLock};
+
+use jaq_json::Val;
+use serde_json::Value;
+
+use crate::engine::toolfile::diagnostic::Diagnostic;
+use data::{Fingerprint, WorldData};
+use expr::Expr;
+
+/// The world folder as last read, re-read when a file in it changes.
+#[derive(Debug)]
+pub struct World {
+    tools: PathBuf,
+    current: RwLock<Result<Arc<Generation>, Arc<Vec<Diagnostic>>>>,
+}
+
+/// One reading of the world folder, with the programs compiled against its definitions.
+pub struct Generation {
+    fingerprint: Fingerprint,
+    pub data: WorldData,
+    /// `data` as jq sees it, made once per reading.
+    data_val: Val,
+    programs: Mutex<HashMap<String, Result<Arc<Expr>, String>>>,
+}
+
+impl std::fmt::Debug for Generation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Generation")
+            .field("fingerprint", &self.fingerprint)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What a computed scenario's programs see as `.`.
+#[derive(Debug, Clone, Copy)]
+pub struct Input<'a> {
+    /// The arguments, defaults applied.
+    pub args: &'a Value,
+    /// The run's state: before the call for `when` and `update`, after `update` for the answer.
+    pub state: &'a Value,
+    /// The state before the call (the answer's programs only).
+    pub before: Option<&'a Value>,
+    /// The run's clock, in Unix seconds.
+    pub now: i64,
+    /// Whether the world remembers (`serve --stateful`).
+    pub stateful: bool,
+    /// A number drawn for this call, from `--seed` when given.
+    pub random: u64,
+}
+
+impl World {
+    /// Reads the world folder of the tools folder `tools`.
+    pub fn load(tools: &Path) -> (Self, Vec<Diagnostic>) {
+        let generation = Generation::read(tools);
+        let diagnostics = match &generation {
+            Ok(_) => Vec::new(),
+            Err(diagnostics) => diagnostics.as_ref().clone(),
+        };
+        (
+            Self {
+                tools: tools.to_path_buf(),
+                current: RwLock::new(generation),
+            },
+            diagnostics,
+        )
+    }
+
+    /// The world as it is on disk now: read again when a file changed. Problems are the
+    /// files' diagnostics, for the log.
+    pub fn current(&self) -> Result<Arc<Generation>, Arc<Vec<Diagnostic>>> {
+        let now = data::fingerprint(&self.tools);
+        {
+            let current = self.current.read().unwrap_or_else(|e| e.into_inner());
+            let same = match &*current {
+                Ok(generation) => generation.fingerprint == now,
+                Err(_) => false,
+            };
+            if same {
+                return current.clone();
+            }
+        }
+        let fresh = Generation::read(&self.tools);
+        let mut current = self.current.write().unwrap_or_else(|e| e.into_inner());
+        *current = fresh.clone();
+        fresh
+    }
+}
+
+impl Generation {
+    fn read(tools: &Path) -> Result<Arc<Self>, Arc<Vec<Diagnostic>>> {
+        let fingerprint = data::fingerprint(tools);
+        let (data, diagnostics) = data::load(tools);
+        if !diagnostics.is_empty() {
+            return Err(Arc::new(diagnostics));
+        }
+        if let Err(error) = Expr::compile(&data.defs, ".") {
+            return Err(Arc::new(vec![Diagnostic::new(
+                data::folder(tools),
+                1,
+                format!("the world's *.jq definitions: {error}"),
+            )]));
+        }
+        let data_val = expr::to_val(&Value::Object(data.data.clone()));
+        Ok(Arc::new(Self {
+            fingerprint,
+            data,
+            data_val,
+            programs: Mutex::default(),
+        }))
+    }
+
+    /// `source` compiled against this reading's definitions, once.
+    pub fn program(&self, source: &str) -> Result<Arc<Expr>, String> {
+        let mut programs = self.programs.lock().unwrap_or_else(|e| e.into_inner());
+        programs
+            .entry(source.to_string())
+            .or_insert_with(|| Expr::compile(&self.data.defs, source).map(Arc::new))
+            .clone()
+    }
+
+    /// The seed state, an object.
+    pub fn seed(&self) -> &Value {
+        &self.data.seed
+    }
+
+    /// The document a program sees as `.`.
+    pub fn input(&self, input: Input<'_>) -> Val {
+        let mut map = jaq_json::Map::default();
+        let mut put = |key: &str, value: Val| {
+            map.insert(Val::from(key.to_string()), value);
+        };
+        put("args", expr::to_val(input.args));
+        put("data", self.data_val.clone());
+        put("state", expr::to_val(input.state));
+        if let Some(before) = input.before {
+            put("before", expr::to_val(before));
+        }
+        put("now", Val::from(isize::try_from(input.now).unwrap_or(0)));
+        put("stateful", Val::Bool(input.stateful));
+        put(
+            "random",
+            Val::from(isize::try_from(input.random % (1 << 31)).unwrap_or(0)),
+        );
+        Val::obj(map)
+    }
+}

@@ -1,0 +1,206 @@
+//! A run's world on disk: `world.json` beside the run's overrides file, holding the state an
+//! agent changed (basket, orders, rides, the next ids). Every process serving the run shares
+//! it: an update takes an exclusive lock on `world.lock`, reads the state, writes the new one
+//! to a temporary file and renames it over `world.json`. A reader never sees a torn state (the
+//! rename is atomic) and no update is lost (the lock orders them).
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use serde_json::{Value, json};
+
+use crate::engine::catalog::safe_read;
+
+/// The version of `world.json`'s layout; a file of another version starts from the seed.
+const VERSION: u64 = 1;
+/// A world file larger than this is not read.
+const MAX_SIZE: u64 = 64 * 1024 * 1024;
+
+#[derive(Debug)]
+pub struct WorldStore {
+    path: PathBuf,
+    lock: PathBuf,
+    /// Whether the warning about an unreadable world file was given.
+    warned: AtomicBool,
+}
+
+/// Why the world could not be changed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError<E> {
+    #[error("cannot write the world file {path}: {error}")]
+    Io { path: PathBuf, error: std::io::Error },
+    #[error(transparent)]
+    Rejected(E),
+}
+
+impl WorldStore {
+    /// The world of the run whose overrides file is `overrides`.
+    pub fn beside(overrides: &Path) -> Self {
+        let dir = overrides.parent().unwrap_or(Path::new(""));
+        Self {
+            path: dir.join("world.json"),
+            lock: dir.join("world.lock"),
+            warned: AtomicBool::new(false),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The run's state now: the file's, or `seed` when there is none yet. A file that is not a
+    /// world of this version is left where it is, with one warning, and the seed serves.
+    pub fn read(&self, seed: &Value) -> Value {
+        self.stored().unwrap_or_else(|| seed.clone())
+    }
+
+    fn stored(&self) -> Option<Value> {
+        let bytes = match safe_read::read_limited(&self.path, MAX_SIZE) {
+            Ok(bytes) => bytes,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return None,
+            Err(error) => {
+                self.warn(&error.to_string());
+                return None;
+            }
+        };
+        let parsed: Option<Value> = serde_json::from_slice(&bytes).ok();
+        match parsed {
+            Some(mut file) if file.get("version") == Some(&json!(VERSION)) => {
+                match file.get_mut("state").map(Value::take) {
+                    Some(state @ Value::Object(_)) => Some(state),
+                    _ => {
+                        self.warn("its state is not a JSON object");
+                        None
+                    }
+                }
+            }
+            Some(_) => {
+                self.warn(&format!("it is not a version {VERSION} world"));
+                None
+            }
+            None => {
+                self.warn("it is not JSON");
+                None
+            }
+        }
+    }
+
+    fn warn(&self, why: &str) {
+        if !self.warned.swap(true, Ordering::Relaxed) {
+            tracing::warn!(path = %self.path.display(), "the run's world file cannot be used ({why}): the run starts from its seed world");
+        }
+    }
+
+    /// Changes the state under the run's lock: `change` sees the state as it is now and gives
+    /// the new state (`None`: unchanged) and its result. A rejection changes nothing.
+    pub fn update<R, E>(
+        &self,
+        seed: &Value,
+        change: impl FnOnce(&Value) -> Result<(Option<Value>, R), E>,
+    ) -> Result<R, StoreError<E>> {
+        let io = |error| StoreError::Io {
+            path: self.path.clone(),
+            error,
+        };
+        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(io)?;
+        }
+        let lock = Locked::take(&self.lock).map_err(io)?;
+        let state = self.read(seed);
+        let (new, result) = change(&state).map_err(StoreError::Rejected)?;
+        if let Some(new) = new {
+            self.write(&new).map_err(io)?;
+        }
+        drop(lock);
+        Ok(result)
+    }
+
+    fn write(&self, state: &Value) -> std::io::Result<()> {
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        let mut file = tempfile::NamedTempFile::new_in(dir)?;
+        let body = json!({"version": VERSION, "state": state});
+        serde_json::to_writer_pretty(&mut file, &body)?;
+        file.write_all(b"\n")?;
+        file.as_file().sync_data()?;
+        file.persist(&self.path).map_err(|e| e.error)?;
+        Ok(())
+    }
+
+    /// Back to the seed: the file goes.
+    pub fn reset(&self) -> std::io::Result<()> {
+        let _lock = match Locked::take(&self.lock) {
+            Ok(lock) => Some(lock),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+            Err(error) => return Err(error),
+        };
+        match std::fs::remove_file(&self.path) {
+            Err(error) if error.kind() != std::io::ErrorKind::NotFound => Err(error),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// An exclusive lock on a file, held until dropped (the kernel drops it with the process too).
+struct Locked(File);
+
+impl Locked {
+    fn take(path: &Path) -> std::io::Result<Self> {
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(path)?;
+        file.lock()?;
+        Ok(Self(file))
+    }
+}
+
+impl Drop for Locked {
+    fn drop(&mut self) {
+        let _ = self.0.unlock();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn updates_persist_and_a_rejection_changes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = WorldStore::beside(&dir.path().join("overrides.json"));
+        let seed = json!({"n": 0});
+        assert_eq!(store.read(&seed), seed);
+        let n = store
+            .update(&seed, |state| {
+                let n = state["n"].as_i64().unwrap() + 1;
+                Ok::<_, ()>((Some(json!({"n": n})), n))
+            })
+            .unwrap();
+        assert_eq!(n, 1);
+        assert!(matches!(
+            store.update(&seed, |_| Err::<(Option<Value>, ()), _>("no")),
+            Err(StoreError::Rejected("no"))
+        ));
+        assert_eq!(store.read(&seed), json!({"n": 1}));
+        store.reset().unwrap();
+        assert_eq!(store.read(&seed), seed);
+    }
+
+    #[test]
+    fn a_broken_file_serves_the_seed() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = WorldStore::beside(&dir.path().join("overrides.json"));
+        for broken in ["{", "{\"version\": 9, \"state\": {}}", "{\"version\": 1, \"state\": 3}"] {
+            std::fs::write(store.path(), broken).unwrap();
+            assert_eq!(store.read(&json!({"seed": true})), json!({"seed": true}), "{broken}");
+        }
+    }
+}
