@@ -29,6 +29,7 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('--journal-max-size', '--journal-max-size', [CompletionResultType]::ParameterName, 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)')
             [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
+            [CompletionResult]::new('--stateful', '--stateful', [CompletionResultType]::ParameterName, 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -44,6 +45,8 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Serve as `serve` does, answering each tool call by forwarding it to a live server and writing each new answer as a scenario')
             [CompletionResult]::new('calls', 'calls', [CompletionResultType]::ParameterValue, 'Show the call journal: what the agent actually called')
             [CompletionResult]::new('dashboard', 'dashboard', [CompletionResultType]::ParameterValue, 'A browser page beside any running `serve`: live calls, scenarios, try a call, tools')
+            [CompletionResult]::new('clock', 'clock', [CompletionResultType]::ParameterValue, 'Show or set the run''s clock, which every process serving the run reads on its next call: order and ride lifecycles, slots and opening hours follow it')
+            [CompletionResult]::new('world', 'world', [CompletionResultType]::ParameterValue, 'Show the run''s world: the basket, the orders and rides with their status now, and the clock (what `serve --stateful` remembers)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -72,6 +75,7 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('--no-output-schema', '--no-output-schema', [CompletionResultType]::ParameterName, 'Leave `outputSchema` out of the tool list')
             [CompletionResult]::new('--no-meta', '--no-meta', [CompletionResultType]::ParameterName, 'Leave `_meta` and the widget resource out')
             [CompletionResult]::new('--no-journal', '--no-journal', [CompletionResultType]::ParameterName, 'Keep no journal')
+            [CompletionResult]::new('--stateful', '--stateful', [CompletionResultType]::ParameterName, 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -88,6 +92,7 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('--journal-max-size', '--journal-max-size', [CompletionResultType]::ParameterName, 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)')
             [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
+            [CompletionResult]::new('--stateful', '--stateful', [CompletionResultType]::ParameterName, 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -101,6 +106,7 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('--journal-max-size', '--journal-max-size', [CompletionResultType]::ParameterName, 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)')
             [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
+            [CompletionResult]::new('--stateful', '--stateful', [CompletionResultType]::ParameterName, 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -115,6 +121,7 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
             [CompletionResult]::new('--remove', '--remove', [CompletionResultType]::ParameterName, 'With --run: delete the run''s folder, its overrides file and journal with it')
+            [CompletionResult]::new('--stateful', '--stateful', [CompletionResultType]::ParameterName, 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -130,6 +137,7 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
             [CompletionResult]::new('--write-source', '--write-source', [CompletionResultType]::ParameterName, 'Rewrite the table in docs/SOURCE.md from the tool files')
+            [CompletionResult]::new('--stateful', '--stateful', [CompletionResultType]::ParameterName, 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -146,6 +154,7 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
             [CompletionResult]::new('--compact', '--compact', [CompletionResultType]::ParameterName, 'Print compact JSON even on a terminal')
             [CompletionResult]::new('--no-journal', '--no-journal', [CompletionResultType]::ParameterName, 'Keep no journal')
+            [CompletionResult]::new('--stateful', '--stateful', [CompletionResultType]::ParameterName, 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -162,6 +171,7 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print the results as JSON')
+            [CompletionResult]::new('--stateful', '--stateful', [CompletionResultType]::ParameterName, 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -181,6 +191,7 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
             [CompletionResult]::new('--write', '--write', [CompletionResultType]::ParameterName, 'Rewrite the `## Definition` of every changed tool, create a file for every tool new in production; tools production no longer has are listed, never deleted')
+            [CompletionResult]::new('--stateful', '--stateful', [CompletionResultType]::ParameterName, 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -216,6 +227,7 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('--no-output-schema', '--no-output-schema', [CompletionResultType]::ParameterName, 'Leave `outputSchema` out of the tool list')
             [CompletionResult]::new('--no-meta', '--no-meta', [CompletionResultType]::ParameterName, 'Leave `_meta` and the widget resource out')
             [CompletionResult]::new('--no-journal', '--no-journal', [CompletionResultType]::ParameterName, 'Keep no journal')
+            [CompletionResult]::new('--stateful', '--stateful', [CompletionResultType]::ParameterName, 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -236,6 +248,7 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Keep printing new calls as they come')
             [CompletionResult]::new('--clear', '--clear', [CompletionResultType]::ParameterName, 'Empty the journal')
             [CompletionResult]::new('--all-runs', '--all-runs', [CompletionResultType]::ParameterName, 'Every run''s journal (the default run''s too), with a run column')
+            [CompletionResult]::new('--stateful', '--stateful', [CompletionResultType]::ParameterName, 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -257,6 +270,101 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
             [CompletionResult]::new('--open', '--open', [CompletionResultType]::ParameterName, 'Open the dashboard in the default browser')
+            [CompletionResult]::new('--stateful', '--stateful', [CompletionResultType]::ParameterName, 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'careem-mcp;clock' {
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path')
+            [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder')
+            [CompletionResult]::new('--overrides', '--overrides', [CompletionResultType]::ParameterName, 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]')
+            [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]')
+            [CompletionResult]::new('--run', '--run', [CompletionResultType]::ParameterName, 'The run to act on: its own overrides file and journal in `<project>/.run/runs/<NAME>/`, which clients reach at /mcp/<NAME> (or `serve --stdio --run NAME`). 1 to 64 of a-z, 0-9, `-` and `_` [default: the project''s own .run/overrides.json and .run/calls.jsonl]')
+            [CompletionResult]::new('--journal-max-size', '--journal-max-size', [CompletionResultType]::ParameterName, 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)')
+            [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
+            [CompletionResult]::new('--stateful', '--stateful', [CompletionResultType]::ParameterName, 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Freeze the clock at this instant (RFC 3339, e.g. 2026-10-05T12:00:00Z)')
+            [CompletionResult]::new('advance', 'advance', [CompletionResultType]::ParameterValue, 'Move the clock forward: a frozen clock by the duration, a running one ahead of the real time by it (units d, h, m, s: 90m, 1h30m, 2d)')
+            [CompletionResult]::new('real', 'real', [CompletionResultType]::ParameterValue, 'Back to the real time')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'careem-mcp;clock;set' {
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path')
+            [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder')
+            [CompletionResult]::new('--overrides', '--overrides', [CompletionResultType]::ParameterName, 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]')
+            [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]')
+            [CompletionResult]::new('--run', '--run', [CompletionResultType]::ParameterName, 'The run to act on: its own overrides file and journal in `<project>/.run/runs/<NAME>/`, which clients reach at /mcp/<NAME> (or `serve --stdio --run NAME`). 1 to 64 of a-z, 0-9, `-` and `_` [default: the project''s own .run/overrides.json and .run/calls.jsonl]')
+            [CompletionResult]::new('--journal-max-size', '--journal-max-size', [CompletionResultType]::ParameterName, 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)')
+            [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
+            [CompletionResult]::new('--stateful', '--stateful', [CompletionResultType]::ParameterName, 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'careem-mcp;clock;advance' {
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path')
+            [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder')
+            [CompletionResult]::new('--overrides', '--overrides', [CompletionResultType]::ParameterName, 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]')
+            [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]')
+            [CompletionResult]::new('--run', '--run', [CompletionResultType]::ParameterName, 'The run to act on: its own overrides file and journal in `<project>/.run/runs/<NAME>/`, which clients reach at /mcp/<NAME> (or `serve --stdio --run NAME`). 1 to 64 of a-z, 0-9, `-` and `_` [default: the project''s own .run/overrides.json and .run/calls.jsonl]')
+            [CompletionResult]::new('--journal-max-size', '--journal-max-size', [CompletionResultType]::ParameterName, 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)')
+            [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
+            [CompletionResult]::new('--stateful', '--stateful', [CompletionResultType]::ParameterName, 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'careem-mcp;clock;real' {
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path')
+            [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder')
+            [CompletionResult]::new('--overrides', '--overrides', [CompletionResultType]::ParameterName, 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]')
+            [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]')
+            [CompletionResult]::new('--run', '--run', [CompletionResultType]::ParameterName, 'The run to act on: its own overrides file and journal in `<project>/.run/runs/<NAME>/`, which clients reach at /mcp/<NAME> (or `serve --stdio --run NAME`). 1 to 64 of a-z, 0-9, `-` and `_` [default: the project''s own .run/overrides.json and .run/calls.jsonl]')
+            [CompletionResult]::new('--journal-max-size', '--journal-max-size', [CompletionResultType]::ParameterName, 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)')
+            [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
+            [CompletionResult]::new('--stateful', '--stateful', [CompletionResultType]::ParameterName, 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'careem-mcp;clock;help' {
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Freeze the clock at this instant (RFC 3339, e.g. 2026-10-05T12:00:00Z)')
+            [CompletionResult]::new('advance', 'advance', [CompletionResultType]::ParameterValue, 'Move the clock forward: a frozen clock by the duration, a running one ahead of the real time by it (units d, h, m, s: 90m, 1h30m, 2d)')
+            [CompletionResult]::new('real', 'real', [CompletionResultType]::ParameterValue, 'Back to the real time')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'careem-mcp;clock;help;set' {
+            break
+        }
+        'careem-mcp;clock;help;advance' {
+            break
+        }
+        'careem-mcp;clock;help;real' {
+            break
+        }
+        'careem-mcp;clock;help;help' {
+            break
+        }
+        'careem-mcp;world' {
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path')
+            [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder')
+            [CompletionResult]::new('--overrides', '--overrides', [CompletionResultType]::ParameterName, 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]')
+            [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]')
+            [CompletionResult]::new('--run', '--run', [CompletionResultType]::ParameterName, 'The run to act on: its own overrides file and journal in `<project>/.run/runs/<NAME>/`, which clients reach at /mcp/<NAME> (or `serve --stdio --run NAME`). 1 to 64 of a-z, 0-9, `-` and `_` [default: the project''s own .run/overrides.json and .run/calls.jsonl]')
+            [CompletionResult]::new('--journal-max-size', '--journal-max-size', [CompletionResultType]::ParameterName, 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)')
+            [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'One JSON object for machines')
+            [CompletionResult]::new('--stateful', '--stateful', [CompletionResultType]::ParameterName, 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -270,6 +378,7 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('--journal-max-size', '--journal-max-size', [CompletionResultType]::ParameterName, 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)')
             [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
+            [CompletionResult]::new('--stateful', '--stateful', [CompletionResultType]::ParameterName, 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -286,6 +395,8 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('record', 'record', [CompletionResultType]::ParameterValue, 'Serve as `serve` does, answering each tool call by forwarding it to a live server and writing each new answer as a scenario')
             [CompletionResult]::new('calls', 'calls', [CompletionResultType]::ParameterValue, 'Show the call journal: what the agent actually called')
             [CompletionResult]::new('dashboard', 'dashboard', [CompletionResultType]::ParameterValue, 'A browser page beside any running `serve`: live calls, scenarios, try a call, tools')
+            [CompletionResult]::new('clock', 'clock', [CompletionResultType]::ParameterValue, 'Show or set the run''s clock, which every process serving the run reads on its next call: order and ride lifecycles, slots and opening hours follow it')
+            [CompletionResult]::new('world', 'world', [CompletionResultType]::ParameterValue, 'Show the run''s world: the basket, the orders and rides with their status now, and the clock (what `serve --stateful` remembers)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -321,6 +432,24 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             break
         }
         'careem-mcp;help;dashboard' {
+            break
+        }
+        'careem-mcp;help;clock' {
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Freeze the clock at this instant (RFC 3339, e.g. 2026-10-05T12:00:00Z)')
+            [CompletionResult]::new('advance', 'advance', [CompletionResultType]::ParameterValue, 'Move the clock forward: a frozen clock by the duration, a running one ahead of the real time by it (units d, h, m, s: 90m, 1h30m, 2d)')
+            [CompletionResult]::new('real', 'real', [CompletionResultType]::ParameterValue, 'Back to the real time')
+            break
+        }
+        'careem-mcp;help;clock;set' {
+            break
+        }
+        'careem-mcp;help;clock;advance' {
+            break
+        }
+        'careem-mcp;help;clock;real' {
+            break
+        }
+        'careem-mcp;help;world' {
             break
         }
         'careem-mcp;help;completions' {

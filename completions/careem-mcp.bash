@@ -22,6 +22,9 @@ _careem__mcp() {
             careem__mcp,calls)
                 cmd="careem__mcp__subcmd__calls"
                 ;;
+            careem__mcp,clock)
+                cmd="careem__mcp__subcmd__clock"
+                ;;
             careem__mcp,completions)
                 cmd="careem__mcp__subcmd__completions"
                 ;;
@@ -55,11 +58,41 @@ _careem__mcp() {
             careem__mcp,verify)
                 cmd="careem__mcp__subcmd__verify"
                 ;;
+            careem__mcp,world)
+                cmd="careem__mcp__subcmd__world"
+                ;;
+            careem__mcp__subcmd__clock,advance)
+                cmd="careem__mcp__subcmd__clock__subcmd__advance"
+                ;;
+            careem__mcp__subcmd__clock,help)
+                cmd="careem__mcp__subcmd__clock__subcmd__help"
+                ;;
+            careem__mcp__subcmd__clock,real)
+                cmd="careem__mcp__subcmd__clock__subcmd__real"
+                ;;
+            careem__mcp__subcmd__clock,set)
+                cmd="careem__mcp__subcmd__clock__subcmd__set"
+                ;;
+            careem__mcp__subcmd__clock__subcmd__help,advance)
+                cmd="careem__mcp__subcmd__clock__subcmd__help__subcmd__advance"
+                ;;
+            careem__mcp__subcmd__clock__subcmd__help,help)
+                cmd="careem__mcp__subcmd__clock__subcmd__help__subcmd__help"
+                ;;
+            careem__mcp__subcmd__clock__subcmd__help,real)
+                cmd="careem__mcp__subcmd__clock__subcmd__help__subcmd__real"
+                ;;
+            careem__mcp__subcmd__clock__subcmd__help,set)
+                cmd="careem__mcp__subcmd__clock__subcmd__help__subcmd__set"
+                ;;
             careem__mcp__subcmd__help,call)
                 cmd="careem__mcp__subcmd__help__subcmd__call"
                 ;;
             careem__mcp__subcmd__help,calls)
                 cmd="careem__mcp__subcmd__help__subcmd__calls"
+                ;;
+            careem__mcp__subcmd__help,clock)
+                cmd="careem__mcp__subcmd__help__subcmd__clock"
                 ;;
             careem__mcp__subcmd__help,completions)
                 cmd="careem__mcp__subcmd__help__subcmd__completions"
@@ -94,6 +127,18 @@ _careem__mcp() {
             careem__mcp__subcmd__help,verify)
                 cmd="careem__mcp__subcmd__help__subcmd__verify"
                 ;;
+            careem__mcp__subcmd__help,world)
+                cmd="careem__mcp__subcmd__help__subcmd__world"
+                ;;
+            careem__mcp__subcmd__help__subcmd__clock,advance)
+                cmd="careem__mcp__subcmd__help__subcmd__clock__subcmd__advance"
+                ;;
+            careem__mcp__subcmd__help__subcmd__clock,real)
+                cmd="careem__mcp__subcmd__help__subcmd__clock__subcmd__real"
+                ;;
+            careem__mcp__subcmd__help__subcmd__clock,set)
+                cmd="careem__mcp__subcmd__help__subcmd__clock__subcmd__set"
+                ;;
             *)
                 ;;
         esac
@@ -101,7 +146,7 @@ _careem__mcp() {
 
     case "${cmd}" in
         careem__mcp)
-            opts="-h -V --project --tools --overrides --journal --run --journal-max-size --clock --seed --help --version serve scenario scenarios reset lint call verify drift record calls dashboard completions help"
+            opts="-h -V --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help --version serve scenario scenarios reset lint call verify drift record calls dashboard clock world completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -147,7 +192,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__call)
-            opts="-h --scenario --compact --no-journal --project --tools --overrides --journal --run --journal-max-size --clock --seed --help"
+            opts="-h --scenario --compact --no-journal --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -197,7 +242,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__calls)
-            opts="-h --tool --session --last --json --follow --clear --all-runs --project --tools --overrides --journal --run --journal-max-size --clock --seed --help"
+            opts="-h --tool --session --last --json --follow --clear --all-runs --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -254,8 +299,262 @@ _careem__mcp() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        careem__subcmd__mcp__subcmd__clock)
+            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help set advance real help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tools)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --overrides)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --journal)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --run)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --journal-max-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --clock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        careem__subcmd__mcp__subcmd__clock__subcmd__advance)
+            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tools)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --overrides)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --journal)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --run)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --journal-max-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --clock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        careem__subcmd__mcp__subcmd__clock__subcmd__help)
+            opts="set advance real help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        careem__subcmd__mcp__subcmd__clock__subcmd__help__subcmd__advance)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        careem__subcmd__mcp__subcmd__clock__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        careem__subcmd__mcp__subcmd__clock__subcmd__help__subcmd__real)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        careem__subcmd__mcp__subcmd__clock__subcmd__help__subcmd__set)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        careem__subcmd__mcp__subcmd__clock__subcmd__real)
+            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tools)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --overrides)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --journal)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --run)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --journal-max-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --clock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        careem__subcmd__mcp__subcmd__clock__subcmd__set)
+            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tools)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --overrides)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --journal)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --run)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --journal-max-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --clock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         careem__subcmd__mcp__subcmd__completions)
-            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --help bash elvish fish powershell zsh"
+            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -301,7 +600,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__dashboard)
-            opts="-h --host --port --open --allowed-host --max-connections --header-timeout --body-timeout --max-streams --project --tools --overrides --journal --run --journal-max-size --clock --seed --help"
+            opts="-h --host --port --open --allowed-host --max-connections --header-timeout --body-timeout --max-streams --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -375,7 +674,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__drift)
-            opts="-h --url --header --transport --format --write --timeout --project --tools --overrides --journal --run --journal-max-size --clock --seed --help"
+            opts="-h --url --header --transport --format --write --timeout --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -441,7 +740,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__help)
-            opts="serve scenario scenarios reset lint call verify drift record calls dashboard completions help"
+            opts="serve scenario scenarios reset lint call verify drift record calls dashboard clock world completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -471,6 +770,62 @@ _careem__mcp() {
         careem__subcmd__mcp__subcmd__help__subcmd__calls)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        careem__subcmd__mcp__subcmd__help__subcmd__clock)
+            opts="set advance real"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        careem__subcmd__mcp__subcmd__help__subcmd__clock__subcmd__advance)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        careem__subcmd__mcp__subcmd__help__subcmd__clock__subcmd__real)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        careem__subcmd__mcp__subcmd__help__subcmd__clock__subcmd__set)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -636,8 +991,22 @@ _careem__mcp() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        careem__subcmd__mcp__subcmd__help__subcmd__world)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         careem__subcmd__mcp__subcmd__lint)
-            opts="-h --write-source --format --project --tools --overrides --journal --run --journal-max-size --clock --seed --help"
+            opts="-h --write-source --format --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -687,7 +1056,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__record)
-            opts="-h --upstream --header --upstream-transport --into --template-times --redact --timeout --stdio --host --port --server-name --server-version --widget-domain --allowed-host --no-output-schema --no-meta --session-idle --max-sessions --max-connections --header-timeout --body-timeout --no-journal --project --tools --overrides --journal --run --journal-max-size --clock --seed --help"
+            opts="-h --upstream --header --upstream-transport --into --template-times --redact --timeout --stdio --host --port --server-name --server-version --widget-domain --allowed-host --no-output-schema --no-meta --session-idle --max-sessions --max-connections --header-timeout --body-timeout --no-journal --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -801,7 +1170,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__reset)
-            opts="-h --remove --project --tools --overrides --journal --run --journal-max-size --clock --seed --help"
+            opts="-h --remove --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -847,7 +1216,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__scenario)
-            opts="-h --delay --fault --rate --project --tools --overrides --journal --run --journal-max-size --clock --seed --help"
+            opts="-h --delay --fault --rate --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -905,7 +1274,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__scenarios)
-            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --help"
+            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -951,7 +1320,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__serve)
-            opts="-h --stdio --host --port --server-name --server-version --widget-domain --allowed-host --no-output-schema --no-meta --session-idle --max-sessions --max-connections --header-timeout --body-timeout --no-journal --project --tools --overrides --journal --run --journal-max-size --clock --seed --help"
+            opts="-h --stdio --host --port --server-name --server-version --widget-domain --allowed-host --no-output-schema --no-meta --session-idle --max-sessions --max-connections --header-timeout --body-timeout --no-journal --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1041,7 +1410,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__verify)
-            opts="-h --transport --url --json --project --tools --overrides --journal --run --journal-max-size --clock --seed --help"
+            opts="-h --transport --url --json --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1055,6 +1424,52 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tools)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --overrides)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --journal)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --run)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --journal-max-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --clock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        careem__subcmd__mcp__subcmd__world)
+            opts="-h --json --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --project)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

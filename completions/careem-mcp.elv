@@ -26,6 +26,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --journal-max-size 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)'
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -41,6 +42,8 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand record 'Serve as `serve` does, answering each tool call by forwarding it to a live server and writing each new answer as a scenario'
             cand calls 'Show the call journal: what the agent actually called'
             cand dashboard 'A browser page beside any running `serve`: live calls, scenarios, try a call, tools'
+            cand clock 'Show or set the run''s clock, which every process serving the run reads on its next call: order and ride lifecycles, slots and opening hours follow it'
+            cand world 'Show the run''s world: the basket, the orders and rides with their status now, and the clock (what `serve --stateful` remembers)'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -68,6 +71,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --no-output-schema 'Leave `outputSchema` out of the tool list'
             cand --no-meta 'Leave `_meta` and the widget resource out'
             cand --no-journal 'Keep no journal'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -83,6 +87,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --journal-max-size 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)'
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -95,6 +100,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --journal-max-size 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)'
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -108,6 +114,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
             cand --remove 'With --run: delete the run''s folder, its overrides file and journal with it'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -122,6 +129,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
             cand --write-source 'Rewrite the table in docs/SOURCE.md from the tool files'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -137,6 +145,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
             cand --compact 'Print compact JSON even on a terminal'
             cand --no-journal 'Keep no journal'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -152,6 +161,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
             cand --json 'Print the results as JSON'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -170,6 +180,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
             cand --write 'Rewrite the `## Definition` of every changed tool, create a file for every tool new in production; tools production no longer has are listed, never deleted'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -204,6 +215,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --no-output-schema 'Leave `outputSchema` out of the tool list'
             cand --no-meta 'Leave `_meta` and the widget resource out'
             cand --no-journal 'Keep no journal'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -223,6 +235,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --follow 'Keep printing new calls as they come'
             cand --clear 'Empty the journal'
             cand --all-runs 'Every run''s journal (the default run''s too), with a run column'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -243,6 +256,91 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
             cand --open 'Open the dashboard in the default browser'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'careem-mcp;clock'= {
+            cand --project 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path'
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder'
+            cand --overrides 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]'
+            cand --journal 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]'
+            cand --run 'The run to act on: its own overrides file and journal in `<project>/.run/runs/<NAME>/`, which clients reach at /mcp/<NAME> (or `serve --stdio --run NAME`). 1 to 64 of a-z, 0-9, `-` and `_` [default: the project''s own .run/overrides.json and .run/calls.jsonl]'
+            cand --journal-max-size 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)'
+            cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
+            cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand set 'Freeze the clock at this instant (RFC 3339, e.g. 2026-10-05T12:00:00Z)'
+            cand advance 'Move the clock forward: a frozen clock by the duration, a running one ahead of the real time by it (units d, h, m, s: 90m, 1h30m, 2d)'
+            cand real 'Back to the real time'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'careem-mcp;clock;set'= {
+            cand --project 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path'
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder'
+            cand --overrides 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]'
+            cand --journal 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]'
+            cand --run 'The run to act on: its own overrides file and journal in `<project>/.run/runs/<NAME>/`, which clients reach at /mcp/<NAME> (or `serve --stdio --run NAME`). 1 to 64 of a-z, 0-9, `-` and `_` [default: the project''s own .run/overrides.json and .run/calls.jsonl]'
+            cand --journal-max-size 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)'
+            cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
+            cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'careem-mcp;clock;advance'= {
+            cand --project 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path'
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder'
+            cand --overrides 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]'
+            cand --journal 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]'
+            cand --run 'The run to act on: its own overrides file and journal in `<project>/.run/runs/<NAME>/`, which clients reach at /mcp/<NAME> (or `serve --stdio --run NAME`). 1 to 64 of a-z, 0-9, `-` and `_` [default: the project''s own .run/overrides.json and .run/calls.jsonl]'
+            cand --journal-max-size 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)'
+            cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
+            cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'careem-mcp;clock;real'= {
+            cand --project 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path'
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder'
+            cand --overrides 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]'
+            cand --journal 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]'
+            cand --run 'The run to act on: its own overrides file and journal in `<project>/.run/runs/<NAME>/`, which clients reach at /mcp/<NAME> (or `serve --stdio --run NAME`). 1 to 64 of a-z, 0-9, `-` and `_` [default: the project''s own .run/overrides.json and .run/calls.jsonl]'
+            cand --journal-max-size 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)'
+            cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
+            cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'careem-mcp;clock;help'= {
+            cand set 'Freeze the clock at this instant (RFC 3339, e.g. 2026-10-05T12:00:00Z)'
+            cand advance 'Move the clock forward: a frozen clock by the duration, a running one ahead of the real time by it (units d, h, m, s: 90m, 1h30m, 2d)'
+            cand real 'Back to the real time'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'careem-mcp;clock;help;set'= {
+        }
+        &'careem-mcp;clock;help;advance'= {
+        }
+        &'careem-mcp;clock;help;real'= {
+        }
+        &'careem-mcp;clock;help;help'= {
+        }
+        &'careem-mcp;world'= {
+            cand --project 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path'
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder'
+            cand --overrides 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]'
+            cand --journal 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]'
+            cand --run 'The run to act on: its own overrides file and journal in `<project>/.run/runs/<NAME>/`, which clients reach at /mcp/<NAME> (or `serve --stdio --run NAME`). 1 to 64 of a-z, 0-9, `-` and `_` [default: the project''s own .run/overrides.json and .run/calls.jsonl]'
+            cand --journal-max-size 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)'
+            cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
+            cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
+            cand --json 'One JSON object for machines'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -255,6 +353,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --journal-max-size 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)'
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -270,6 +369,8 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand record 'Serve as `serve` does, answering each tool call by forwarding it to a live server and writing each new answer as a scenario'
             cand calls 'Show the call journal: what the agent actually called'
             cand dashboard 'A browser page beside any running `serve`: live calls, scenarios, try a call, tools'
+            cand clock 'Show or set the run''s clock, which every process serving the run reads on its next call: order and ride lifecycles, slots and opening hours follow it'
+            cand world 'Show the run''s world: the basket, the orders and rides with their status now, and the clock (what `serve --stateful` remembers)'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -294,6 +395,19 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
         &'careem-mcp;help;calls'= {
         }
         &'careem-mcp;help;dashboard'= {
+        }
+        &'careem-mcp;help;clock'= {
+            cand set 'Freeze the clock at this instant (RFC 3339, e.g. 2026-10-05T12:00:00Z)'
+            cand advance 'Move the clock forward: a frozen clock by the duration, a running one ahead of the real time by it (units d, h, m, s: 90m, 1h30m, 2d)'
+            cand real 'Back to the real time'
+        }
+        &'careem-mcp;help;clock;set'= {
+        }
+        &'careem-mcp;help;clock;advance'= {
+        }
+        &'careem-mcp;help;clock;real'= {
+        }
+        &'careem-mcp;help;world'= {
         }
         &'careem-mcp;help;completions'= {
         }

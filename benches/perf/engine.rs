@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value, json};
 
 use careem_mcp::engine::{
-    CallRequest, Decision, Engine, EngineConfig, InPlace, Origin, Plan, Planning, Rendering,
-    arguments, sample_arguments, toolfile,
+    Answer, CallRequest, Decision, Engine, EngineConfig, InPlace, Origin, Plan, Planning,
+    Rendering, arguments, sample_arguments, toolfile,
 };
 
 use crate::stats::{Summary, report};
@@ -73,7 +73,7 @@ fn parse_largest(tools: &Path) {
         .file
         .scenarios
         .iter()
-        .filter(|s| s.template.is_compiled())
+        .filter(|s| matches!(&s.answer, Answer::Template(t) if t.is_compiled()))
         .count();
     println!(
         "  ({compiled} of {} templates in it compiled to a value with holes)",

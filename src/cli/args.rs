@@ -143,9 +143,52 @@ pub enum Command {
     Calls(CallsArgs),
     /// A browser page beside any running `serve`: live calls, scenarios, try a call, tools.
     Dashboard(DashboardArgs),
+    /// Show or set the run's clock, which every process serving the run reads on its next call:
+    /// order and ride lifecycles, slots and opening hours follow it.
+    #[command(after_long_help = CLOCK_EXAMPLES)]
+    Clock {
+        #[command(subcommand)]
+        change: Option<ClockChange>,
+    },
+    /// Show the run's world: the basket, the orders and rides with their status now, and the
+    /// clock (what `serve --stateful` remembers).
+    World {
+        /// One JSON object for machines.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print a shell completion script.
     Completions { shell: clap_complete::Shell },
 }
+
+/// How `careem-mcp clock` moves the run's clock.
+#[derive(Debug, Clone, Subcommand)]
+pub enum ClockChange {
+    /// Freeze the clock at this instant (RFC 3339, e.g. 2026-10-05T12:00:00Z).
+    Set {
+        #[arg(value_name = "RFC3339", value_parser = parse_clock)]
+        at: DateTime<Utc>,
+    },
+    /// Move the clock forward: a frozen clock by the duration, a running one ahead of the real
+    /// time by it (units d, h, m, s: 90m, 1h30m, 2d).
+    Advance {
+        #[arg(value_name = "DURATION", allow_hyphen_values = true)]
+        by: String,
+    },
+    /// Back to the real time.
+    Real,
+}
+
+const CLOCK_EXAMPLES: &str = "\
+Examples:
+  careem-mcp clock set 2026-10-05T12:00:00Z
+      freeze the run's time at noon UTC (4 pm in Dubai)
+  careem-mcp clock advance 90m
+      an order placed now is delivered; a ride booked now has arrived
+  careem-mcp --run task7 clock advance 1h
+      only run task7's clock moves
+  careem-mcp clock real
+      follow the real time again";
 
 const SCENARIO_EXAMPLES: &str = "\
 Examples:

@@ -10,11 +10,11 @@ use std::time::Instant;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use super::compute;
 use super::controls::plan::Plan;
 use super::output::{self, CallOutput, Decision, INTERNAL_ERROR, Rendering};
 use super::select::arguments;
 use super::select::selection::select;
-use super::compute;
 use super::toolfile::{Answer, Outcome, Parsed, ToolFile};
 use super::{Engine, Tool};
 

@@ -6,13 +6,13 @@
 
 use serde_json::Value;
 
+use super::Engine;
 use super::select::selection::{Selection, select};
 use super::toolfile::template::{RenderContext, RenderError};
 use super::toolfile::{Answer, Program, Scenario, ToolFile};
 use super::world::expr::ExprError;
 use super::world::store::StoreError;
 use super::world::{Generation, Input};
-use super::Engine;
 
 /// Why a scenario gave no value. The client sees `internal server error`; this goes to stderr.
 #[derive(Debug, thiserror::Error)]
@@ -78,7 +78,8 @@ impl Engine {
         } else {
             seed.clone()
         };
-        call.answer(file, force, &state).map(|(_, answered)| answered)
+        call.answer(file, force, &state)
+            .map(|(_, answered)| answered)
     }
 
     /// The value of `scenario` as if it were forced, on the seed world (no run's state is read
@@ -91,6 +92,25 @@ impl Engine {
     }
 
     fn value_on_seed(&self, scenario: &Scenario, args: &Value) -> Result<Value, AnswerError> {
+        self.on_seed(args, |call, seed| {
+            call.value(scenario, seed).map(|(_, value)| value)
+        })
+    }
+
+    /// Whether `scenario`'s `jq when` holds for `args` on the seed world (`true` without one):
+    /// the honesty check holds a scenario only to the arguments that reach it.
+    pub fn reaches(&self, scenario: &Scenario, args: &Value) -> Result<bool, AnswerError> {
+        let Some(when) = &scenario.when else {
+            return Ok(true);
+        };
+        self.on_seed(args, |call, seed| call.holds(scenario, when, seed))
+    }
+
+    fn on_seed<T>(
+        &self,
+        args: &Value,
+        with: impl FnOnce(&Call<'_>, &Value) -> Result<T, AnswerError>,
+    ) -> Result<T, AnswerError> {
         let generation = self
             .world()
             .map_err(|problems| AnswerError::World(describe(&problems)))?;
@@ -101,7 +121,7 @@ impl Engine {
             now: self.now().timestamp(),
             random: self.entropy.in_range(0, u64::from(u32::MAX)),
         };
-        call.value(scenario, generation.seed()).map(|(_, value)| value)
+        with(&call, generation.seed())
     }
 }
 
@@ -151,6 +171,16 @@ impl Call<'_> {
             .map_err(|error: ExprError| failed(error.to_string()))
     }
 
+    fn holds(
+        &self,
+        scenario: &Scenario,
+        when: &Program,
+        state: &Value,
+    ) -> Result<bool, AnswerError> {
+        self.run(scenario, when, self.input(state, None))
+            .map(|value| !matches!(value, Value::Null | Value::Bool(false)))
+    }
+
     /// Selection and value on `state`; the new state when the scenario changes it.
     fn answer<'a>(
         &self,
@@ -164,8 +194,7 @@ impl Call<'_> {
                 .iter()
                 .find(|s| s.when.as_ref() == Some(when))
                 .expect("the condition is a scenario's");
-            self.run(scenario, when, self.input(state, None))
-                .map(|value| !matches!(value, Value::Null | Value::Bool(false)))
+            self.holds(scenario, when, state)
         })?;
         let Some(selection) = selection else {
             return Ok((None, None));

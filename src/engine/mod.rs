@@ -3,9 +3,9 @@
 //! so the server, `call` and `verify` all stand on the same ground.
 
 mod call;
-mod compute;
 pub mod catalog;
 mod check;
+mod compute;
 mod controls;
 pub mod journal;
 mod output;
@@ -33,6 +33,7 @@ pub use check::honesty::{sample_arguments, violations};
 pub use check::lint::{Linted, ProjectLint};
 pub use check::suggest::did_you_mean;
 pub use check::{lint, odd_arguments};
+pub use compute::AnswerError;
 pub use controls::entries::{Control, Controls, DEFAULT_ENTRY, Delay, Fault, Step};
 pub use controls::entry_notes::entry_notes;
 pub use controls::force::ForceError;
@@ -50,11 +51,13 @@ pub use select::matcher::matches;
 pub use toolfile::diagnostic::{Diagnostic, Diagnostics};
 pub use toolfile::scenario_kind;
 pub use toolfile::template::{RenderError, Template};
-pub use compute::AnswerError;
 pub use toolfile::{Answer, Outcome, Parsed, Program, Scenario, ToolFile};
 pub use upstream::drift::{Drift, FieldChange, Presence, Subject, SubjectDrift, Surface};
 pub use upstream::recording::{RecordError, RecordOptions};
 pub use upstream::{UpstreamAnswer, UpstreamCall, drift, drift_write};
+pub use world::clock::{ClockFile, Setting as ClockSetting, parse_duration};
+pub use world::store::WorldStore;
+pub use world::view::{ClockView, WorldView};
 
 /// A string as Go's `%q` prints it, for messages worded as production's Go code words them.
 pub fn go_quote(text: &str) -> String {
@@ -68,8 +71,6 @@ use controls::plan::Dice;
 use journal::Journal;
 use toolfile::entropy::Entropy;
 use toolfile::template::RenderContext;
-use world::clock::ClockFile;
-use world::store::WorldStore;
 use world::{Generation, World};
 
 /// Where the engine reads from, and the knobs that make its answers reproducible.
@@ -158,10 +159,14 @@ impl Engine {
     /// sequence positions and draws, and no journal until [`Engine::journalled`] gives it one.
     #[must_use]
     pub fn for_run(&self, overrides: PathBuf) -> Self {
-        let config = EngineConfig {
+        self.sharing_with(EngineConfig {
             overrides,
             ..self.config.clone()
-        };
+        })
+    }
+
+    /// An engine with `config` and this one's tools, parse cache and world folder.
+    fn sharing_with(&self, config: EngineConfig) -> Self {
         Self::sharing(
             config,
             Arc::clone(&self.tools),
@@ -301,8 +306,9 @@ impl Engine {
         args: &Value,
     ) -> Result<(Value, String), AnswerError> {
         match &scenario.answer {
-            Answer::Template(template) if scenario.update.is_none() => Ok(template
-                .render_with_text(self.render_context(args))?),
+            Answer::Template(template) if scenario.update.is_none() => {
+                Ok(template.render_with_text(self.render_context(args))?)
+            }
             _ => {
                 let value = self.value_of(scenario, args)?;
                 let text = value.to_string();

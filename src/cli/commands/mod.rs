@@ -2,6 +2,7 @@
 
 mod call;
 mod calls;
+mod clock;
 mod completions;
 mod dashboard;
 mod drift;
@@ -11,6 +12,7 @@ mod scenario;
 mod scenarios;
 mod serve;
 mod verify;
+mod world;
 
 use std::path::Path;
 
@@ -48,6 +50,8 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
         } => lint::run(&global, &project, write_source, format),
         Command::Call(args) => call::run(&global, &run_layout(&global, &project)?, &args),
         Command::Calls(args) => calls::run(&project, &run_layout(&global, &project)?, run, &args),
+        Command::Clock { change } => clock::run(&run_layout(&global, &project)?, change),
+        Command::World { json } => world::run(&global, &run_layout(&global, &project)?, json),
     }
 }
 

@@ -57,7 +57,7 @@ pub fn reset(
 ) -> anyhow::Result<Status> {
     if !remove {
         force::reset(&layout.overrides).context("cannot reset the overrides")?;
-        printer::out("every tool → normal selection")?;
+        printer::out("every tool → normal selection; the world → its seed; the clock → real time")?;
         return Ok(Status::Success);
     }
     let Some(run) = run else {

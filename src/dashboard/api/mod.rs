@@ -8,6 +8,7 @@ mod runs;
 mod scenarios;
 mod tools;
 mod try_call;
+mod world;
 
 use axum::Router;
 use axum::http::StatusCode;
@@ -27,6 +28,7 @@ pub(super) fn routes(dashboard: Dashboard) -> Router {
         .route("/scenarios/{tool}/entry", put(scenarios::set_entry))
         .route("/tools", get(tools::list))
         .route("/call", post(try_call::run))
+        .route("/world", get(world::show))
         .with_state(dashboard)
 }
 

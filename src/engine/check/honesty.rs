@@ -26,10 +26,12 @@ fn sample_arguments_with(
 ) -> Value {
     let now = engine.now();
     let base = sample_with(&tool.input_schema, now, filled);
-    match &scenario.rule {
-        Some(rule) => overlay(base, rule, &tool.input_schema, now),
-        None => base,
-    }
+    [&scenario.rule, &scenario.sample]
+        .into_iter()
+        .flatten()
+        .fold(base, |args, rule| {
+            overlay(args, rule, &tool.input_schema, now)
+        })
 }
 
 /// Every way in which `file`'s scenarios break their tool's output schema, with all
@@ -67,6 +69,10 @@ fn check_odd(engine: &Engine, tool: &Tool, file: &ToolFile) -> Vec<Diagnostic> {
     for scenario in scenarios {
         let sample = sample_arguments(engine, tool, scenario);
         for variant in odd_arguments::variants(tool, scenario, &sample) {
+            // Arguments that a scenario's condition turns away never reach it.
+            if !engine.reaches(scenario, &variant.arguments).unwrap_or(true) {
+                continue;
+            }
             let found = match engine.render(scenario, &variant.arguments) {
                 Ok(value) => violations(validator, &value).next().map(breaks),
                 Err(error) => Some(error.to_string()),
@@ -92,6 +98,19 @@ fn check_with(
     let mut problems = Vec::new();
     for scenario in scenarios {
         let args = sample_arguments_with(engine, tool, scenario, filled);
+        match engine.reaches(scenario, &args) {
+            Ok(true) => {}
+            Ok(false) if filled == Properties::Required => continue,
+            Ok(false) => {
+                let message = "the sample arguments do not reach this scenario: its `jq when` does not hold for them (give it a `json sample` block)";
+                problems.push(at(file, scenario, message.to_string()));
+                continue;
+            }
+            Err(error) => {
+                problems.push(at(file, scenario, error.to_string()));
+                continue;
+            }
+        }
         match engine.render(scenario, &args) {
             Ok(value) => problems.extend(
                 violations(validator, &value).map(|found| at(file, scenario, breaks(found))),

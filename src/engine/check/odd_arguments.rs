@@ -105,13 +105,14 @@ pub fn combined(tool: &Tool, scenario: &Scenario, sample: &Value) -> Vec<Variant
     found
 }
 
-/// Whether the match rule fixes `key` to particular values (anything but `"*"`).
+/// Whether the match rule or the sample fixes `key` to particular values (anything but
+/// `"*"`).
 fn pinned(scenario: &Scenario, key: &str) -> bool {
-    scenario
-        .rule
-        .as_ref()
-        .and_then(|rule| rule.get(key))
-        .is_some_and(|pattern| pattern != "*")
+    [&scenario.rule, &scenario.sample]
+        .into_iter()
+        .flatten()
+        .filter_map(|rule| rule.get(key))
+        .any(|pattern| pattern != "*")
 }
 
 /// The odd values for a property of this schema: free text for strings (whatever their

@@ -5,6 +5,8 @@
 //! one edit at a time, atomic writes, and a file that is not valid is reported, never
 //! overwritten.
 
+use crate::engine::world::clock::ClockFile;
+use crate::engine::world::store::WorldStore;
 use std::path::Path;
 
 use serde_json::Value;
@@ -177,8 +179,19 @@ fn write_checked(
 }
 
 /// Every tool back to normal selection and every story back to its first step: the overrides
-/// file emptied, and what stdio servers ended by a fault left for their clients forgotten.
+/// file emptied, what stdio servers ended by a fault left for their clients forgotten, the
+/// run's world back to its seed and its clock back to the real time.
 pub fn reset(overrides_path: &Path) -> Result<(), OverridesError> {
     overrides::clear(overrides_path)?;
-    super::carried::forget_beside(overrides_path)
+    super::carried::forget_beside(overrides_path)?;
+    let store = WorldStore::beside(overrides_path);
+    store.reset().map_err(|source| OverridesError::Write {
+        path: store.path().to_path_buf(),
+        source,
+    })?;
+    let clock = ClockFile::beside(overrides_path);
+    clock.set(None).map_err(|source| OverridesError::Write {
+        path: clock.path().to_path_buf(),
+        source,
+    })
 }

@@ -407,8 +407,14 @@ fn read_scenario(
         diagnostics.push(Diagnostic::new(path, line, message).in_scenario(name))
     };
     let all = blocks(section);
-    let of = |kind: BlockKind| -> Vec<&Block<'_>> { all.iter().filter(|b| b.kind == kind).collect() };
-    for kind in [BlockKind::Match, BlockKind::Sample, BlockKind::JqWhen, BlockKind::JqUpdate] {
+    let of =
+        |kind: BlockKind| -> Vec<&Block<'_>> { all.iter().filter(|b| b.kind == kind).collect() };
+    for kind in [
+        BlockKind::Match,
+        BlockKind::Sample,
+        BlockKind::JqWhen,
+        BlockKind::JqUpdate,
+    ] {
         if let [_, second, ..] = of(kind).as_slice() {
             problem(second.line, format!("more than one ```{kind} block"));
         }
@@ -431,25 +437,30 @@ fn read_scenario(
             return None;
         }
     };
-    let object = |block: Option<&&Block<'_>>, what: &str, problem: &mut dyn FnMut(usize, String)| {
-        let block = block?;
-        match serde_json::from_str::<Value>(block.content) {
-            Ok(value @ Value::Object(_)) => Some(Ok(value)),
-            Ok(_) => {
-                problem(block.line, format!("the {what} block is not a JSON object"));
-                Some(Err(()))
+    let object =
+        |block: Option<&&Block<'_>>, what: &str, problem: &mut dyn FnMut(usize, String)| {
+            let block = block?;
+            match serde_json::from_str::<Value>(block.content) {
+                Ok(value @ Value::Object(_)) => Some(Ok(value)),
+                Ok(_) => {
+                    problem(block.line, format!("the {what} block is not a JSON object"));
+                    Some(Err(()))
+                }
+                Err(error) => {
+                    problem(
+                        block.line,
+                        json_error(path, block.line, &format!("the {what} block"), &error).message,
+                    );
+                    Some(Err(()))
+                }
             }
-            Err(error) => {
-                problem(
-                    block.line,
-                    json_error(path, block.line, &format!("the {what} block"), &error).message,
-                );
-                Some(Err(()))
-            }
-        }
-    };
-    let rule = object(of(BlockKind::Match).first(), "match", &mut problem).transpose().ok()?;
-    let sample = object(of(BlockKind::Sample).first(), "sample", &mut problem).transpose().ok()?;
+        };
+    let rule = object(of(BlockKind::Match).first(), "match", &mut problem)
+        .transpose()
+        .ok()?;
+    let sample = object(of(BlockKind::Sample).first(), "sample", &mut problem)
+        .transpose()
+        .ok()?;
     let program = |block: &Block<'_>| Program {
         source: block.content.to_string(),
         line: block.line + 1,

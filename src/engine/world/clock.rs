@@ -152,7 +152,9 @@ pub fn parse_duration(text: &str) -> Result<TimeDelta, String> {
             .ok_or_else(|| format!("{text:?} is too long a duration"))?;
     }
     if total.num_seconds() > 100 * 365 * 86_400 {
-        return Err(format!("{text:?} is too long a duration (at most 100 years)"));
+        return Err(format!(
+            "{text:?} is too long a duration (at most 100 years)"
+        ));
     }
     Ok(total)
 }

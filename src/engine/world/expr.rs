@@ -268,17 +268,39 @@ mod tests {
     fn programs_shape_json() {
         let cases = [
             (".a + 1", json!({"a": 2}), json!(3)),
-            ("{b: .a, a: 1}", json!({"a": "x"}), json!({"b": "x", "a": 1})),
+            (
+                "{b: .a, a: 1}",
+                json!({"a": "x"}),
+                json!({"b": "x", "a": 1}),
+            ),
             ("12.5 * 2", json!(null), json!(25)),
             ("0.1 + 0.2 | . * 100 | round / 100", json!(null), json!(0.3)),
-            ("money(12.345)", json!(null), json!({"amount": 12.35, "currency": "AED"})),
+            (
+                "money(12.345)",
+                json!(null),
+                json!({"amount": 12.35, "currency": "AED"}),
+            ),
             (
                 "1791201600 | [iso, date, weekday, hhmm, daylabel]",
                 json!(null),
-                json!(["2026-10-05T12:00:00Z", "2026-10-05", "Monday", "16:00", "Mon, 5th Oct"]),
+                json!([
+                    "2026-10-05T12:00:00Z",
+                    "2026-10-05",
+                    "Monday",
+                    "16:00",
+                    "Mon, 5th Oct"
+                ]),
             ),
-            ("1791201600 + 1000 | floor_to(1200) | iso", json!(null), json!("2026-10-05T12:00:00Z")),
-            ("\"2026-10-05T12:00:00Z\" | fromiso", json!(null), json!(1791201600)),
+            (
+                "1791201600 + 1000 | floor_to(1200) | iso",
+                json!(null),
+                json!("2026-10-05T12:00:00Z"),
+            ),
+            (
+                "\"2026-10-05T12:00:00Z\" | fromiso",
+                json!(null),
+                json!(1791201600),
+            ),
             (".s", json!({"s": "a\"b<\u{2028}"}), json!("a\"b<\u{2028}")),
         ];
         for (source, input, want) in cases {
@@ -288,8 +310,23 @@ mod tests {
 
     #[test]
     fn ordinals() {
-        for (day, want) in [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (11, "11th"), (12, "12th"), (13, "13th"), (21, "21st"), (22, "22nd"), (23, "23rd"), (31, "31st")] {
-            assert_eq!(run(&format!("{day} | ordinal"), json!(null)).unwrap(), json!(want));
+        for (day, want) in [
+            (1, "1st"),
+            (2, "2nd"),
+            (3, "3rd"),
+            (4, "4th"),
+            (11, "11th"),
+            (12, "12th"),
+            (13, "13th"),
+            (21, "21st"),
+            (22, "22nd"),
+            (23, "23rd"),
+            (31, "31st"),
+        ] {
+            assert_eq!(
+                run(&format!("{day} | ordinal"), json!(null)).unwrap(),
+                json!(want)
+            );
         }
     }
 
@@ -300,10 +337,17 @@ mod tests {
             ("empty", "the program gave no value"),
         ];
         for (source, want) in cases {
-            assert_eq!(run(source, json!(null)).unwrap_err().to_string(), want, "{source}");
+            assert_eq!(
+                run(source, json!(null)).unwrap_err().to_string(),
+                want,
+                "{source}"
+            );
         }
         let undefined = Expr::compile("", ".a |\n nosuch(1)").unwrap_err();
-        assert!(undefined.contains("line 2: undefined filter `nosuch`"), "{undefined}");
+        assert!(
+            undefined.contains("line 2: undefined filter `nosuch`"),
+            "{undefined}"
+        );
         let syntax = Expr::compile("", ".a | {").unwrap_err();
         assert!(syntax.contains("line 1"), "{syntax}");
     }

@@ -6,6 +6,7 @@ pub mod clock;
 pub mod data;
 pub mod expr;
 pub mod store;
+pub mod view;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -30,7 +30,10 @@ pub struct WorldStore {
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError<E> {
     #[error("cannot write the world file {path}: {error}")]
-    Io { path: PathBuf, error: std::io::Error },
+    Io {
+        path: PathBuf,
+        error: std::io::Error,
+    },
     #[error(transparent)]
     Rejected(E),
 }
@@ -198,9 +201,17 @@ mod tests {
     fn a_broken_file_serves_the_seed() {
         let dir = tempfile::tempdir().unwrap();
         let store = WorldStore::beside(&dir.path().join("overrides.json"));
-        for broken in ["{", "{\"version\": 9, \"state\": {}}", "{\"version\": 1, \"state\": 3}"] {
+        for broken in [
+            "{",
+            "{\"version\": 9, \"state\": {}}",
+            "{\"version\": 1, \"state\": 3}",
+        ] {
             std::fs::write(store.path(), broken).unwrap();
-            assert_eq!(store.read(&json!({"seed": true})), json!({"seed": true}), "{broken}");
+            assert_eq!(
+                store.read(&json!({"seed": true})),
+                json!({"seed": true}),
+                "{broken}"
+            );
         }
     }
 }
