@@ -15,6 +15,7 @@ mod record;
 mod robustness;
 mod runs;
 mod server;
+mod stateful;
 mod support;
 mod terminal;
 mod transcript;

@@ -29,6 +29,8 @@ pub struct WorldData {
     pub seed: Value,
     /// The `*.jq` files' text, in name order.
     pub defs: String,
+    /// Each `*.jq` file and its text, in the same order.
+    pub def_files: Vec<(PathBuf, String)>,
 }
 
 /// What identifies the folder's contents without reading them: each file's name, size and
@@ -102,6 +104,7 @@ pub fn load(tools: &Path) -> (WorldData, Vec<Diagnostic>) {
         if path.extension().is_some_and(|e| e == "jq") {
             world.defs.push_str(text);
             world.defs.push('\n');
+            world.def_files.push((path.clone(), text.to_string()));
             continue;
         }
         let value = match serde_json::from_str::<Value>(text) {

@@ -98,6 +98,32 @@ impl World {
     }
 }
 
+/// Where the definitions break: each `*.jq` file compiled after the ones before it, so that a
+/// problem is named by its own file and line.
+fn definition_problems(data: &WorldData) -> Vec<Diagnostic> {
+    let mut before = String::new();
+    for (path, text) in &data.def_files {
+        if let Err(error) = Expr::compile(&before, &format!("{text}\n.")) {
+            let (line, message) = match error
+                .strip_prefix("line ")
+                .and_then(|rest| rest.split_once(": "))
+            {
+                Some((line, message)) => (line.parse().unwrap_or(1), message.to_string()),
+                None => (1, error),
+            };
+            return vec![Diagnostic::new(path, line, format!("jq: {message}"))];
+        }
+        before.push_str(text);
+        before.push('\n');
+    }
+    let first = data.def_files.first().map(|(path, _)| path.clone());
+    vec![Diagnostic::new(
+        first.unwrap_or_default(),
+        1,
+        "jq: the *.jq definitions do not compile together",
+    )]
+}
+
 impl Generation {
     fn read(tools: &Path) -> Result<Arc<Self>, Arc<Vec<Diagnostic>>> {
         let fingerprint = data::fingerprint(tools);
@@ -105,12 +131,8 @@ impl Generation {
         if !diagnostics.is_empty() {
             return Err(Arc::new(diagnostics));
         }
-        if let Err(error) = Expr::compile(&data.defs, ".") {
-            return Err(Arc::new(vec![Diagnostic::new(
-                data::folder(tools),
-                1,
-                format!("the world's *.jq definitions: {error}"),
-            )]));
+        if Expr::compile(&data.defs, ".").is_err() {
+            return Err(Arc::new(definition_problems(&data)));
         }
         let data_val = expr::to_val(&Value::Object(data.data.clone()));
         Ok(Arc::new(Self {

@@ -56,43 +56,43 @@ impl WorldStore {
     /// The run's state now: the file's, or `seed` when there is none yet. A file that is not a
     /// world of this version is left where it is, with one warning, and the seed serves.
     pub fn read(&self, seed: &Value) -> Value {
-        self.stored().unwrap_or_else(|| seed.clone())
+        self.stored().unwrap_or_else(|_| seed.clone())
     }
 
-    fn stored(&self) -> Option<Value> {
+    /// The stored state; `Err(true)` when a file is there that cannot be used, `Err(false)`
+    /// when there is none.
+    fn stored(&self) -> Result<Value, bool> {
         let bytes = match safe_read::read_limited(&self.path, MAX_SIZE) {
             Ok(bytes) => bytes,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return None,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Err(false),
             Err(error) => {
                 self.warn(&error.to_string());
-                return None;
+                return Err(true);
             }
         };
         let parsed: Option<Value> = serde_json::from_slice(&bytes).ok();
-        match parsed {
+        let why = match parsed {
             Some(mut file) if file.get("version") == Some(&json!(VERSION)) => {
                 match file.get_mut("state").map(Value::take) {
-                    Some(state @ Value::Object(_)) => Some(state),
-                    _ => {
-                        self.warn("its state is not a JSON object");
-                        None
-                    }
+                    Some(state @ Value::Object(_)) => return Ok(state),
+                    _ => "its state is not a JSON object".to_string(),
                 }
             }
-            Some(_) => {
-                self.warn(&format!("it is not a version {VERSION} world"));
-                None
-            }
-            None => {
-                self.warn("it is not JSON");
-                None
-            }
-        }
+            Some(_) => format!("it is not a version {VERSION} world"),
+            None => "it is not JSON".to_string(),
+        };
+        self.warn(&why);
+        Err(true)
+    }
+
+    /// Where an unusable world file is kept when the run's first change replaces it.
+    fn set_aside_path(&self) -> PathBuf {
+        self.path.with_extension("json.unusable")
     }
 
     fn warn(&self, why: &str) {
         if !self.warned.swap(true, Ordering::Relaxed) {
-            tracing::warn!(path = %self.path.display(), "the run's world file cannot be used ({why}): the run starts from its seed world");
+            tracing::warn!(path = %self.path.display(), "the run's world file cannot be used ({why}): the run starts from its seed world, and the file is kept as {} when the run first changes", self.set_aside_path().display());
         }
     }
 
@@ -111,9 +111,15 @@ impl WorldStore {
             std::fs::create_dir_all(dir).map_err(io)?;
         }
         let lock = Locked::take(&self.lock).map_err(io)?;
-        let state = self.read(seed);
+        let (state, unusable) = match self.stored() {
+            Ok(state) => (state, false),
+            Err(unusable) => (seed.clone(), unusable),
+        };
         let (new, result) = change(&state).map_err(StoreError::Rejected)?;
         if let Some(new) = new {
+            if unusable {
+                std::fs::rename(&self.path, self.set_aside_path()).map_err(io)?;
+            }
             self.write(&new).map_err(io)?;
         }
         drop(lock);

@@ -1,0 +1,290 @@
+//! The world that remembers, as a mechanism (docs/FORMAT.md, "Computed answers"): a project
+//! with one small computed tool, `tally`, whose every call adds to a count in the run's state.
+//! Served by the real binary over each transport, with several processes at once, across
+//! restarts and runs, with broken files; the tools of `tools/` walk their own journeys.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::support::{
+    Client, Lines, Project, call, http_client, serve_binary, stdio_client, terminate_cleanly,
+};
+
+const TALLY: &str = r#"---
+tool: tally
+---
+## Definition
+
+```json tool
+{"name": "tally", "description": "Adds to the count.", "inputSchema": {"type": "object", "properties": {"by": {"type": "integer", "default": 1}}, "additionalProperties": false}}
+```
+
+## Scenario: too-many
+
+```jq when
+.state.count + .args.by > 1000
+```
+
+```jq response
+{error: "too many"}
+```
+
+## Scenario: added
+
+```jq update
+tally_add(.args.by)
+```
+
+```jq response
+{count: .state.count, was: .before.count, at: (.now | iso)}
+```
+"#;
+
+/// The tally project: its tool file, its definitions and its seed state.
+fn tally_project() -> Project {
+    let project = Project::empty();
+    project.write("tools/tally.md", TALLY);
+    project.write(
+        "tools/world/tally.jq",
+        "# The count after adding n.\ndef tally_add($n): .state | .count += $n;\n",
+    );
+    project.write("tools/world/state/tally.json", "{\"count\": 0}\n");
+    project
+}
+
+fn count(result: &Value) -> i64 {
+    result["structuredContent"]["count"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("no count in {result}"))
+}
+
+async fn tally(client: &Client) -> Value {
+    call(client, "tally", json!({}))
+        .await
+        .expect("tally answers")
+}
+
+fn stdio(project: &Project, args: &[&str]) -> std::process::Command {
+    let mut command = project.command();
+    command.args(["serve", "--stdio"]).args(args);
+    command
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_run_remembers_across_transports_processes_and_restarts_until_reset() {
+    let project = tally_project();
+    let (server, url, _stderr) = serve_binary(&project, &["--stateful"]);
+    let http = http_client(&url).await;
+    assert_eq!(count(&tally(&http).await), 1);
+    assert_eq!(count(&tally(&http).await), 2);
+    // Another session of the same run, and a stdio process serving it, share its world.
+    let again = http_client(&url).await;
+    assert_eq!(count(&tally(&again).await), 3);
+    let stdio_client_ = stdio_client(stdio(&project, &["--stateful"])).await;
+    assert_eq!(count(&tally(&stdio_client_).await), 4);
+    // Another run has a world of its own.
+    let other = http_client(&format!("{url}/other")).await;
+    assert_eq!(count(&tally(&other).await), 1);
+    assert_eq!(count(&tally(&http).await), 5);
+    drop((http, again, other, stdio_client_));
+    terminate_cleanly(server, Duration::from_secs(30));
+
+    let (server, url, _stderr) = serve_binary(&project, &["--stateful"]);
+    let http = http_client(&url).await;
+    assert_eq!(
+        count(&tally(&http).await),
+        6,
+        "the world survives a restart"
+    );
+    let reset = project.run(&["reset"]);
+    assert_eq!(reset.code, 0, "{}", reset.stderr);
+    assert_eq!(count(&tally(&http).await), 1, "reset restores the seed");
+    let other = http_client(&format!("{url}/other")).await;
+    assert_eq!(
+        count(&tally(&other).await),
+        2,
+        "reset leaves other runs alone"
+    );
+    drop((http, other));
+    terminate_cleanly(server, Duration::from_secs(30));
+}
+
+#[test]
+fn static_mode_computes_the_change_and_forgets_it() {
+    let project = tally_project();
+    for _ in 0..2 {
+        let run = project.run(&["call", "tally", "{\"by\": 2}"]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_eq!(
+            run.json()["structuredContent"]["count"],
+            2,
+            "{}",
+            run.stdout
+        );
+        assert_eq!(run.json()["structuredContent"]["was"], 0);
+    }
+    assert!(!project.path().join(".run/world.json").exists());
+}
+
+#[test]
+fn processes_adding_at_once_lose_no_update() {
+    let project = tally_project();
+    const EACH: usize = 12;
+    let adders: Vec<_> = (0..3)
+        .map(|_| {
+            let mut command = project.command();
+            command.args(["--stateful", "call", "tally", "--no-journal"]);
+            std::thread::spawn(move || {
+                for _ in 0..EACH {
+                    let output = command.output().expect("the binary runs");
+                    assert!(output.status.success(), "{output:?}");
+                }
+            })
+        })
+        .collect();
+    for adder in adders {
+        adder.join().expect("an adder finishes");
+    }
+    let world = project.run(&["world", "--json"]);
+    assert_eq!(world.code, 0, "{}", world.stderr);
+    assert_eq!(world.json()["state"]["count"], json!(3 * EACH));
+}
+
+#[test]
+fn the_clock_is_the_runs_and_moves_as_told() {
+    let project = tally_project();
+    let cases = [
+        (
+            vec!["clock", "set", "2026-10-05T12:00:00Z"],
+            "2026-10-05T12:00:00Z",
+        ),
+        (vec!["clock", "advance", "90m"], "2026-10-05T13:30:00Z"),
+        (vec!["clock", "advance", "1d2h"], "2026-10-06T15:30:00Z"),
+    ];
+    for (args, want) in cases {
+        let moved = project.run(&args);
+        assert_eq!(moved.code, 0, "{}", moved.stderr);
+        assert!(moved.stdout.contains(want), "{}", moved.stdout);
+        let answer = project.run(&["call", "tally"]);
+        assert_eq!(answer.json()["structuredContent"]["at"], want);
+    }
+    // Another run keeps the real time.
+    let other = project.run(&["--run", "b", "call", "tally"]);
+    assert_ne!(
+        other.json()["structuredContent"]["at"],
+        "2026-10-06T15:30:00Z"
+    );
+    // `--clock` wins over the file.
+    let fixed = project.run(&["--clock", "2030-01-01T00:00:00Z", "call", "tally"]);
+    assert_eq!(
+        fixed.json()["structuredContent"]["at"],
+        "2030-01-01T00:00:00Z"
+    );
+    for (args, why) in [
+        (vec!["clock", "advance", "-5m"], "negative"),
+        (vec!["clock", "advance", "soon"], "not a duration"),
+        (vec!["clock", "set", "tomorrow"], "RFC 3339"),
+    ] {
+        let refused = project.run(&args);
+        assert_eq!(refused.code, 2, "{args:?}");
+        assert!(refused.stderr.contains(why), "{args:?}: {}", refused.stderr);
+    }
+    let real = project.run(&["clock", "real"]);
+    assert!(real.stdout.contains("(real time)"), "{}", real.stdout);
+}
+
+#[test]
+fn a_broken_world_file_starts_the_run_from_its_seed_with_one_warning() {
+    let project = tally_project();
+    let broken = "{\"version\": 1, \"state\": ";
+    project.write(".run/world.json", broken);
+    let run = project.run(&["--stateful", "call", "tally", "--no-journal"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.json()["structuredContent"]["was"], 0);
+    assert_eq!(
+        run.stderr.matches("cannot be used").count(),
+        1,
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("world.json"), "{}", run.stderr);
+    assert_eq!(
+        project.read(".run/world.json.unusable"),
+        broken,
+        "nothing is lost"
+    );
+    let run = project.run(&["--stateful", "call", "tally", "--no-journal"]);
+    assert_eq!(run.json()["structuredContent"]["was"], 1);
+    assert!(!run.stderr.contains("cannot be used"), "{}", run.stderr);
+}
+
+#[test]
+fn broken_programs_and_data_are_named_at_start_and_answer_internal_server_error_later() {
+    let project = tally_project();
+    project.write(
+        "tools/world/tally.jq",
+        "# The count after adding n.\ndef tally_add($n): .state | .count += ;\n",
+    );
+    let serve = project.run(&["serve", "--stdio"]);
+    assert_eq!(serve.code, 2, "{}", serve.stderr);
+    assert!(serve.stderr.contains("tally.jq:2"), "{}", serve.stderr);
+    let lint = project.run(&["lint", "--format", "short"]);
+    assert_ne!(lint.code, 0);
+    assert!(lint.stdout.contains("world"), "{}", lint.stdout);
+
+    let project = tally_project();
+    project.write(
+        "tools/tally.md",
+        &TALLY.replace("tally_add(.args.by)", ".state | .count += nosuch"),
+    );
+    let lint = project.run(&["lint", "--format", "short"]);
+    assert!(
+        lint.stdout.contains("tally.md:") && lint.stdout.contains("nosuch"),
+        "{}",
+        lint.stdout
+    );
+
+    let project = tally_project();
+    project.write("tools/world/state/tally.json", "{\"count\": \"many\"}\n");
+    let run = project.run(&["call", "tally"]);
+    assert_eq!(
+        run.json()["content"][0]["text"],
+        "internal server error",
+        "{}",
+        run.stdout
+    );
+    assert!(run.stderr.contains("line"), "{}", run.stderr);
+    project.write("tools/world/state/tally.json", "{\"count\": ");
+    let run = project.run(&["call", "tally"]);
+    assert_eq!(
+        run.code, 2,
+        "a broken data file stops the CLI at load: {}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("tally.json"), "{}", run.stderr);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_data_file_broken_while_serving_answers_internal_server_error_and_serving_goes_on() {
+    let project = tally_project();
+    let (server, url, stderr) = serve_binary(&project, &["--stateful"]);
+    let client = http_client(&url).await;
+    assert_eq!(count(&tally(&client).await), 1);
+    project.write("tools/world/state/tally.json", "{\"count\": ");
+    let broken = tally(&client).await;
+    assert_eq!(broken["isError"], true, "{broken}");
+    assert_eq!(broken["content"][0]["text"], "internal server error");
+    let mut stderr: Lines = stderr;
+    assert!(
+        stderr
+            .wait_for(Duration::from_secs(20), |line| line.contains("tally.json"))
+            .is_some(),
+        "the reason is logged: {:?}",
+        stderr.lines()
+    );
+    project.write("tools/world/state/tally.json", "{\"count\": 0}\n");
+    assert_eq!(count(&tally(&client).await), 2, "mended, the run goes on");
+    drop(client);
+    terminate_cleanly(server, Duration::from_secs(30));
+}
