@@ -534,19 +534,21 @@ fn json_error(path: &Path, block_line: usize, what: &str, error: &serde_json::Er
 mod tests {
     use super::*;
 
-    /// The blocks as the pattern the scanner replaced finds them: (kind, content, line).
+    /// The blocks as the pattern the scanner replaced finds them (SPEC §2's, with the kinds of
+    /// computed answers beside them): (kind, content, line).
     fn by_pattern(section: &Section<'_>) -> Vec<(String, String, usize)> {
         let pattern = regex::Regex::new(
-            r"(?ms)^```json[ \t]+(tool|match|response|error)[ \t]*\n(.*?)^```[ \t]*$",
+            r"(?ms)^```(?:json[ \t]+(tool|match|response|error|sample)|jq[ \t]+(when|response|error|update))[ \t]*\n(.*?)^```[ \t]*$",
         )
         .unwrap();
         pattern
             .captures_iter(section.body)
             .map(|caps| {
                 let before = &section.body[..caps.get(0).unwrap().start()];
+                let kind = caps.get(1).or_else(|| caps.get(2)).unwrap();
                 (
-                    caps[1].to_string(),
-                    caps[2].to_string(),
+                    kind.as_str().to_string(),
+                    caps[3].to_string(),
                     section.body_line + before.matches('\n').count(),
                 )
             })
@@ -571,6 +573,8 @@ mod tests {
             " ```json tool\n{}\n```\n",
             "```json error\n{}\n```\n```json response\n[]\n```\n\n```json match\n{}\n```",
             "text\n```json tool\n{\"é\": \"🍣\"}\n```\nmore\n```json response\nno end",
+            "```jq when\n.a\n```\n```jq  update \n.state\n```\n```jq response\n{}\n```\n```json sample\n{}\n```\n",
+            "```jqwhen\n.a\n```\n```jq when x\n.a\n```\n```jq match\n{}\n```\n",
             "",
         ]
         .map(str::to_string)
@@ -581,7 +585,9 @@ mod tests {
                 .flatten()
                 .flatten()
             {
-                bodies.push(std::fs::read_to_string(file.path()).unwrap());
+                if file.path().extension().is_some_and(|e| e == "md") {
+                    bodies.push(std::fs::read_to_string(file.path()).unwrap());
+                }
             }
         }
         assert!(bodies.len() > 30, "the repository's tool files are read");
