@@ -288,3 +288,32 @@ async fn a_data_file_broken_while_serving_answers_internal_server_error_and_serv
     drop(client);
     terminate_cleanly(server, Duration::from_secs(30));
 }
+
+#[test]
+fn a_data_file_that_breaks_its_schema_is_named_by_file_line_and_field() {
+    let project = tally_project();
+    project.write(
+        "tools/world/schema/limits.json",
+        r#"{"type": "object", "properties": {"steps": {"type": "array", "items": {"type": "object", "properties": {"max": {"type": "integer"}}, "required": ["max"]}}}}"#,
+    );
+    project.write(
+        "tools/world/limits.json",
+        "{\n  \"steps\": [\n    {\"max\": 3},\n    {\"max\": \"ten\"}\n  ]\n}\n",
+    );
+    let lint = project.run(&["lint", "--format", "short"]);
+    assert_ne!(lint.code, 0);
+    assert!(
+        lint.stdout.contains("tools/world/limits.json:4:") && lint.stdout.contains("/steps/1/max"),
+        "{}",
+        lint.stdout
+    );
+    let serve = project.run(&["serve", "--stdio"]);
+    assert_eq!(serve.code, 2);
+    assert!(serve.stderr.contains("limits.json:4"), "{}", serve.stderr);
+    project.write(
+        "tools/world/limits.json",
+        "{\n  \"steps\": [\n    {\"max\": 3},\n    {\"max\": 10}\n  ]\n}\n",
+    );
+    let lint = project.run(&["lint", "--format", "short"]);
+    assert!(!lint.stdout.contains("limits.json"), "{}", lint.stdout);
+}

@@ -10,6 +10,7 @@ use std::time::SystemTime;
 
 use serde_json::{Map, Value};
 
+use super::locate;
 use crate::engine::catalog::safe_read;
 use crate::engine::toolfile::diagnostic::Diagnostic;
 
@@ -17,6 +18,8 @@ use crate::engine::toolfile::diagnostic::Diagnostic;
 pub const FOLDER: &str = "world";
 /// The folder under the world folder whose files make the seed state.
 pub const STATE_FOLDER: &str = "state";
+/// The folder under the world folder whose `NAME.json` is the JSON Schema of `NAME.json`.
+pub const SCHEMA_FOLDER: &str = "schema";
 /// The largest data file read, as for tool files.
 const MAX_SIZE: u64 = 8 * 1024 * 1024;
 
@@ -68,10 +71,11 @@ fn files_in(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// The folder's fingerprint now.
+/// The folder's fingerprint now (its schemas too).
 pub fn fingerprint(tools: &Path) -> Fingerprint {
     files(tools)
         .into_iter()
+        .chain(files_in(&folder(tools).join(SCHEMA_FOLDER)))
         .map(|path| {
             let meta = std::fs::metadata(&path).ok();
             let size = meta.as_ref().map_or(0, std::fs::Metadata::len);
@@ -150,9 +154,59 @@ pub fn load(tools: &Path) -> (WorldData, Vec<Diagnostic>) {
                 seed.insert(key, value);
             }
         } else {
+            diagnostics.extend(schema_problems(tools, &path, &stem, text, &value));
             data.insert(stem, value);
         }
     }
     world.data = data.into_iter().collect();
     (world, diagnostics)
+}
+
+/// How `value` (the text `text` of the data file `path`) breaks its schema
+/// `schema/<stem>.json`, when there is one: each problem at the line of its field.
+fn schema_problems(
+    tools: &Path,
+    path: &Path,
+    stem: &str,
+    text: &str,
+    value: &Value,
+) -> Vec<Diagnostic> {
+    let schema_path = folder(tools)
+        .join(SCHEMA_FOLDER)
+        .join(format!("{stem}.json"));
+    let Ok(schema_text) = std::fs::read_to_string(&schema_path) else {
+        return Vec::new();
+    };
+    let schema = match serde_json::from_str::<Value>(&schema_text) {
+        Ok(schema) => schema,
+        Err(error) => {
+            return vec![Diagnostic::new(
+                &schema_path,
+                error.line().max(1),
+                format!("not JSON: {error}"),
+            )];
+        }
+    };
+    let validator = match jsonschema::draft202012::new(&schema) {
+        Ok(validator) => validator,
+        Err(error) => {
+            return vec![Diagnostic::new(
+                &schema_path,
+                1,
+                format!("not a valid JSON Schema: {error}"),
+            )];
+        }
+    };
+    validator
+        .iter_errors(value)
+        .map(|error| {
+            let pointer = error.instance_path().to_string();
+            let field = if pointer.is_empty() { "/" } else { &pointer };
+            Diagnostic::new(
+                path,
+                locate::line_of(text, &pointer),
+                format!("{field}: {error}"),
+            )
+        })
+        .collect()
 }

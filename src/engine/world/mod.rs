@@ -5,6 +5,7 @@
 pub mod clock;
 pub mod data;
 pub mod expr;
+mod locate;
 pub mod store;
 pub mod view;
 
