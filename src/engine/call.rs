@@ -108,7 +108,8 @@ pub enum InPlace {
     /// rotated or written by another call): [`Engine::journal`] writes it where blocking is fine.
     Unjournalled(Unjournalled),
     /// Nothing done: the tool's file changed since its last parse, and a parse may take
-    /// milliseconds. [`Engine::answer`] answers the same request where blocking is fine.
+    /// milliseconds; or the call may change the run's world, which waits for the run's lock.
+    /// [`Engine::answer`] answers the same request where blocking is fine.
     Cold,
 }
 
@@ -223,6 +224,15 @@ impl Engine {
             Reading::Blocking => self.cache.get(&tool.path),
             Reading::InPlace => self.cache.get_parsed(&tool.path).transpose()?,
         };
+        // A change to a run's world waits for the run's lock, which another process may hold.
+        if reading == Reading::InPlace
+            && self.config.stateful
+            && file
+                .as_ref()
+                .is_ok_and(|parsed| parsed.file.scenarios.iter().any(|s| s.update.is_some()))
+        {
+            return None;
+        }
         let plan = match &request.planning {
             Planning::Given(plan) => Cow::Borrowed(plan),
             Planning::Forced(scenario) => Cow::Owned(Plan::forced(scenario)),
