@@ -157,9 +157,44 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Grade an agent's run by its end state: replay the expected actions on a fresh copy of
+    /// the run's world and compare the two ends. Exit 0 when they agree, 1 when they differ, 2
+    /// when grading could not run.
+    #[command(after_long_help = GRADE_EXAMPLES)]
+    Grade(GradeArgs),
     /// Print a shell completion script.
     Completions { shell: clap_complete::Shell },
 }
+
+#[derive(Debug, Clone, Args)]
+pub struct GradeArgs {
+    /// Files of expected actions (docs/GRADING.md), one verdict each.
+    #[arg(required = true, value_name = "EXPECTED")]
+    pub expected: Vec<PathBuf>,
+    /// Grade every run whose name matches this pattern (`*` stands for any characters), e.g.
+    /// 'task7-try*', and report the pass rate and pass^k.
+    #[arg(long, value_name = "PATTERN")]
+    pub runs: Option<String>,
+    /// How verdicts are printed: `human`, `json` or `junit` (JUnit XML that CI systems read).
+    #[arg(long, value_enum, default_value_t = GradeFormat::Human)]
+    pub format: GradeFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GradeFormat {
+    Human,
+    Json,
+    Junit,
+}
+
+const GRADE_EXAMPLES: &str = "\
+Examples:
+  careem-mcp grade --run task7 expected/task7.json
+      did the agent of run task7 reach the state the expected actions reach?
+  careem-mcp grade --runs 'task7-try*' expected/task7.json
+      every try, the pass rate and pass^k
+  careem-mcp grade --run task7 --format junit expected/task7.json > grade.xml
+      a JUnit report for CI";
 
 /// How `careem-mcp clock` moves the run's clock.
 #[derive(Debug, Clone, Subcommand)]

@@ -67,7 +67,7 @@ impl Engine {
         if self.config.stateful && changes {
             return self
                 .world_store()
-                .update(seed, |state| call.answer(file, force, state))
+                .update(seed, self.now(), |state| call.answer(file, force, state))
                 .map_err(|error| match error {
                     StoreError::Rejected(error) => error,
                     StoreError::Io { .. } => AnswerError::Store(error.to_string()),

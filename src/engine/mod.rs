@@ -7,6 +7,7 @@ pub mod catalog;
 mod check;
 mod compute;
 mod controls;
+pub mod grade;
 pub mod journal;
 mod output;
 pub mod runs;

@@ -7,6 +7,7 @@ mod drift;
 mod engine;
 mod fixtures;
 mod generated;
+mod grade;
 mod journal;
 mod journey_food;
 mod journey_rides;

@@ -6,6 +6,7 @@ mod clock;
 mod completions;
 mod dashboard;
 mod drift;
+mod grade;
 mod lint;
 mod record;
 mod scenario;
@@ -52,6 +53,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
         Command::Calls(args) => calls::run(&project, &run_layout(&global, &project)?, run, &args),
         Command::Clock { change } => clock::run(&run_layout(&global, &project)?, change),
         Command::World { json } => world::run(&global, &run_layout(&global, &project)?, json),
+        Command::Grade(args) => grade::run(&global, &project, &args),
     }
 }
 

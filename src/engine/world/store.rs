@@ -9,6 +9,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{Value, json};
 
 use crate::engine::catalog::safe_read;
@@ -17,6 +18,13 @@ use crate::engine::catalog::safe_read;
 const VERSION: u64 = 1;
 /// A world file larger than this is not read.
 const MAX_SIZE: u64 = 64 * 1024 * 1024;
+
+/// What `world.json` holds.
+struct Stored {
+    state: Value,
+    /// The run's clock at its first change, where grading replays from.
+    started: Option<DateTime<Utc>>,
+}
 
 #[derive(Debug)]
 pub struct WorldStore {
@@ -56,12 +64,18 @@ impl WorldStore {
     /// The run's state now: the file's, or `seed` when there is none yet. A file that is not a
     /// world of this version is left where it is, with one warning, and the seed serves.
     pub fn read(&self, seed: &Value) -> Value {
-        self.stored().unwrap_or_else(|_| seed.clone())
+        self.stored()
+            .map_or_else(|_| seed.clone(), |stored| stored.state)
     }
 
-    /// The stored state; `Err(true)` when a file is there that cannot be used, `Err(false)`
+    /// The run's clock when its world first changed; `None` while it is the seed.
+    pub fn started(&self) -> Option<DateTime<Utc>> {
+        self.stored().ok()?.started
+    }
+
+    /// The stored world; `Err(true)` when a file is there that cannot be used, `Err(false)`
     /// when there is none.
-    fn stored(&self) -> Result<Value, bool> {
+    fn stored(&self) -> Result<Stored, bool> {
         let bytes = match safe_read::read_limited(&self.path, MAX_SIZE) {
             Ok(bytes) => bytes,
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Err(false),
@@ -73,8 +87,13 @@ impl WorldStore {
         let parsed: Option<Value> = serde_json::from_slice(&bytes).ok();
         let why = match parsed {
             Some(mut file) if file.get("version") == Some(&json!(VERSION)) => {
+                let started = file
+                    .get("started")
+                    .and_then(Value::as_str)
+                    .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
+                    .map(|t| t.to_utc());
                 match file.get_mut("state").map(Value::take) {
-                    Some(state @ Value::Object(_)) => return Ok(state),
+                    Some(state @ Value::Object(_)) => return Ok(Stored { state, started }),
                     _ => "its state is not a JSON object".to_string(),
                 }
             }
@@ -101,6 +120,7 @@ impl WorldStore {
     pub fn update<R, E>(
         &self,
         seed: &Value,
+        now: DateTime<Utc>,
         change: impl FnOnce(&Value) -> Result<(Option<Value>, R), E>,
     ) -> Result<R, StoreError<E>> {
         let io = |error| StoreError::Io {
@@ -111,22 +131,22 @@ impl WorldStore {
             std::fs::create_dir_all(dir).map_err(io)?;
         }
         let lock = Locked::take(&self.lock).map_err(io)?;
-        let (state, unusable) = match self.stored() {
-            Ok(state) => (state, false),
-            Err(unusable) => (seed.clone(), unusable),
+        let (state, started, unusable) = match self.stored() {
+            Ok(stored) => (stored.state, stored.started, false),
+            Err(unusable) => (seed.clone(), None, unusable),
         };
         let (new, result) = change(&state).map_err(StoreError::Rejected)?;
         if let Some(new) = new {
             if unusable {
                 std::fs::rename(&self.path, self.set_aside_path()).map_err(io)?;
             }
-            self.write(&new).map_err(io)?;
+            self.write(&new, started.unwrap_or(now)).map_err(io)?;
         }
         drop(lock);
         Ok(result)
     }
 
-    fn write(&self, state: &Value) -> std::io::Result<()> {
+    fn write(&self, state: &Value, started: DateTime<Utc>) -> std::io::Result<()> {
         let dir = self.path.parent().unwrap_or(Path::new("."));
         let dir = if dir.as_os_str().is_empty() {
             Path::new(".")
@@ -134,7 +154,8 @@ impl WorldStore {
             dir
         };
         let mut file = tempfile::NamedTempFile::new_in(dir)?;
-        let body = json!({"version": VERSION, "state": state});
+        let started = started.to_rfc3339_opts(SecondsFormat::Secs, true);
+        let body = json!({"version": VERSION, "started": started, "state": state});
         serde_json::to_writer_pretty(&mut file, &body)?;
         file.write_all(b"\n")?;
         file.as_file().sync_data()?;
@@ -188,14 +209,14 @@ mod tests {
         let seed = json!({"n": 0});
         assert_eq!(store.read(&seed), seed);
         let n = store
-            .update(&seed, |state| {
+            .update(&seed, Utc::now(), |state| {
                 let n = state["n"].as_i64().unwrap() + 1;
                 Ok::<_, ()>((Some(json!({"n": n})), n))
             })
             .unwrap();
         assert_eq!(n, 1);
         assert!(matches!(
-            store.update(&seed, |_| Err::<(Option<Value>, ()), _>("no")),
+            store.update(&seed, Utc::now(), |_| Err::<(Option<Value>, ()), _>("no")),
             Err(StoreError::Rejected("no"))
         ));
         assert_eq!(store.read(&seed), json!({"n": 1}));

@@ -1,0 +1,265 @@
+//! `careem-mcp grade [--run R | --runs PATTERN] [--format human|json|junit] EXPECTED…`: each run
+//! against each expected file, the verdicts, and over several runs the pass rate and pass^k.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use serde::Serialize;
+
+use super::engine_config;
+use crate::cli::args::{GlobalArgs, GradeArgs, GradeFormat};
+use crate::cli::{Status, printer};
+use crate::engine::grade::{self, Expected, Verdict};
+use crate::engine::{Engine, ProjectLayout, RunName, runs};
+
+/// One verdict, with what it is about.
+#[derive(Debug, Serialize)]
+struct Graded {
+    run: String,
+    expected: PathBuf,
+    #[serde(flatten)]
+    verdict: Verdict,
+}
+
+#[derive(Debug, Serialize)]
+struct Report {
+    passed: bool,
+    /// Verdicts passed of verdicts given.
+    pass_rate: f64,
+    /// Whether every run passed (pass^k, k the number of runs).
+    pass_k: bool,
+    runs: usize,
+    verdicts: Vec<Graded>,
+}
+
+pub fn run(
+    global: &GlobalArgs,
+    project: &ProjectLayout,
+    args: &GradeArgs,
+) -> anyhow::Result<Status> {
+    let names = runs_to_grade(global, project, args)?;
+    let mut config = engine_config(global, project)?;
+    config.stateful = true;
+    let engine = Engine::load(config).with_context(|| {
+        format!(
+            "the tool files in {} have problems (run `careem-mcp lint`)",
+            project.tools.display()
+        )
+    })?;
+    let expected: Vec<(PathBuf, Expected)> = args
+        .expected
+        .iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("{}: cannot read", path.display()))?;
+            let expected =
+                Expected::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            Ok((path.clone(), expected))
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let mut verdicts = Vec::new();
+    for name in &names {
+        let layout = match name {
+            Some(run) => project.for_run(run),
+            None => project.clone(),
+        };
+        let run_engine = engine.for_run(layout.overrides.clone());
+        for (path, expected) in &expected {
+            let scratch = tempfile::tempdir().context("cannot make a scratch folder")?;
+            let verdict = grade::grade(&run_engine, &layout.journal, expected, scratch.path())
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            verdicts.push(Graded {
+                run: name
+                    .as_ref()
+                    .map_or("default".to_string(), ToString::to_string),
+                expected: path.clone(),
+                verdict,
+            });
+        }
+    }
+    let passed = verdicts.iter().filter(|v| v.verdict.passed).count();
+    let report = Report {
+        passed: passed == verdicts.len(),
+        pass_rate: if verdicts.is_empty() {
+            0.0
+        } else {
+            passed as f64 / verdicts.len() as f64
+        },
+        pass_k: passed == verdicts.len(),
+        runs: names.len(),
+        verdicts,
+    };
+    let text = match args.format {
+        GradeFormat::Human => human(&report),
+        GradeFormat::Json => serde_json::to_string_pretty(&report)?,
+        GradeFormat::Junit => junit(&report),
+    };
+    printer::out(&text)?;
+    Ok(if report.passed {
+        Status::Success
+    } else {
+        Status::Findings
+    })
+}
+
+/// The runs named: `--runs PATTERN`'s matches, `--run`'s one, or the default run (`None`).
+fn runs_to_grade(
+    global: &GlobalArgs,
+    project: &ProjectLayout,
+    args: &GradeArgs,
+) -> anyhow::Result<Vec<Option<RunName>>> {
+    let exists = |run: &RunName| project.run_dir(run).is_dir();
+    match (&args.runs, &global.run) {
+        (Some(_), Some(_)) => bail!("name the runs with --run or with --runs, not both"),
+        (Some(pattern), None) => {
+            let all = runs::list(&project.runs_dir()).unwrap_or_default();
+            let matching: Vec<Option<RunName>> = all
+                .into_iter()
+                .filter(|run| matches(pattern, run.as_ref()))
+                .map(Some)
+                .collect();
+            if matching.is_empty() {
+                bail!(
+                    "no run matches {pattern:?} in {}",
+                    absolute_display(&project.runs_dir())
+                );
+            }
+            Ok(matching)
+        }
+        (None, Some(run)) if !exists(run) => bail!(
+            "no run {run}: {} does not exist",
+            absolute_display(&project.run_dir(run))
+        ),
+        (None, run) => Ok(vec![run.clone()]),
+    }
+}
+
+fn absolute_display(path: &Path) -> String {
+    crate::engine::absolute(path).display().to_string()
+}
+
+/// Whether `name` matches `pattern`, where `*` stands for any characters.
+fn matches(pattern: &str, name: &str) -> bool {
+    let parts: Vec<&str> = pattern.split('*').collect();
+    let [first, middle @ .., last] = parts.as_slice() else {
+        return pattern == name;
+    };
+    let Some(mut rest) = name.strip_prefix(first) else {
+        return false;
+    };
+    for part in middle {
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.len() >= last.len() && rest.ends_with(last)
+}
+
+fn human(report: &Report) -> String {
+    let mut lines = Vec::new();
+    for graded in &report.verdicts {
+        let word = if graded.verdict.passed {
+            printer::green("passed")
+        } else {
+            printer::red("failed")
+        };
+        lines.push(format!(
+            "{} ({}): {word}, {} calls",
+            graded.run,
+            graded.expected.display(),
+            graded.verdict.calls
+        ));
+        for line in graded
+            .verdict
+            .differences
+            .iter()
+            .chain(&graded.verdict.broken_checks)
+        {
+            lines.push(format!("  {line}"));
+        }
+    }
+    if report.runs > 1 {
+        let passed = report.verdicts.iter().filter(|v| v.verdict.passed).count();
+        lines.push(format!(
+            "pass rate {passed}/{} ({:.0}%), pass^{}: {}",
+            report.verdicts.len(),
+            report.pass_rate * 100.0,
+            report.runs,
+            report.pass_k
+        ));
+    }
+    lines.join("\n")
+}
+
+fn junit(report: &Report) -> String {
+    let failures = report.verdicts.iter().filter(|v| !v.verdict.passed).count();
+    let mut xml = format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites tests=\"{}\" failures=\"{failures}\">\n  <testsuite name=\"careem-mcp grade\" tests=\"{}\" failures=\"{failures}\">\n",
+        report.verdicts.len(),
+        report.verdicts.len()
+    );
+    for graded in &report.verdicts {
+        let name = format!("{}: {}", graded.run, graded.expected.display());
+        xml.push_str(&format!(
+            "    <testcase classname=\"careem-mcp.grade\" name=\"{}\">\n      <properties>\n        <property name=\"run\" value=\"{}\"/>\n        <property name=\"calls\" value=\"{}\"/>\n      </properties>\n",
+            escape(&name),
+            escape(&graded.run),
+            graded.verdict.calls
+        ));
+        if !graded.verdict.passed {
+            let lines: Vec<&str> = graded
+                .verdict
+                .differences
+                .iter()
+                .chain(&graded.verdict.broken_checks)
+                .map(String::as_str)
+                .collect();
+            xml.push_str(&format!(
+                "      <failure message=\"{}\">{}</failure>\n",
+                escape(lines.first().copied().unwrap_or("the end states differ")),
+                escape(&lines.join("\n"))
+            ));
+        }
+        xml.push_str("    </testcase>\n");
+    }
+    xml.push_str("  </testsuite>\n</testsuites>");
+    xml
+}
+
+/// Text as XML character data or an attribute value.
+fn escape(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '&' => "&amp;".to_string(),
+            '<' => "&lt;".to_string(),
+            '>' => "&gt;".to_string(),
+            '"' => "&quot;".to_string(),
+            '\'' => "&apos;".to_string(),
+            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\t' | '\r') => String::new(),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patterns() {
+        let cases = [
+            ("task7-try*", "task7-try1", true),
+            ("task7-try*", "task7-try12", true),
+            ("task7-try*", "task8-try1", false),
+            ("*try*", "a-try-b", true),
+            ("exact", "exact", true),
+            ("exact", "exactly", false),
+            ("a*b", "ab", true),
+            ("a*b*b", "ab", false),
+        ];
+        for (pattern, name, want) in cases {
+            assert_eq!(matches(pattern, name), want, "{pattern} {name}");
+        }
+    }
+}
