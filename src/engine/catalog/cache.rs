@@ -1,16 +1,18 @@
-//! Tool files parsed once per content: every call reads the file, but parses it again only
-//! when its bytes differ from the last parse, so edits apply on the next call without paying
-//! for a parse on every call. Keyed by content, never by modification time.
+//! Tool files parsed once per content. A call reads the file only when its [`Stamp`] (device,
+//! inode, size, modification time) has changed since the last read, or the file is still within
+//! the racy window after a write; it parses again only when the bytes differ from the last
+//! parse. Edits apply on the next call without a read, let alone a parse, on every call.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use super::safe_read;
+use super::stamp::Stamp;
 use crate::engine::toolfile::{self, Parsed};
 
-/// A file's bytes as last parsed, and what they parsed to.
-type Entry = (Arc<[u8]>, Arc<Parsed>);
+/// A file's bytes as last parsed, what they parsed to, and the file's stamp at its last read.
+type Entry = (Arc<[u8]>, Arc<Parsed>, Option<Stamp>);
 
 #[derive(Debug, Default)]
 pub struct ParseCache {
@@ -20,13 +22,19 @@ pub struct ParseCache {
 impl ParseCache {
     /// The file as it is on disk now.
     pub fn get(&self, path: &Path) -> std::io::Result<Arc<Parsed>> {
+        let stamp = Stamp::of(path);
+        if let Some(parsed) = self.vouched(path, stamp) {
+            return Ok(parsed);
+        }
         let bytes = safe_read::read_limited(path, safe_read::TOOL_FILE_LIMIT)?;
-        if let Some(parsed) = self.parsed(path, &bytes) {
+        if let Some(parsed) = self.parsed(path, &bytes, stamp) {
             return Ok(parsed);
         }
         let parsed = Arc::new(toolfile::parse(path, &String::from_utf8_lossy(&bytes)));
-        self.lock()
-            .insert(path.to_path_buf(), (Arc::from(bytes), Arc::clone(&parsed)));
+        self.lock().insert(
+            path.to_path_buf(),
+            (Arc::from(bytes), Arc::clone(&parsed), stamp),
+        );
         Ok(parsed)
     }
 
@@ -34,16 +42,39 @@ impl ParseCache {
     /// since: a read and a comparison, never a parse, which for a large file takes
     /// milliseconds (what an async caller must not spend in place).
     pub fn get_parsed(&self, path: &Path) -> std::io::Result<Option<Arc<Parsed>>> {
+        let stamp = Stamp::of(path);
+        if let Some(parsed) = self.vouched(path, stamp) {
+            return Ok(Some(parsed));
+        }
         let bytes = safe_read::read_limited(path, safe_read::TOOL_FILE_LIMIT)?;
-        Ok(self.parsed(path, &bytes))
+        Ok(self.parsed(path, &bytes, stamp))
     }
 
-    /// What `bytes` parsed to, if they are the bytes last parsed for `path`.
-    fn parsed(&self, path: &Path, bytes: &[u8]) -> Option<Arc<Parsed>> {
+    /// The last parse of `path`, when the file's stamp now vouches that it has not changed.
+    fn vouched(&self, path: &Path, stamp: Option<Stamp>) -> Option<Arc<Parsed>> {
+        let stamp = stamp?;
+        let entries = self.lock();
+        let (_, parsed, earlier) = entries.get(path)?;
+        stamp
+            .vouches_for(earlier.as_ref())
+            .then(|| Arc::clone(parsed))
+    }
+
+    /// What `bytes` parsed to, if they are the bytes last parsed for `path`; the entry then
+    /// takes `stamp`, the file's stamp before this read.
+    fn parsed(&self, path: &Path, bytes: &[u8], stamp: Option<Stamp>) -> Option<Arc<Parsed>> {
         // The comparison runs outside the lock, so that concurrent calls of one tool do not
         // queue behind each other's comparisons.
-        let (cached, parsed) = self.lock().get(path).cloned()?;
-        (*cached == *bytes).then_some(parsed)
+        let (cached, parsed, _) = self.lock().get(path).cloned()?;
+        if *cached != *bytes {
+            return None;
+        }
+        if let Some(entry) = self.lock().get_mut(path)
+            && Arc::ptr_eq(&entry.1, &parsed)
+        {
+            entry.2 = stamp;
+        }
+        Some(parsed)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Entry>> {

@@ -2,6 +2,7 @@
 //! written atomically by the CLI so that a server never reads half a file. What each entry
 //! means is [`super::entries`]'s business; this module reads and writes the file.
 
+use crate::engine::catalog::stamp::Stamp;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -171,29 +172,34 @@ pub fn clear(path: &Path) -> Result<(), OverridesError> {
 #[derive(Debug)]
 pub struct OverridesReader {
     path: PathBuf,
-    last: Mutex<(Vec<u8>, Arc<Controls>)>,
+    /// The bytes last read, what they ask for, and the file's stamp at that read.
+    last: Mutex<(Vec<u8>, Arc<Controls>, Option<Stamp>)>,
 }
 
 impl OverridesReader {
     pub fn new(path: PathBuf) -> Self {
         Self {
             path,
-            last: Mutex::new((Vec::new(), Arc::default())),
+            last: Mutex::new((Vec::new(), Arc::default(), None)),
         }
     }
 
-    /// What the file asks for now.
+    /// What the file asks for now: read again only when its stamp says it may have changed.
     pub fn controls(&self) -> Arc<Controls> {
+        let stamp = Stamp::of(&self.path);
+        {
+            let last = self.lock();
+            if stamp.is_some_and(|stamp| stamp.vouches_for(last.2.as_ref())) {
+                return Arc::clone(&last.1);
+            }
+        }
         let bytes = read_bytes(&self.path).unwrap_or_else(|error| {
             if error.kind() != io::ErrorKind::NotFound {
                 tracing::warn!(path = %self.path.display(), "cannot read the overrides file, ignoring it: {error}");
             }
             Vec::new()
         });
-        let mut last = self
-            .last
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut last = self.lock();
         if last.0 != bytes {
             let controls = match parse(&bytes) {
                 Some(overrides) => Controls::from_overrides(&overrides),
@@ -207,9 +213,17 @@ impl OverridesReader {
             for problem in &controls.problems {
                 tracing::warn!(path = %self.path.display(), "{problem}");
             }
-            *last = (bytes, Arc::new(controls));
+            last.0 = bytes;
+            last.1 = Arc::new(controls);
         }
+        last.2 = stamp;
         Arc::clone(&last.1)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, (Vec<u8>, Arc<Controls>, Option<Stamp>)> {
+        self.last
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 
