@@ -9,7 +9,8 @@
 //   - a page on another site cannot write the overrides file;
 //   - the run selector shows one run's calls, and a scenario forced in it reaches only that run;
 //   - the World view shows a run's clock and basket as `careem-mcp world --json` reports them,
-//     and follows `careem-mcp clock` without a reload.
+//     and follows `careem-mcp clock` without a reload;
+//   - a call the live stream reports refreshes the World view even with the page's timers stopped.
 //
 //   cd tests/browser && npm ci && node --test
 //
@@ -38,6 +39,13 @@ const screenshots = process.env.SCREENSHOTS === '1' ? path.join(root, 'docs/img'
 const CLOCK = '2026-10-05T12:00:00Z';
 const MARINA = { latitude: 25.0866, longitude: 55.1474 };
 const WAIT_MS = 15_000;
+
+const BROWSER_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  // "Another site" for the cross-site test: evil.test is served from this machine.
+  '--host-resolver-rules=MAP evil.test 127.0.0.1',
+];
 
 let project;
 const children = [];
@@ -105,12 +113,7 @@ before(async () => {
     executablePath: browserPath,
     headless: true,
     viewport: { width: 1280, height: 800 },
-    args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      // "Another site" for the cross-site test: evil.test is served from this machine.
-      '--host-resolver-rules=MAP evil.test 127.0.0.1',
-    ],
+    args: BROWSER_ARGS,
   });
   page = browser.pages()[0] ?? await browser.newPage();
   page.setDefaultTimeout(WAIT_MS);
@@ -368,6 +371,43 @@ test('the World view shows the run\'s clock and basket, and follows careem-mcp c
     cli('--run', RUN, 'clock', 'real');
   }
 });
+
+test('a call the live stream reports refreshes the World view, with its timers stopped', async () => {
+  const SET = '2026-10-08T06:30:00Z';
+  const url = await start(['dashboard', '--port', '0'], 'careem-mcp: dashboard at ', { clock: false });
+  // A browser of its own, whose page timers this test stops: only the call can refresh the view.
+  const own = await chromium.launch({ executablePath: browserPath, headless: true, args: BROWSER_ARGS });
+  try {
+    const context = await own.newContext();
+    const view = await context.newPage();
+    view.setDefaultTimeout(WAIT_MS);
+    await view.clock.install();
+    const pending = new Set();
+    view.on('request', (r) => { if (r.url().includes('/api/world')) pending.add(r); });
+    for (const done of ['requestfinished', 'requestfailed']) view.on(done, (r) => pending.delete(r));
+    await view.goto(`${url}#world`);
+    await view.locator('#live.on').waitFor();
+    await view.locator('#world-clock', { hasText: 'real time' }).waitFor();
+    await view.clock.pauseAt(Date.now() + 60_000);
+    await waitUntil(() => pending.size === 0, 'the last look at the world is answered');
+
+    cli('clock', 'set', SET);
+    await agent.callTool({ name: 'get_user_profile', arguments: {} });
+    await view.locator(`#world-now[datetime="${SET}"]`).waitFor();
+  } finally {
+    await own.close();
+    cli('clock', 'real');
+  }
+});
+
+/** Resolves when `condition()` holds, checking every few milliseconds; fails after WAIT_MS. */
+async function waitUntil(condition, what) {
+  const deadline = Date.now() + WAIT_MS;
+  while (!condition()) {
+    assert.ok(Date.now() < deadline, `timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 test('screenshots of every view', { skip: !screenshots && 'screenshots only' }, async () => {
   await agent.callTool({ name: 'cart_get_basket', arguments: {} });
