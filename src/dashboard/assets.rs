@@ -23,6 +23,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ("controls.js", JS, include_str!("assets/controls.js")),
     ("try.js", JS, include_str!("assets/try.js")),
     ("tools.js", JS, include_str!("assets/tools.js")),
+    ("world.js", JS, include_str!("assets/world.js")),
 ];
 
 const JS: &str = "text/javascript; charset=utf-8";

@@ -7,7 +7,10 @@
 //   - a sequence built in a tool's controls row is followed by the client's next calls;
 //   - a call built with the "try a call" form answers as `careem-mcp call` does;
 //   - a page on another site cannot write the overrides file;
-//   - the run selector shows one run's calls, and a scenario forced in it reaches only that run.
+//   - the run selector shows one run's calls, and a scenario forced in it reaches only that run;
+//   - the World view shows a run's clock and basket as `careem-mcp world --json` reports them,
+//     and follows `careem-mcp clock` without a reload;
+//   - a call the live stream reports refreshes the World view even with the page's timers stopped.
 //
 //   cd tests/browser && npm ci && node --test
 //
@@ -37,6 +40,13 @@ const CLOCK = '2026-10-05T12:00:00Z';
 const MARINA = { latitude: 25.0866, longitude: 55.1474 };
 const WAIT_MS = 15_000;
 
+const BROWSER_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  // "Another site" for the cross-site test: evil.test is served from this machine.
+  '--host-resolver-rules=MAP evil.test 127.0.0.1',
+];
+
 let project;
 const children = [];
 let serveUrl;
@@ -45,9 +55,10 @@ let browser;
 let page;
 let agent;
 
-/** Starts the binary in the project folder and resolves with the URL its stderr names. */
-function start(args, prefix) {
-  const child = spawn(bin, ['--clock', CLOCK, ...args], { cwd: project, stdio: ['ignore', 'ignore', 'pipe'] });
+/** Starts the binary in the project folder and resolves with the URL its stderr names; with
+ * `clock` false it follows the run's clock instead of the fixed CLOCK. */
+function start(args, prefix, { clock = true } = {}) {
+  const child = spawn(bin, [...(clock ? ['--clock', CLOCK] : []), ...args], { cwd: project, stdio: ['ignore', 'ignore', 'pipe'] });
   children.push(child);
   return new Promise((resolve, reject) => {
     let seen = '';
@@ -69,6 +80,13 @@ async function connectAgent() {
   const client = new Client({ name: 'dashboard-browser-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(serveUrl)));
   return client;
+}
+
+/** `careem-mcp --project <project> ARGS…`, which must succeed; its stdout. */
+function cli(...args) {
+  const run = spawnSync(bin, ['--project', project, ...args], { encoding: 'utf8' });
+  assert.equal(run.status, 0, `careem-mcp ${args.join(' ')}: ${run.stderr}`);
+  return run.stdout;
 }
 
 function text(result) {
@@ -95,12 +113,7 @@ before(async () => {
     executablePath: browserPath,
     headless: true,
     viewport: { width: 1280, height: 800 },
-    args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      // "Another site" for the cross-site test: evil.test is served from this machine.
-      '--host-resolver-rules=MAP evil.test 127.0.0.1',
-    ],
+    args: BROWSER_ARGS,
   });
   page = browser.pages()[0] ?? await browser.newPage();
   page.setDefaultTimeout(WAIT_MS);
@@ -290,6 +303,111 @@ test('the run selector shows one run: its calls, and its scenarios forced', asyn
     await inRun.close().catch(() => {});
   }
 });
+
+/** A value as the World view shows it in a cell: a localized name by its `value`, money as
+ * `AED 24.50`, nothing as `–`. */
+function cell(value) {
+  if (value === undefined || value === null) return '–';
+  if (typeof value.amount === 'number' && typeof value.currency === 'string') return `${value.currency} ${value.amount.toFixed(2)}`;
+  if (typeof value === 'object' && 'value' in value) return cell(value.value);
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+/** The rows of one of the World view's tables, as the text of their cells. */
+async function rows(table) {
+  return page.locator(`${table} tbody tr`).evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
+}
+
+test('the World view shows the run\'s clock and basket, and follows careem-mcp clock live', async () => {
+  const SET = '2026-10-06T08:00:00Z';
+  const RUN = 'world-run';
+  const RUN_SET = '2026-10-07T19:15:00Z';
+  const RUN_ADVANCED = '2026-10-07T20:45:00Z';
+  // A dashboard without --clock: its World view shows the time the run's clock gives.
+  const url = await start(['dashboard', '--port', '0'], 'careem-mcp: dashboard at ', { clock: false });
+  const now = page.locator('#world-now');
+  try {
+    await page.goto(`${url}#world`);
+    await page.locator('#world-clock', { hasText: 'real time' }).waitFor();
+    const shown = Date.parse(await now.getAttribute('datetime'));
+    assert.ok(Math.abs(shown - Date.now()) < 5 * 60_000, `${await now.textContent()} is about now`);
+    assert.equal(await page.locator('#world-status').getAttribute('aria-live'), 'polite');
+
+    // The clock moved from the command line appears without a reload.
+    cli('clock', 'set', SET);
+    await page.locator(`#world-now[datetime="${SET}"]`).waitFor();
+    assert.equal(await now.textContent(), SET);
+    await page.locator('#world-clock', { hasText: `frozen at ${SET}` }).waitFor();
+    await page.locator('#world-status', { hasText: `clock frozen at ${SET}` }).waitFor();
+
+    // The tables say what `careem-mcp world --json` says.
+    const world = JSON.parse(cli('world', '--json'));
+    assert.equal(world.clock.now, SET);
+    const basket = page.locator('#world-basket table');
+    assert.equal(await basket.locator('thead th').count(), 4);
+    if (world.basket) {
+      assert.equal(await basket.locator('caption').textContent(), `Basket ${cell(world.basket.id)} at ${cell(world.basket.restaurant?.name)}`);
+      assert.deepEqual(await rows('#world-basket'), world.basket.items.map((line) => [line.basketItemId, line.name, line.quantity, line.total].map(cell)));
+      assert.equal(await basket.locator('tfoot tr:last-child td').textContent(), cell(world.basket.total));
+    } else {
+      assert.deepEqual(await rows('#world-basket'), [['The basket is empty.']]);
+    }
+    assert.equal(await page.locator('#world-orders tbody tr[data-id]').count(), world.orders.length);
+    assert.equal(await page.locator('#world-rides tbody tr[data-id]').count(), world.rides.length);
+
+    // A run's clock moves only that run's view.
+    cli('--run', RUN, 'clock', 'set', RUN_SET);
+    await page.goto(`${url}?run=${RUN}#world`);
+    await page.locator(`#world-now[datetime="${RUN_SET}"]`).waitFor();
+    cli('--run', RUN, 'clock', 'advance', '90m');
+    await page.locator(`#world-now[datetime="${RUN_ADVANCED}"]`).waitFor();
+    const inRun = JSON.parse(cli('--run', RUN, 'world', '--json'));
+    assert.equal(inRun.clock.now, RUN_ADVANCED);
+    await page.goto(`${url}#world`);
+    await page.locator(`#world-now[datetime="${SET}"]`).waitFor();
+    await shot('world');
+  } finally {
+    cli('clock', 'real');
+    cli('--run', RUN, 'clock', 'real');
+  }
+});
+
+test('a call the live stream reports refreshes the World view, with its timers stopped', async () => {
+  const SET = '2026-10-08T06:30:00Z';
+  const url = await start(['dashboard', '--port', '0'], 'careem-mcp: dashboard at ', { clock: false });
+  // A browser of its own, whose page timers this test stops: only the call can refresh the view.
+  const own = await chromium.launch({ executablePath: browserPath, headless: true, args: BROWSER_ARGS });
+  try {
+    const context = await own.newContext();
+    const view = await context.newPage();
+    view.setDefaultTimeout(WAIT_MS);
+    await view.clock.install();
+    const pending = new Set();
+    view.on('request', (r) => { if (r.url().includes('/api/world')) pending.add(r); });
+    for (const done of ['requestfinished', 'requestfailed']) view.on(done, (r) => pending.delete(r));
+    await view.goto(`${url}#world`);
+    await view.locator('#live.on').waitFor();
+    await view.locator('#world-clock', { hasText: 'real time' }).waitFor();
+    await view.clock.pauseAt(Date.now() + 60_000);
+    await waitUntil(() => pending.size === 0, 'the last look at the world is answered');
+
+    cli('clock', 'set', SET);
+    await agent.callTool({ name: 'get_user_profile', arguments: {} });
+    await view.locator(`#world-now[datetime="${SET}"]`).waitFor();
+  } finally {
+    await own.close();
+    cli('clock', 'real');
+  }
+});
+
+/** Resolves when `condition()` holds, checking every few milliseconds; fails after WAIT_MS. */
+async function waitUntil(condition, what) {
+  const deadline = Date.now() + WAIT_MS;
+  while (!condition()) {
+    assert.ok(Date.now() < deadline, `timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 test('screenshots of every view', { skip: !screenshots && 'screenshots only' }, async () => {
   await agent.callTool({ name: 'cart_get_basket', arguments: {} });

@@ -1,6 +1,7 @@
 //! `careem-mcp dashboard` over real HTTP, as a separate process beside `serve --stdio` in the
 //! same project folder: calls appear in its live stream, forcing from it changes the next MCP
-//! answer, "try a call" answers as `careem-mcp call` does, and cross-site writes are refused.
+//! answer, "try a call" answers as `careem-mcp call` does, the world shows the run's clock as
+//! `careem-mcp clock` sets it, and cross-site writes are refused.
 
 use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};
@@ -17,9 +18,15 @@ struct Dashboard {
 }
 
 impl Dashboard {
+    /// The dashboard at the fixed `CLOCK`.
     fn start(project: &Project) -> Self {
+        Self::with(project, &["--clock", CLOCK])
+    }
+
+    /// The dashboard with `global` options before `dashboard --port 0`.
+    fn with(project: &Project, global: &[&str]) -> Self {
         let mut command = project.command();
-        command.args(["--clock", CLOCK, "dashboard", "--port", "0"]);
+        command.args(global).args(["dashboard", "--port", "0"]);
         let (process, url, _stderr) = start_announced(command, "careem-mcp: dashboard at ");
         Self {
             _process: process,
@@ -486,6 +493,85 @@ async fn cross_site_writes_are_refused() {
         )
         .await;
     assert_eq!(status, 200);
+}
+
+/// `careem-mcp ARGS…` in `project`, which must succeed.
+fn cli(project: &Project, args: &[&str]) -> Value {
+    let run = project.run(args);
+    assert_eq!(run.code, 0, "careem-mcp {args:?}: {}", run.stderr);
+    if args.contains(&"--json") {
+        run.json()
+    } else {
+        Value::Null
+    }
+}
+
+#[tokio::test]
+async fn the_world_shows_the_run_clock_as_the_cli_sets_it() {
+    let project = Project::copy_of_repo();
+    // Without --clock the dashboard follows each run's clock file.
+    let dashboard = Dashboard::with(&project, &[]);
+    let clock = dashboard.get("/world").await["clock"].clone();
+    assert_eq!(
+        (&clock["setting"], &clock["fixed"]),
+        (&Value::Null, &json!(false)),
+        "the real time: {clock}"
+    );
+
+    cli(&project, &["clock", "set", "2026-10-06T08:00:00Z"]);
+    let world = dashboard.get("/world").await;
+    assert_eq!(
+        world["clock"],
+        json!({"now": "2026-10-06T08:00:00Z", "setting": {"frozen": "2026-10-06T08:00:00Z"}, "fixed": false})
+    );
+    // The page's world is the one `careem-mcp world --json` shows (the basket's version aside,
+    // which each answer draws afresh).
+    let shown = cli(&project, &["world", "--json"]);
+    for key in ["clock", "orders", "rides", "state"] {
+        assert_eq!(world[key], shown[key], "{key}");
+    }
+    assert_eq!(world["basket"]["items"], shown["basket"]["items"]);
+    assert_eq!(world["basket"]["total"], shown["basket"]["total"]);
+
+    // A run's clock is its own, and moves on as `clock advance` says.
+    cli(
+        &project,
+        &["--run", "task7", "clock", "set", "2026-10-07T19:15:00Z"],
+    );
+    cli(&project, &["--run", "task7", "clock", "advance", "90m"]);
+    assert_eq!(
+        dashboard.get("/world?run=task7").await["clock"]["now"],
+        "2026-10-07T20:45:00Z"
+    );
+    assert_eq!(
+        dashboard.get("/world").await["clock"]["now"],
+        "2026-10-06T08:00:00Z"
+    );
+
+    // --clock fixes the dashboard's time; the run's clock is still reported.
+    let fixed = Dashboard::start(&project);
+    assert_eq!(
+        fixed.get("/world").await["clock"],
+        json!({"now": CLOCK, "setting": {"frozen": "2026-10-06T08:00:00Z"}, "fixed": true})
+    );
+
+    cli(&project, &["clock", "real"]);
+    assert_eq!(
+        dashboard.get("/world").await["clock"]["setting"],
+        Value::Null
+    );
+
+    for bad in ["../task7", "Task7", "a%20b"] {
+        let response = reqwest::get(dashboard.api(&format!("/world?run={bad}")))
+            .await
+            .expect("GET");
+        assert_eq!(response.status(), 400, "run={bad}");
+        let body: Value = response.json().await.expect("JSON");
+        assert!(
+            body["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "run={bad}: {body}"
+        );
+    }
 }
 
 #[test]

@@ -1,13 +1,14 @@
-// The page's frame: four views behind tabs (the URL's #fragment names the open one, so the
-// browser's back button and bookmarks work), keys 1-4 to switch and / to search.
+// The page's frame: five views behind tabs (the URL's #fragment names the open one, so the
+// browser's back button and bookmarks work), keys 1-5 to switch and / to search.
 
 import { api, run } from './api.js';
 import * as calls from './calls.js';
 import * as scenarios from './scenarios.js';
 import * as tryCall from './try.js';
 import * as tools from './tools.js';
+import * as world from './world.js';
 
-const views = { calls, scenarios, try: tryCall, tools };
+const views = { calls, scenarios, try: tryCall, tools, world };
 const started = new Set();
 
 function show(name) {
@@ -33,8 +34,8 @@ window.addEventListener('hashchange', () => show(location.hash.slice(1)));
 document.addEventListener('keydown', (event) => {
   const typing = event.target.closest?.('input, textarea, select, [contenteditable]');
   if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
-  const order = ['calls', 'scenarios', 'try', 'tools'];
-  if (event.key >= '1' && event.key <= '4') {
+  const order = Object.keys(views);
+  if (event.key >= '1' && event.key <= String(order.length)) {
     location.hash = order[Number(event.key) - 1];
     event.preventDefault();
   } else if (event.key === '/') {

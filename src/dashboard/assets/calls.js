@@ -12,6 +12,18 @@ let listEl;
 let countEl;
 let seq = 0;
 const filters = { tool: '', session: '', errors: false, text: '' };
+const journal = new EventTarget();
+
+/** Calls `listener` whenever the journal changes as the stream reports it: a new call, a
+ * fresh snapshot (after a reconnect, when calls may have been missed) or a clear. Other views
+ * follow the run through this instead of opening a stream of their own. */
+export function onJournalChange(listener) {
+  journal.addEventListener('change', listener);
+}
+
+function changed() {
+  journal.dispatchEvent(new Event('change'));
+}
 
 /** Opens the event stream; `status` shows whether the view is live. */
 export function connect(status) {
@@ -27,6 +39,7 @@ export function connect(status) {
   source.addEventListener('snapshot', (event) => {
     calls = JSON.parse(event.data).map(tag);
     render();
+    changed();
   });
   source.addEventListener('call', (event) => {
     const call = tag(JSON.parse(event.data));
@@ -34,10 +47,12 @@ export function connect(status) {
     calls.unshift(call);
     if (calls.length > LIMIT) calls.length = LIMIT;
     prepend(call);
+    changed();
   });
   source.addEventListener('cleared', () => {
     calls = [];
     render();
+    changed();
   });
 }
 
