@@ -34,6 +34,7 @@ mod stdio;
 mod streams;
 #[cfg(unix)]
 mod stuck_shutdown;
+mod wire_edges;
 
 use std::path::Path;
 use std::process::{Command, Stdio};
