@@ -18,6 +18,7 @@ mod edits;
 mod hostile_files;
 #[cfg(unix)]
 mod journal;
+mod option_bounds;
 mod output;
 mod properties;
 mod security;
