@@ -158,7 +158,8 @@ impl Engine {
     #[must_use]
     pub fn journalled(self, path: &Path, max_size: u64) -> Self {
         let (journal, error) = Journal::open_retrying(path, max_size);
-        if let Some(error) = error {
+        let refused = matches!(journal.status(), JournalStatus::Refused(_));
+        if let Some(error) = error.filter(|_| !refused) {
             tracing::warn!(path = %path.display(), "cannot open the call journal, trying again on each call: {error}");
         }
         self.with_journal(journal)

@@ -57,6 +57,10 @@ pub fn serve(
              can be opened, which each call tries again",
             journal.display()
         ),
+        JournalStatus::Refused(why) => bail!(
+            "the journal {} is {why}: give --journal a file, or --no-journal",
+            journal.display()
+        ),
     }
     let options = ServerOptions {
         host: args.host.clone(),

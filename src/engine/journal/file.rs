@@ -30,6 +30,9 @@ pub enum JournalStatus {
     Open,
     /// The file cannot be opened now (why); each call tries again.
     Unavailable(String),
+    /// The path names something no journal may be (why): not a regular file or a pipe, or a
+    /// pipe that nobody reads, whose writes would wait for ever. `serve` refuses to start.
+    Refused(String),
 }
 
 #[derive(Debug)]
@@ -42,8 +45,11 @@ pub struct JournalFile {
 #[derive(Debug)]
 enum Slot {
     Open(State),
-    /// The last open failed, with this error.
-    Closed(String),
+    /// The last open failed, with this error; `refused` when the path is no journal at all.
+    Closed {
+        why: String,
+        refused: bool,
+    },
 }
 
 #[derive(Debug)]
@@ -55,6 +61,26 @@ struct State {
     /// path to notice that the file was deleted or renamed away, not two.
     #[cfg(unix)]
     identity: (u64, u64),
+}
+
+impl Slot {
+    fn closed(error: &io::Error) -> Self {
+        Self::Closed {
+            why: error.to_string(),
+            refused: error
+                .get_ref()
+                .is_some_and(|inner| inner.is::<NotAJournal>()),
+        }
+    }
+}
+
+/// Why a path is no journal: writing there could wait for ever, or means nothing.
+#[derive(Debug, thiserror::Error)]
+enum NotAJournal {
+    #[error("a pipe that nobody reads (start its reader first)")]
+    PipeWithoutReader,
+    #[error("not a regular file or a pipe ({0})")]
+    Kind(&'static str),
 }
 
 /// Where the file ends now, whoever wrote it.
@@ -80,7 +106,7 @@ impl JournalFile {
     pub fn open_retrying(path: &Path, max_size: u64) -> (Self, Option<io::Error>) {
         let (slot, error) = match open(path) {
             Ok(state) => (Slot::Open(state), None),
-            Err(error) => (Slot::Closed(error.to_string()), Some(error)),
+            Err(error) => (Slot::closed(&error), Some(error)),
         };
         let file = Self {
             path: path.to_path_buf(),
@@ -102,7 +128,8 @@ impl JournalFile {
     pub fn status(&self) -> JournalStatus {
         match &*self.lock() {
             Slot::Open(_) => JournalStatus::Open,
-            Slot::Closed(error) => JournalStatus::Unavailable(error.clone()),
+            Slot::Closed { why, refused: true } => JournalStatus::Refused(why.clone()),
+            Slot::Closed { why, .. } => JournalStatus::Unavailable(why.clone()),
         }
     }
 
@@ -161,20 +188,20 @@ impl JournalFile {
     fn current<'a>(&self, slot: &'a mut Slot) -> io::Result<&'a mut State> {
         let reopen = match slot {
             Slot::Open(state) => self.moved(state),
-            Slot::Closed(_) => true,
+            Slot::Closed { .. } => true,
         };
         if reopen {
             *slot = match open(&self.path) {
                 Ok(state) => Slot::Open(state),
                 Err(error) => {
-                    *slot = Slot::Closed(error.to_string());
+                    *slot = Slot::closed(&error);
                     return Err(error);
                 }
             };
         }
         match slot {
             Slot::Open(state) => Ok(state),
-            Slot::Closed(error) => Err(io::Error::other(error.clone())),
+            Slot::Closed { why, .. } => Err(io::Error::other(why.clone())),
         }
     }
 
@@ -214,12 +241,19 @@ fn open(path: &Path) -> io::Result<State> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
-    // Opened for writing only first: opening a pipe so waits for its reader, as it should.
-    let mut file = OpenOptions::new().create(true).append(true).open(path)?;
-    if file.metadata()?.is_file() {
+    // Opened for writing only first, without waiting: a pipe with no reader is refused at
+    // once instead of holding every call until one comes.
+    let mut file = open_for_append(path)?;
+    let metadata = file.metadata()?;
+    if metadata.is_file() {
         // A regular file is read as well: its last byte tells whether another writer cut a
         // line.
         file = OpenOptions::new().read(true).append(true).open(path)?;
+    } else if is_pipe(&metadata) {
+        // A pipe's lines are written whole: its writes wait while it is full.
+        set_blocking(&file)?;
+    } else {
+        return Err(io::Error::other(NotAJournal::Kind(kind_of(&metadata))));
     }
     let metadata = file.metadata()?;
     Ok(State {
@@ -231,6 +265,75 @@ fn open(path: &Path) -> io::Result<State> {
         },
         file,
     })
+}
+
+#[cfg(unix)]
+fn open_for_append(path: &Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    OpenOptions::new()
+        .create(true)
+        .append(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|error| match error.raw_os_error() {
+            Some(libc::ENXIO) => io::Error::other(NotAJournal::PipeWithoutReader),
+            _ => error,
+        })
+}
+
+#[cfg(not(unix))]
+fn open_for_append(path: &Path) -> io::Result<File> {
+    OpenOptions::new().create(true).append(true).open(path)
+}
+
+#[cfg(unix)]
+fn is_pipe(metadata: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    metadata.file_type().is_fifo()
+}
+
+#[cfg(not(unix))]
+fn is_pipe(_metadata: &std::fs::Metadata) -> bool {
+    false
+}
+
+/// What a path that is neither a regular file nor a pipe is, for the refusal.
+fn kind_of(metadata: &std::fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let kind = metadata.file_type();
+        if kind.is_char_device() {
+            return "a character device";
+        }
+        if kind.is_block_device() {
+            return "a block device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    let _ = metadata;
+    "not a file"
+}
+
+/// Clears `O_NONBLOCK`, set only so that the open could not wait.
+#[cfg(unix)]
+fn set_blocking(file: &File) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let fd = file.as_raw_fd();
+    // SAFETY: `fcntl` with `F_GETFL`/`F_SETFL` on a descriptor this function borrows open; it
+    // touches no memory.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    if flags < 0 || unsafe { libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn set_blocking(_file: &File) -> io::Result<()> {
+    Ok(())
 }
 
 /// The file's size (`fstat`) and whether its last byte ends a line. Not a regular file (a
@@ -337,6 +440,25 @@ mod tests {
             .unwrap();
         let journal = JournalFile::open(&path, DEFAULT_MAX_SIZE).unwrap();
         assert!(journal.try_write_line(b"line\n").is_none());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_pipe_nobody_reads_and_a_device_are_refused_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("calls.pipe");
+        let made = std::process::Command::new("mkfifo").arg(&path).status();
+        assert!(made.is_ok_and(|status| status.success()), "mkfifo");
+        let (journal, error) = JournalFile::open_retrying(&path, DEFAULT_MAX_SIZE);
+        assert!(error.is_some());
+        assert!(
+            matches!(journal.status(), JournalStatus::Refused(why) if why.contains("nobody reads"))
+        );
+        let (journal, _) = JournalFile::open_retrying(Path::new("/dev/null"), DEFAULT_MAX_SIZE);
+        assert_eq!(
+            journal.status(),
+            JournalStatus::Refused("not a regular file or a pipe (a character device)".into())
+        );
     }
 
     #[test]

@@ -166,3 +166,40 @@ async fn calls_follow_prints_every_call_across_clear() {
     }
     assert!(lines.try_recv().is_err(), "nothing more");
 }
+
+/// A journal that is a pipe nobody reads, or a device, is refused at start with exit 2 (no
+/// hang, no "serving"); a run's journal that is such a pipe costs its lines, never an answer.
+#[tokio::test]
+async fn a_journal_no_call_could_finish_writing_is_refused_and_never_waited_on() {
+    let project = Project::copy_of_repo();
+    crate::support::make_fifo(&project.path().join("calls.pipe"));
+    for (journal, why) in [
+        ("calls.pipe", "is a pipe that nobody reads"),
+        (
+            "/dev/null",
+            "is not a regular file or a pipe (a character device)",
+        ),
+    ] {
+        for stdio in [false, true] {
+            let mut args = vec!["serve", "--port", "0", "--journal", journal];
+            if stdio {
+                args.push("--stdio");
+            }
+            let run = run_bounded(&project, &args);
+            assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+            assert!(
+                run.stderr.contains(why) && !run.stderr.contains("serving"),
+                "{args:?}: {}",
+                run.stderr
+            );
+        }
+    }
+    // A run's journal that becomes such a pipe mid-run: its calls answer at once.
+    let (_server, url, _stderr) = serve_binary(&project, &[]);
+    let run_dir = project.path().join(".run/runs/piped");
+    std::fs::create_dir_all(&run_dir).expect("the run's folder");
+    crate::support::make_fifo(&run_dir.join("calls.jsonl"));
+    let client = crate::support::http_client(&format!("{url}/piped")).await;
+    let answered = tokio::time::timeout(DEADLINE, assert_marina(&client)).await;
+    assert!(answered.is_ok(), "a call waited on a pipe nobody reads");
+}
