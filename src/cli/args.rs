@@ -12,6 +12,7 @@ use reqwest::header::{HeaderName, HeaderValue};
 
 use super::complete;
 use crate::dashboard::DEFAULT_MAX_STREAMS;
+use crate::engine::DEFAULT_MAX_RUNS;
 use crate::engine::{Delay, Fault, RunName};
 use crate::server::DEFAULT_MAX_SESSIONS;
 
@@ -287,6 +288,16 @@ pub struct ServeArgs {
         value_parser = seconds()
     )]
     pub body_timeout: Duration,
+    /// Serve at most this many runs (/mcp/<run>, /sse/<run>): run folders and runs in use
+    /// together. A new run past it gets 404 until one is removed (`reset --run NAME --remove`)
+    #[arg(
+        long,
+        value_name = "N",
+        env = "CAREEM_MCP_MAX_RUNS",
+        default_value_t = DEFAULT_MAX_RUNS,
+        value_parser = count()
+    )]
+    pub max_runs: usize,
     /// Keep no journal.
     #[arg(long)]
     pub no_journal: bool,

@@ -42,7 +42,7 @@ pub use journal::{Follower, JournalStatus, Recent};
 pub use output::{
     CallOutput, Decision, DecisionKind, INTERNAL_ERROR, JsonShape, Recorded, Rendering, UnknownTool,
 };
-pub use runs::{RunName, RunNameError, Runs};
+pub use runs::{DEFAULT_MAX_RUNS, RunName, RunNameError, Runs};
 pub use select::arguments;
 pub use select::matcher::matches;
 pub use toolfile::diagnostic::{Diagnostic, Diagnostics};

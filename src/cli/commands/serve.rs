@@ -24,10 +24,10 @@ pub fn run(
         run => run.as_ref(),
     };
     let shown = run_layout(global, layout)?;
-    let runs = Arc::new(Runs::new(
-        load_engine(global, layout, args.no_journal)?,
-        layout,
-    ));
+    let runs = Arc::new(
+        Runs::new(load_engine(global, layout, args.no_journal)?, layout)
+            .with_max_runs(args.max_runs),
+    );
     let engine = runs.get(run);
     serve(engine, Some(runs), &shown, args, None)
 }

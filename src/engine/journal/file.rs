@@ -45,6 +45,8 @@ pub struct JournalFile {
 #[derive(Debug)]
 enum Slot {
     Open(State),
+    /// Not opened yet: the file (and its folder) is made by the first line.
+    Unopened,
     /// The last open failed, with this error; `refused` when the path is no journal at all.
     Closed {
         why: String,
@@ -116,6 +118,15 @@ impl JournalFile {
         (file, error)
     }
 
+    /// As [`JournalFile::open`], but nothing is made on disk until the first line is written.
+    pub fn deferred(path: &Path, max_size: u64) -> Self {
+        Self {
+            path: path.to_path_buf(),
+            max_size,
+            state: Mutex::new(Slot::Unopened),
+        }
+    }
+
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -127,7 +138,8 @@ impl JournalFile {
     /// Whether the file is open, or why not.
     pub fn status(&self) -> JournalStatus {
         match &*self.lock() {
-            Slot::Open(_) => JournalStatus::Open,
+            // Nothing has failed: the first line makes the file.
+            Slot::Open(_) | Slot::Unopened => JournalStatus::Open,
             Slot::Closed { why, refused: true } => JournalStatus::Refused(why.clone()),
             Slot::Closed { why, .. } => JournalStatus::Unavailable(why.clone()),
         }
@@ -188,7 +200,7 @@ impl JournalFile {
     fn current<'a>(&self, slot: &'a mut Slot) -> io::Result<&'a mut State> {
         let reopen = match slot {
             Slot::Open(state) => self.moved(state),
-            Slot::Closed { .. } => true,
+            Slot::Unopened | Slot::Closed { .. } => true,
         };
         if reopen {
             *slot = match open(&self.path) {
@@ -202,6 +214,7 @@ impl JournalFile {
         match slot {
             Slot::Open(state) => Ok(state),
             Slot::Closed { why, .. } => Err(io::Error::other(why.clone())),
+            Slot::Unopened => Err(io::Error::other("the journal is not open")),
         }
     }
 

@@ -188,6 +188,14 @@ impl Journal {
         (Self { file }, error)
     }
 
+    /// As [`Journal::open_with_max_size`], but nothing is made on disk (no file, no folder)
+    /// until the first call is journalled.
+    pub fn deferred(path: &Path, max_size: u64) -> Self {
+        Self {
+            file: JournalFile::deferred(path, max_size),
+        }
+    }
+
     pub fn path(&self) -> &Path {
         self.file.path()
     }
