@@ -40,6 +40,10 @@ pub struct Entry {
     /// `known` (the file had `scenario` already) or `skipped`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recorded: Option<String>,
+    /// `cancelled` when the call was cut before it was answered (a shutdown, the client's
+    /// cancellation during its delay).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<String>,
     pub result: Value,
 }
 
@@ -65,6 +69,7 @@ impl Entry {
             delay_ms: (output.delay_ms > 0).then_some(output.delay_ms),
             fault: output.fault().map(|fault| fault.name().to_string()),
             recorded: output.recorded().map(|r| r.word().to_string()),
+            outcome: output.outcome().map(str::to_string),
             result: match (&output.value, output.json) {
                 (Some(value), _) => value.clone(),
                 (None, Some(_)) => serde_json::from_str(&output.text)
@@ -99,6 +104,8 @@ struct Head<'a> {
     fault: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     recorded: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    outcome: Option<&'static str>,
 }
 
 /// The value, or when its JSON is longer than [`JOURNAL_LIMIT`], a string of its first bytes
@@ -145,6 +152,7 @@ fn call_line(
             .fault()
             .map(crate::engine::controls::entries::Fault::name),
         recorded: output.recorded().map(Recorded::word),
+        outcome: output.outcome(),
     };
     let mut line = Vec::with_capacity(output.text.len() + 512);
     serde_json::to_writer(&mut line, &head).expect("a journal entry serialises");

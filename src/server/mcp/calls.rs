@@ -255,9 +255,17 @@ impl Mcp {
         if !plan.delay.is_zero() {
             // A call that waits gives up its place: the calls behind it are not held up.
             drop(turn);
-            tokio::select! {
-                () = tokio::time::sleep(plan.delay) => {}
-                () = cancelled.cancelled() => return Reply::None,
+            let cut = tokio::select! {
+                () = tokio::time::sleep(plan.delay) => None,
+                () = cancelled.cancelled() => Some(Reply::None),
+                () = self.in_flight.cut_off() => {
+                    tracing::warn!("a call still waiting its delay at shutdown: answering it with an error");
+                    Some(Reply::Message(error_message(Some(id), &internal_error())))
+                }
+            };
+            if let Some(reply) = cut {
+                self.journal_cancelled(session, &call, &plan);
+                return reply;
             }
             turn = session.take_turn();
         }
@@ -367,6 +375,20 @@ impl Mcp {
     }
 
     /// Journals a call that a fault answered instead of a scenario.
+    /// Journals a call cut before it was answered, with the outcome `cancelled`. The line is
+    /// written on a blocking thread that nobody waits for: a call cut by a shutdown answers at
+    /// once, and the process gives such writes a moment before it exits.
+    fn journal_cancelled(&self, session: &Session, call: &ToolCall, plan: &Plan) {
+        let request = request(
+            session,
+            call.name.clone(),
+            call.arguments_map(),
+            Planning::Cancelled(plan.clone()),
+        );
+        let engine = Arc::clone(session.engine());
+        drop(tokio::task::spawn_blocking(move || engine.answer(&request)));
+    }
+
     pub(crate) async fn journal_fault(&self, session: &Session, call: &ToolCall, plan: &Plan) {
         let request = request(
             session,
