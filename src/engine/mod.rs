@@ -38,7 +38,7 @@ pub use controls::overrides::{Overrides, OverridesError};
 pub use controls::plan::Plan;
 pub use controls::positions::{Place, Positions};
 pub use controls::{force, overrides};
-pub use journal::{Follower, JournalStatus, Recent};
+pub use journal::{Follower, JournalStatus, Recent, descriptor_limit, open_journals_cap};
 pub use output::{
     CallOutput, Decision, DecisionKind, INTERNAL_ERROR, JsonShape, Recorded, Rendering, UnknownTool,
 };

@@ -15,8 +15,9 @@
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, TryLockError, Weak};
 
+use super::open_files::{self, Closable, OPEN_FILES};
 use super::read::rotated_path;
 
 /// The default bound on the journal's size: ample for a day of agent runs, small next to a disk.
@@ -39,7 +40,34 @@ pub enum JournalStatus {
 pub struct JournalFile {
     path: PathBuf,
     max_size: u64,
-    state: Mutex<Slot>,
+    /// This journal's number among the process's open files (`open_files.rs`).
+    id: u64,
+    state: Arc<Shared>,
+}
+
+/// The slot, shared with the budget of open files, which closes it when it is idle.
+#[derive(Debug)]
+struct Shared(Mutex<Slot>);
+
+impl Closable for Shared {
+    fn close_if_idle(&self) -> bool {
+        match self.0.try_lock() {
+            Ok(mut slot) => {
+                if matches!(*slot, Slot::Open(_)) {
+                    *slot = Slot::Unopened;
+                }
+                true
+            }
+            Err(TryLockError::Poisoned(_)) => true,
+            Err(TryLockError::WouldBlock) => false,
+        }
+    }
+}
+
+impl Drop for JournalFile {
+    fn drop(&mut self) {
+        OPEN_FILES.closed(self.id);
+    }
 }
 
 #[derive(Debug)]
@@ -96,11 +124,25 @@ struct End {
 impl JournalFile {
     /// Opens (creating) the file at `path` for appending; past `max_size` bytes it is rotated.
     pub fn open(path: &Path, max_size: u64) -> io::Result<Self> {
-        Ok(Self {
+        let file = Self::with_slot(path, max_size, Slot::Open(open(path)?));
+        file.counted();
+        Ok(file)
+    }
+
+    fn with_slot(path: &Path, max_size: u64, slot: Slot) -> Self {
+        Self {
             path: path.to_path_buf(),
             max_size,
-            state: Mutex::new(Slot::Open(open(path)?)),
-        })
+            id: OPEN_FILES.id(),
+            state: Arc::new(Shared(Mutex::new(slot))),
+        }
+    }
+
+    /// Counts this journal's open file in the process's budget.
+    fn counted(&self) {
+        let state: Arc<dyn Closable> = self.state.clone();
+        let weak: Weak<dyn Closable> = Arc::downgrade(&state);
+        OPEN_FILES.opened(self.id, weak, open_files::cap());
     }
 
     /// As [`JournalFile::open`], but a file that cannot be opened now is tried again on each
@@ -110,21 +152,16 @@ impl JournalFile {
             Ok(state) => (Slot::Open(state), None),
             Err(error) => (Slot::closed(&error), Some(error)),
         };
-        let file = Self {
-            path: path.to_path_buf(),
-            max_size,
-            state: Mutex::new(slot),
-        };
+        let file = Self::with_slot(path, max_size, slot);
+        if error.is_none() {
+            file.counted();
+        }
         (file, error)
     }
 
     /// As [`JournalFile::open`], but nothing is made on disk until the first line is written.
     pub fn deferred(path: &Path, max_size: u64) -> Self {
-        Self {
-            path: path.to_path_buf(),
-            max_size,
-            state: Mutex::new(Slot::Unopened),
-        }
+        Self::with_slot(path, max_size, Slot::Unopened)
     }
 
     pub fn path(&self) -> &Path {
@@ -165,7 +202,9 @@ impl JournalFile {
                 break;
             }
         }
-        append(state, end, line)
+        append(state, end, line)?;
+        OPEN_FILES.used(self.id);
+        Ok(())
     }
 
     /// As [`JournalFile::write_line`] when that cannot block, for a caller on an async worker:
@@ -174,7 +213,7 @@ impl JournalFile {
     /// reopening or rotation (an open may wait too). `None` when nothing was written: the
     /// caller then writes with [`JournalFile::write_line`] where blocking is fine.
     pub fn try_write_line(&self, line: &[u8]) -> Option<io::Result<()>> {
-        let mut slot = match self.state.try_lock() {
+        let mut slot = match self.state.0.try_lock() {
             Ok(slot) => slot,
             Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
             Err(TryLockError::WouldBlock) => return None,
@@ -192,7 +231,11 @@ impl JournalFile {
         if self.full(end, line) {
             return None;
         }
-        Some(append(state, end, line))
+        let written = append(state, end, line);
+        if written.is_ok() {
+            OPEN_FILES.used(self.id);
+        }
+        Some(written)
     }
 
     /// The open file, reopened when the path names another file (or none) now, or opened
@@ -207,9 +250,11 @@ impl JournalFile {
                 Ok(state) => Slot::Open(state),
                 Err(error) => {
                     *slot = Slot::closed(&error);
+                    OPEN_FILES.closed(self.id);
                     return Err(error);
                 }
             };
+            self.counted();
         }
         match slot {
             Slot::Open(state) => Ok(state),
@@ -246,7 +291,7 @@ impl JournalFile {
     }
 
     fn lock(&self) -> MutexGuard<'_, Slot> {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+        self.state.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
@@ -431,7 +476,7 @@ mod tests {
         );
         journal.write_line(b"dd\n").unwrap();
         {
-            let _writing = journal.state.lock().unwrap();
+            let _writing = journal.state.0.lock().unwrap();
             assert!(journal.try_write_line(b"e\n").is_none(), "another writer");
         }
         assert!(matches!(journal.try_write_line(b"f\n"), Some(Ok(()))));
