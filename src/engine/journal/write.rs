@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use chrono::{SecondsFormat, Utc};
 use serde::{Deserialize, Serialize};
@@ -78,6 +79,16 @@ impl Entry {
             },
         }
     }
+}
+
+/// The mark a writer leaves where it lost lines: `lost` calls before `time` could not be
+/// journalled (a full disk, a folder that was gone). Written with the next line that can be,
+/// so that `calls` shows the gap instead of hiding it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Gap {
+    pub time: String,
+    pub lost: u64,
 }
 
 /// An [`Entry`] borrowed from the call: the same fields, names and order, so that
@@ -174,6 +185,8 @@ fn now() -> String {
 #[derive(Debug)]
 pub struct Journal {
     file: JournalFile,
+    /// Calls whose lines could not be written since the last line that could.
+    lost: AtomicU64,
 }
 
 impl Journal {
@@ -184,24 +197,41 @@ impl Journal {
 
     /// Opens the journal, rotating it once it would pass `max_size` bytes.
     pub fn open_with_max_size(path: &Path, max_size: u64) -> std::io::Result<Self> {
-        Ok(Self {
-            file: JournalFile::open(path, max_size)?,
-        })
+        Ok(Self::of(JournalFile::open(path, max_size)?))
     }
 
     /// Opens the journal as [`Journal::open_with_max_size`] does, but one that cannot be opened
     /// now is tried again on each call; the error is returned beside it.
     pub fn open_retrying(path: &Path, max_size: u64) -> (Self, Option<std::io::Error>) {
         let (file, error) = JournalFile::open_retrying(path, max_size);
-        (Self { file }, error)
+        (Self::of(file), error)
     }
 
     /// As [`Journal::open_with_max_size`], but nothing is made on disk (no file, no folder)
     /// until the first call is journalled.
     pub fn deferred(path: &Path, max_size: u64) -> Self {
+        Self::of(JournalFile::deferred(path, max_size))
+    }
+
+    fn of(file: JournalFile) -> Self {
         Self {
-            file: JournalFile::deferred(path, max_size),
+            file,
+            lost: AtomicU64::new(0),
         }
+    }
+
+    /// The lines to write for a call: its own, after a [`Gap`] when lines were lost before
+    /// it; and how many lost calls that gap counts.
+    fn with_gap(&self, call: Vec<u8>) -> (u64, Vec<u8>) {
+        let lost = self.lost.swap(0, Ordering::Relaxed);
+        if lost == 0 {
+            return (0, call);
+        }
+        let gap = Gap { time: now(), lost };
+        let mut lines = serde_json::to_vec(&gap).expect("a gap serialises");
+        lines.push(b'\n');
+        lines.extend_from_slice(&call);
+        (lost, lines)
     }
 
     pub fn path(&self) -> &Path {
@@ -228,7 +258,13 @@ impl Journal {
     ) -> std::io::Result<()> {
         let mut line = call_line(now(), transport, session, output);
         line.push(b'\n');
-        self.file.write_line(&line)
+        let (gap, lines) = self.with_gap(line);
+        let written = self.file.write_line(&lines);
+        if written.is_err() {
+            // This call's line is lost too, and so is the gap that went with it.
+            self.lost.fetch_add(gap + 1, Ordering::Relaxed);
+        }
+        written
     }
 
     /// As [`Journal::append_call`] when the write cannot block (see
@@ -241,7 +277,19 @@ impl Journal {
     ) -> Option<std::io::Result<()>> {
         let mut line = call_line(now(), transport, session, output);
         line.push(b'\n');
-        self.file.try_write_line(&line)
+        let (gap, lines) = self.with_gap(line);
+        let written = self.file.try_write_line(&lines);
+        match &written {
+            Some(Ok(())) => {}
+            // Not written here: the caller writes it with `append_call`, gap and all.
+            None => {
+                self.lost.fetch_add(gap, Ordering::Relaxed);
+            }
+            Some(Err(_)) => {
+                self.lost.fetch_add(gap + 1, Ordering::Relaxed);
+            }
+        }
+        written
     }
 }
 
