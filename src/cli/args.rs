@@ -12,6 +12,7 @@ use reqwest::header::{HeaderName, HeaderValue};
 
 use super::complete;
 use crate::dashboard::DEFAULT_MAX_STREAMS;
+use crate::engine::DEFAULT_MAX_RUNS;
 use crate::engine::{Delay, Fault, RunName};
 use crate::server::DEFAULT_MAX_SESSIONS;
 
@@ -328,10 +329,11 @@ pub struct ServeArgs {
         value_name = "SECONDS",
         env = "CAREEM_MCP_SESSION_IDLE",
         default_value = "1800",
-        value_parser = clap::value_parser!(u64).map(|s| Duration::from_secs(s.max(1)))
+        value_parser = seconds()
     )]
     pub session_idle: Duration,
-    /// Refuse a new HTTP session (503) while this many are open, Streamable HTTP and SSE together.
+    /// Keep at most this many HTTP sessions open, Streamable HTTP and SSE together; at the cap a
+    /// new session ends the one idle longest, whose next request gets 404 `session not found`.
     #[arg(
         long,
         value_name = "N",
@@ -369,21 +371,51 @@ pub struct ServeArgs {
         value_parser = seconds()
     )]
     pub body_timeout: Duration,
+    /// Serve at most this many runs (/mcp/<run>, /sse/<run>): run folders and runs in use
+    /// together. A new run past it gets 404 until one is removed (`reset --run NAME --remove`)
+    #[arg(
+        long,
+        value_name = "N",
+        env = "CAREEM_MCP_MAX_RUNS",
+        default_value_t = DEFAULT_MAX_RUNS,
+        value_parser = count()
+    )]
+    pub max_runs: usize,
     /// Keep no journal.
     #[arg(long)]
     pub no_journal: bool,
 }
 
-/// A count of one or more (past `usize`, as many as there can be).
+/// The most a count option takes: far more sessions, connections, streams or runs than a
+/// machine serves, and far fewer than the runtime's own limits (a semaphore holds
+/// `usize::MAX >> 3` permits).
+pub const MAX_COUNT: u64 = 1_000_000;
+
+/// The most seconds a duration option takes: a year, well inside what the runtime's clock and
+/// timers add to the present without overflowing.
+pub const MAX_SECONDS: u64 = 365 * 24 * 60 * 60;
+
+/// A count from 1 to [`MAX_COUNT`]; anything else is refused with exit 2.
 fn count() -> impl TypedValueParser<Value = usize> {
-    clap::value_parser!(u64)
-        .range(1..)
-        .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+    clap::builder::NonEmptyStringValueParser::new().try_map(|text| {
+        bounded(&text, MAX_COUNT, "a count").map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+    })
 }
 
-/// A whole number of seconds, one or more.
+/// A whole number of seconds from 1 to [`MAX_SECONDS`]; anything else is refused with exit 2.
 fn seconds() -> impl TypedValueParser<Value = Duration> {
-    clap::value_parser!(u64).range(1..).map(Duration::from_secs)
+    clap::builder::NonEmptyStringValueParser::new().try_map(|text| {
+        bounded(&text, MAX_SECONDS, "a number of seconds (at most a year)").map(Duration::from_secs)
+    })
+}
+
+/// A whole number from 1 to `max`, or why not.
+fn bounded(text: &str, max: u64, what: &str) -> Result<u64, String> {
+    text.trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|n| (1..=max).contains(n))
+        .ok_or_else(|| format!("expected {what} from 1 to {max}"))
 }
 
 #[derive(Debug, Clone, Args)]

@@ -69,6 +69,9 @@ pub enum Planning {
     /// before it asks for the answer. A plan with a fault is answered by the fault: the call is
     /// journalled as the fault's, and the transport fires it.
     Given(Plan),
+    /// Drawn with [`Engine::plan`], then cut before it was answered (a shutdown, or the
+    /// client's cancellation during its delay): journalled with the outcome `cancelled`.
+    Cancelled(Plan),
 }
 
 /// One call, as every caller hands it to the engine.
@@ -213,6 +216,11 @@ impl Engine {
                 request.arguments.clone(),
             ));
         };
+        if let Planning::Cancelled(plan) = &request.planning {
+            let output = CallOutput::cancelled(&request.tool, request.arguments.clone(), plan);
+            output::log(&output);
+            return Some(output);
+        }
         if let Planning::Given(plan) = &request.planning
             && let Some(fault) = plan.fault
         {
@@ -234,7 +242,7 @@ impl Engine {
             return None;
         }
         let plan = match &request.planning {
-            Planning::Given(plan) => Cow::Borrowed(plan),
+            Planning::Given(plan) | Planning::Cancelled(plan) => Cow::Borrowed(plan),
             Planning::Forced(scenario) => Cow::Owned(Plan::forced(scenario)),
             Planning::Drawn => Cow::Owned(Plan {
                 fault: None,

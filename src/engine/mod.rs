@@ -42,11 +42,11 @@ pub use controls::overrides::{Overrides, OverridesError};
 pub use controls::plan::Plan;
 pub use controls::positions::{Place, Positions};
 pub use controls::{force, overrides};
-pub use journal::{Follower, JournalStatus, Recent};
+pub use journal::{Follower, JournalStatus, Recent, descriptor_limit, open_journals_cap};
 pub use output::{
     CallOutput, Decision, DecisionKind, INTERNAL_ERROR, JsonShape, Recorded, Rendering, UnknownTool,
 };
-pub use runs::{RunName, RunNameError, Runs};
+pub use runs::{DEFAULT_MAX_RUNS, RunName, RunNameError, Runs};
 pub use select::arguments;
 pub use select::matcher::matches;
 pub use toolfile::diagnostic::{Diagnostic, Diagnostics};
@@ -194,7 +194,8 @@ impl Engine {
     #[must_use]
     pub fn journalled(self, path: &Path, max_size: u64) -> Self {
         let (journal, error) = Journal::open_retrying(path, max_size);
-        if let Some(error) = error {
+        let refused = matches!(journal.status(), JournalStatus::Refused(_));
+        if let Some(error) = error.filter(|_| !refused) {
             tracing::warn!(path = %path.display(), "cannot open the call journal, trying again on each call: {error}");
         }
         self.with_journal(journal)

@@ -26,6 +26,9 @@ pub enum Decision {
     Fault(Fault),
     /// The upstream answered (`careem-mcp record`), and this became of its answer.
     Upstream(Recorded),
+    /// Taken in, then cut before it was answered: by a shutdown, or by the client's
+    /// cancellation while the call waited its delay.
+    Cancelled,
 }
 
 /// What `careem-mcp record` did with an upstream's answer.
@@ -72,6 +75,8 @@ pub enum DecisionKind {
     Fault,
     #[serde(rename = "upstream")]
     Upstream,
+    #[serde(rename = "cancelled")]
+    Cancelled,
 }
 
 impl Decision {
@@ -83,6 +88,7 @@ impl Decision {
             Self::UnknownTool => DecisionKind::UnknownTool,
             Self::Fault(_) => DecisionKind::Fault,
             Self::Upstream(_) => DecisionKind::Upstream,
+            Self::Cancelled => DecisionKind::Cancelled,
         }
     }
 }
@@ -189,12 +195,31 @@ impl CallOutput {
         Self::unanswered(tool, received.clone(), received, decision, text, Some(plan))
     }
 
+    /// A call cut before it was answered, at the plan's step and delay.
+    pub fn cancelled(tool: &str, arguments: Option<Map<String, Value>>, plan: &Plan) -> Self {
+        let received = arguments::normalise(arguments);
+        let text = "cancelled".to_string();
+        Self::unanswered(
+            tool,
+            received.clone(),
+            received,
+            Decision::Cancelled,
+            text,
+            Some(plan),
+        )
+    }
+
     /// What became of an upstream's answer, when one answered.
     pub fn recorded(&self) -> Option<&Recorded> {
         match &self.decision {
             Decision::Upstream(recorded) => Some(recorded),
             _ => None,
         }
+    }
+
+    /// What cut the call short, for the journal's `outcome`: `cancelled`, or nothing.
+    pub fn outcome(&self) -> Option<&'static str> {
+        (self.decision == Decision::Cancelled).then_some("cancelled")
     }
 
     /// The fault that answered the call, if one did.
@@ -236,6 +261,7 @@ pub(super) fn log(output: &CallOutput) {
         Decision::InvalidArguments => "<invalid arguments>".to_string(),
         Decision::InternalError => "<internal error>".to_string(),
         Decision::UnknownTool => "<unknown tool>".to_string(),
+        Decision::Cancelled => "<cancelled>".to_string(),
         Decision::Fault(fault) => format!("<fault {fault}>"),
         Decision::Upstream(recorded) => format!(
             "<upstream, recorded {}{}>",

@@ -168,8 +168,10 @@ fn spawn_connection(
 /// The cap, lowered so that the connections leave [`RESERVED_DESCRIPTORS`] free: past the
 /// limit `accept` fails and the server could no longer open its files either.
 pub(crate) fn fitting_cap(wanted: usize) -> usize {
-    let fits = descriptor_limit()
-        .map_or(u64::MAX, |limit| limit.saturating_sub(RESERVED_DESCRIPTORS))
+    // The journals of the runs have room of their own beside the reserve.
+    let reserved = RESERVED_DESCRIPTORS + crate::engine::open_journals_cap() as u64;
+    let fits = crate::engine::descriptor_limit()
+        .map_or(u64::MAX, |limit| limit.saturating_sub(reserved))
         .max(1);
     let fits = usize::try_from(fits).unwrap_or(usize::MAX);
     if wanted > fits {
@@ -178,22 +180,6 @@ pub(crate) fn fitting_cap(wanted: usize) -> usize {
         );
     }
     wanted.min(fits).max(1)
-}
-
-#[cfg(unix)]
-fn descriptor_limit() -> Option<u64> {
-    let mut limit = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: `getrlimit` only writes the struct it is given, which lives for the call.
-    let read = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &raw mut limit) };
-    (read == 0 && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur)
-}
-
-#[cfg(not(unix))]
-fn descriptor_limit() -> Option<u64> {
-    None
 }
 
 /// The open connections, for choosing one to displace at the cap.

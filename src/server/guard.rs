@@ -5,7 +5,7 @@ use std::net::IpAddr;
 use std::sync::Arc;
 
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, StatusCode, Uri, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
@@ -43,6 +43,8 @@ struct Authority {
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Refusal {
     BadHost,
+    /// More than one `Host` header: Go's server refuses the request before any handler.
+    ManyHosts,
     ForeignHost(String),
     ForeignOrigin(String),
 }
@@ -54,6 +56,14 @@ impl IntoResponse for Refusal {
                 StatusCode::BAD_REQUEST,
                 "Bad Request: missing or invalid Host header",
             ),
+            Self::ManyHosts => {
+                tracing::warn!("refused a request with more than one Host header");
+                let mut refused = super::plain::bare(StatusCode::BAD_REQUEST, "400 Bad Request");
+                refused
+                    .headers_mut()
+                    .insert(header::CONNECTION, HeaderValue::from_static("close"));
+                refused
+            }
             Self::ForeignHost(host) => {
                 tracing::warn!(%host, "refused a request for a foreign Host (DNS rebinding?)");
                 super::plain::error(
@@ -97,23 +107,24 @@ impl HostGuard {
         self
     }
 
+    /// The request's host is its target's authority when the target is in absolute form
+    /// (`POST http://host/mcp`), else its one `Host` header, as RFC 9112 §3.2.2 and Go's server
+    /// read it; two `Host` headers are refused outright.
     pub(crate) fn check(&self, uri: &Uri, headers: &HeaderMap) -> Result<(), Refusal> {
-        let host = match headers.get(header::HOST) {
-            Some(value) => value
-                .to_str()
-                .ok()
-                .and_then(Authority::parse)
-                .ok_or(Refusal::BadHost)?,
-            None => uri
-                .authority()
-                .and_then(|a| Authority::parse(a.as_str()))
-                .ok_or(Refusal::BadHost)?,
-        };
-        if !self.admits(&host) {
-            let raw = headers
-                .get(header::HOST)
+        let mut hosts = headers.get_all(header::HOST).iter();
+        let header_host = hosts.next();
+        if hosts.next().is_some() {
+            return Err(Refusal::ManyHosts);
+        }
+        let raw = match uri.authority() {
+            Some(authority) => authority.as_str().to_string(),
+            None => header_host
                 .and_then(|value| value.to_str().ok())
-                .map_or_else(|| host.to_string(), str::to_string);
+                .ok_or(Refusal::BadHost)?
+                .to_string(),
+        };
+        let host = Authority::parse(&raw).ok_or(Refusal::BadHost)?;
+        if !self.admits(&host) {
             return Err(Refusal::ForeignHost(raw));
         }
         if !self.origins {
@@ -283,5 +294,25 @@ mod tests {
     fn a_missing_or_broken_host_is_a_bad_request() {
         assert_eq!(check(&[], None, None), Err(Refusal::BadHost));
         assert_eq!(check(&[], Some("a b"), None), Err(Refusal::BadHost));
+    }
+
+    #[test]
+    fn the_targets_authority_is_the_host_and_two_hosts_are_refused() {
+        let guard = HostGuard::new(&[]);
+        let mut headers = HeaderMap::new();
+        headers.insert(header::HOST, "localhost".parse().unwrap());
+        let absolute = Uri::from_static("http://evil.test/mcp");
+        assert_eq!(
+            guard.check(&absolute, &headers),
+            Err(Refusal::ForeignHost("evil.test".to_string()))
+        );
+        headers.insert(header::HOST, "evil.test".parse().unwrap());
+        let local = Uri::from_static("http://127.0.0.1:8787/mcp");
+        assert_eq!(guard.check(&local, &headers), Ok(()));
+        headers.append(header::HOST, "evil.test".parse().unwrap());
+        assert_eq!(
+            guard.check(&Uri::from_static("/mcp"), &headers),
+            Err(Refusal::ManyHosts)
+        );
     }
 }

@@ -20,6 +20,18 @@ pub(crate) fn error(status: StatusCode, text: &str) -> Response {
     response
 }
 
+/// An answer as Go's server writes one itself, before any handler: the text alone, with
+/// `text/plain; charset=utf-8`.
+pub(crate) fn bare(status: StatusCode, text: &str) -> Response {
+    let mut response = Response::new(Body::from(text.to_string()));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    response
+}
+
 /// Go's `http.NotFound`, for a path that is not served.
 pub(crate) fn not_found() -> Response {
     error(StatusCode::NOT_FOUND, "404 page not found")

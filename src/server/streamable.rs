@@ -84,8 +84,13 @@ async fn serve(http: Streamable, run: Option<RunName>, request: Request) -> Resp
         .map(str::to_string);
     let live = match &session_id {
         Some(id) => match http.sessions.get(id) {
-            // A session is found only at the path of its own run.
-            Some(live) if live.session.run() == run.as_ref() => Some(live),
+            // A session is found only at the path of its own run, and only if it is one of
+            // this transport's: the SDK keeps legacy SSE sessions apart.
+            Some(live)
+                if live.session.run() == run.as_ref() && live.session.origin() == Origin::Http =>
+            {
+                Some(live)
+            }
             _ => return plain::error(StatusCode::NOT_FOUND, "session not found"),
         },
         None => None,

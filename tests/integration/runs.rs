@@ -242,3 +242,75 @@ async fn http_and_sse_clients_name_their_run_in_the_url() {
     }
     assert!(!project.path().join(".run/runs/A").exists());
 }
+
+/// The run folders under `.run/runs/`, sorted.
+fn run_folders(project: &Project) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(project.path().join(".run/runs"))
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .map(|entry| entry.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// Runs cost nothing on disk until a call is journalled, and `--max-runs` caps how many exist:
+/// a new one past it is 404, and every existing run (a folder, or one in use) carries on.
+#[tokio::test]
+async fn runs_are_made_by_their_first_call_and_capped_by_max_runs() {
+    use crate::support::{ACCEPT, Raw, assert_marina, http_client, serve_binary};
+    let project = Project::copy_of_repo();
+    ok(&project, &["--run", "old", "scenario", RIDE, "arriving"]);
+    let (_server, url, mut stderr) = serve_binary(&project, &["--max-runs", "3"]);
+    let run_url = |run: &str| format!("{url}/{run}");
+    // Sessions on two new runs, without a call: nothing on disk.
+    let (a, _) = Raw::initialize(run_url("a"), "2025-06-18").await;
+    let _b = Raw::initialize(run_url("b"), "2025-06-18").await;
+    assert_eq!(run_folders(&project), ["old"]);
+    // old, a and b exist: a fourth run is not served.
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+    for run in ["c", "d"] {
+        let refused = http()
+            .post(run_url(run))
+            .header("accept", ACCEPT)
+            .header("content-type", "application/json")
+            .body(initialize.to_string())
+            .send()
+            .await
+            .expect("an answer");
+        assert_eq!(refused.status(), 404, "{run}");
+        assert_eq!(refused.text().await.unwrap(), "404 page not found\n");
+    }
+    assert_eq!(run_folders(&project), ["old"]);
+    let warned = stderr.wait_for(std::time::Duration::from_secs(60), |line| {
+        line.contains("--max-runs (3) runs exist")
+    });
+    assert!(
+        warned.is_some(),
+        "said once on stderr: {:?}",
+        stderr.lines()
+    );
+    // Every existing run carries on: a call in run a makes its folder and journal.
+    let (answer, _) = a
+        .request(7, "tools/call", json!({"name": RIDE, "arguments": ride()}))
+        .await;
+    assert!(answer["result"]["isError"].is_null(), "{answer}");
+    assert_eq!(run_folders(&project), ["a", "old"]);
+    let old = http_client(&run_url("old")).await;
+    call(&old, RIDE, ride()).await.expect("run old answers");
+    assert_eq!(journalled(&project, &["--run", "old"]), ["arriving"]);
+    assert_marina(&http_client(&url).await).await;
+    assert_eq!(
+        stderr
+            .lines()
+            .iter()
+            .filter(|line| line.contains("--max-runs"))
+            .count(),
+        1,
+        "said only once"
+    );
+}

@@ -45,6 +45,7 @@ pub fn run(
         );
     }
     let entries = &recent.entries;
+    say_gaps(path, &recent.gaps);
     if args.json {
         printer::out(&serde_json::to_string_pretty(entries)?)?;
         return Ok(Status::Success);
@@ -56,8 +57,15 @@ pub fn run(
     {
         time.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(TIME_WIDTH)));
     }
-    for entry in entries {
+    let mut gaps = recent.gaps.iter().peekable();
+    for (at, entry) in entries.iter().enumerate() {
+        while let Some((_, gap)) = gaps.next_if(|(before, _)| *before <= at) {
+            table.add_row(gap_row(gap));
+        }
         table.add_row(row(entry));
+    }
+    for (_, gap) in gaps {
+        table.add_row(gap_row(gap));
     }
     printer::out(&table.to_string())?;
     if args.follow {
@@ -76,6 +84,7 @@ fn all_runs(project: &ProjectLayout, args: &CallsArgs) -> anyhow::Result<Status>
         let path = run.map_or_else(|| project.journal.clone(), |r| project.for_run(r).journal);
         let recent = journal::recent(&path, args.last, |entry| keep(args, entry))
             .with_context(|| format!("cannot read {}", path.display()))?;
+        say_gaps(&path, &recent.gaps);
         entries.extend(
             recent
                 .entries
@@ -158,6 +167,30 @@ fn row(entry: &journal::Entry) -> Vec<String> {
     ]
 }
 
+/// Says on stderr how many calls the writer of the journal at `path` could not journal.
+fn say_gaps(path: &Path, gaps: &[(usize, journal::Gap)]) {
+    let lost: u64 = gaps.iter().map(|(_, gap)| gap.lost).sum();
+    if lost > 0 {
+        eprintln!(
+            "careem-mcp: {lost} calls are missing from {}: its writer could not write them \
+             (a full disk, a folder that was gone)",
+            absolute(path).display()
+        );
+    }
+}
+
+/// The row that marks where the writer lost lines.
+fn gap_row(gap: &journal::Gap) -> Vec<String> {
+    vec![
+        printable(&gap.time).into_owned(),
+        format!("({} calls missing)", gap.lost),
+        "-".into(),
+        String::new(),
+        "not journalled: the journal could not be written".into(),
+        String::new(),
+    ]
+}
+
 /// Prints each new call as it is journalled, one whole row at a time, until interrupted;
 /// carries on from the start of the file when the journal is cleared or rotated.
 fn follow(path: &Path, args: &CallsArgs, recent: Recent) -> anyhow::Result<()> {
@@ -176,6 +209,8 @@ fn follow(path: &Path, args: &CallsArgs, recent: Recent) -> anyhow::Result<()> {
                 && keep(args, &entry)
             {
                 printer::out(&row(&entry).join("  "))?;
+            } else if let Some(gap) = journal::parse_gap(&line) {
+                printer::out(&gap_row(&gap).join("  "))?;
             }
         }
     }

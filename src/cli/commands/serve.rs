@@ -24,10 +24,10 @@ pub fn run(
         run => run.as_ref(),
     };
     let shown = run_layout(global, layout)?;
-    let runs = Arc::new(Runs::new(
-        load_engine(global, layout, args.no_journal)?,
-        layout,
-    ));
+    let runs = Arc::new(
+        Runs::new(load_engine(global, layout, args.no_journal)?, layout)
+            .with_max_runs(args.max_runs),
+    );
     let engine = runs.get(run);
     serve(engine, Some(runs), &shown, args, None)
 }
@@ -55,6 +55,10 @@ pub fn serve(
         JournalStatus::Unavailable(why) => eprintln!(
             "careem-mcp: journal none: cannot open {} ({why}); calls are not journalled until it \
              can be opened, which each call tries again",
+            journal.display()
+        ),
+        JournalStatus::Refused(why) => bail!(
+            "the journal {} is {why}: give --journal a file, or --no-journal",
             journal.display()
         ),
     }

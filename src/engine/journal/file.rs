@@ -15,8 +15,9 @@
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, TryLockError, Weak};
 
+use super::open_files::{self, Closable, OPEN_FILES};
 use super::read::rotated_path;
 
 /// The default bound on the journal's size: ample for a day of agent runs, small next to a disk.
@@ -30,20 +31,55 @@ pub enum JournalStatus {
     Open,
     /// The file cannot be opened now (why); each call tries again.
     Unavailable(String),
+    /// The path names something no journal may be (why): not a regular file or a pipe, or a
+    /// pipe that nobody reads, whose writes would wait for ever. `serve` refuses to start.
+    Refused(String),
 }
 
 #[derive(Debug)]
 pub struct JournalFile {
     path: PathBuf,
     max_size: u64,
-    state: Mutex<Slot>,
+    /// This journal's number among the process's open files (`open_files.rs`).
+    id: u64,
+    state: Arc<Shared>,
+}
+
+/// The slot, shared with the budget of open files, which closes it when it is idle.
+#[derive(Debug)]
+struct Shared(Mutex<Slot>);
+
+impl Closable for Shared {
+    fn close_if_idle(&self) -> bool {
+        match self.0.try_lock() {
+            Ok(mut slot) => {
+                if matches!(*slot, Slot::Open(_)) {
+                    *slot = Slot::Unopened;
+                }
+                true
+            }
+            Err(TryLockError::Poisoned(_)) => true,
+            Err(TryLockError::WouldBlock) => false,
+        }
+    }
+}
+
+impl Drop for JournalFile {
+    fn drop(&mut self) {
+        OPEN_FILES.closed(self.id);
+    }
 }
 
 #[derive(Debug)]
 enum Slot {
     Open(State),
-    /// The last open failed, with this error.
-    Closed(String),
+    /// Not opened yet: the file (and its folder) is made by the first line.
+    Unopened,
+    /// The last open failed, with this error; `refused` when the path is no journal at all.
+    Closed {
+        why: String,
+        refused: bool,
+    },
 }
 
 #[derive(Debug)]
@@ -57,6 +93,26 @@ struct State {
     identity: (u64, u64),
 }
 
+impl Slot {
+    fn closed(error: &io::Error) -> Self {
+        Self::Closed {
+            why: error.to_string(),
+            refused: error
+                .get_ref()
+                .is_some_and(|inner| inner.is::<NotAJournal>()),
+        }
+    }
+}
+
+/// Why a path is no journal: writing there could wait for ever, or means nothing.
+#[derive(Debug, thiserror::Error)]
+enum NotAJournal {
+    #[error("a pipe that nobody reads (start its reader first)")]
+    PipeWithoutReader,
+    #[error("not a regular file or a pipe ({0})")]
+    Kind(&'static str),
+}
+
 /// Where the file ends now, whoever wrote it.
 #[derive(Debug, Clone, Copy)]
 struct End {
@@ -68,11 +124,25 @@ struct End {
 impl JournalFile {
     /// Opens (creating) the file at `path` for appending; past `max_size` bytes it is rotated.
     pub fn open(path: &Path, max_size: u64) -> io::Result<Self> {
-        Ok(Self {
+        let file = Self::with_slot(path, max_size, Slot::Open(open(path)?));
+        file.counted();
+        Ok(file)
+    }
+
+    fn with_slot(path: &Path, max_size: u64, slot: Slot) -> Self {
+        Self {
             path: path.to_path_buf(),
             max_size,
-            state: Mutex::new(Slot::Open(open(path)?)),
-        })
+            id: OPEN_FILES.id(),
+            state: Arc::new(Shared(Mutex::new(slot))),
+        }
+    }
+
+    /// Counts this journal's open file in the process's budget.
+    fn counted(&self) {
+        let state: Arc<dyn Closable> = self.state.clone();
+        let weak: Weak<dyn Closable> = Arc::downgrade(&state);
+        OPEN_FILES.opened(self.id, weak, open_files::cap());
     }
 
     /// As [`JournalFile::open`], but a file that cannot be opened now is tried again on each
@@ -80,14 +150,18 @@ impl JournalFile {
     pub fn open_retrying(path: &Path, max_size: u64) -> (Self, Option<io::Error>) {
         let (slot, error) = match open(path) {
             Ok(state) => (Slot::Open(state), None),
-            Err(error) => (Slot::Closed(error.to_string()), Some(error)),
+            Err(error) => (Slot::closed(&error), Some(error)),
         };
-        let file = Self {
-            path: path.to_path_buf(),
-            max_size,
-            state: Mutex::new(slot),
-        };
+        let file = Self::with_slot(path, max_size, slot);
+        if error.is_none() {
+            file.counted();
+        }
         (file, error)
+    }
+
+    /// As [`JournalFile::open`], but nothing is made on disk until the first line is written.
+    pub fn deferred(path: &Path, max_size: u64) -> Self {
+        Self::with_slot(path, max_size, Slot::Unopened)
     }
 
     pub fn path(&self) -> &Path {
@@ -101,8 +175,10 @@ impl JournalFile {
     /// Whether the file is open, or why not.
     pub fn status(&self) -> JournalStatus {
         match &*self.lock() {
-            Slot::Open(_) => JournalStatus::Open,
-            Slot::Closed(error) => JournalStatus::Unavailable(error.clone()),
+            // Nothing has failed: the first line makes the file.
+            Slot::Open(_) | Slot::Unopened => JournalStatus::Open,
+            Slot::Closed { why, refused: true } => JournalStatus::Refused(why.clone()),
+            Slot::Closed { why, .. } => JournalStatus::Unavailable(why.clone()),
         }
     }
 
@@ -126,7 +202,9 @@ impl JournalFile {
                 break;
             }
         }
-        append(state, end, line)
+        append(state, end, line)?;
+        OPEN_FILES.used(self.id);
+        Ok(())
     }
 
     /// As [`JournalFile::write_line`] when that cannot block, for a caller on an async worker:
@@ -135,7 +213,7 @@ impl JournalFile {
     /// reopening or rotation (an open may wait too). `None` when nothing was written: the
     /// caller then writes with [`JournalFile::write_line`] where blocking is fine.
     pub fn try_write_line(&self, line: &[u8]) -> Option<io::Result<()>> {
-        let mut slot = match self.state.try_lock() {
+        let mut slot = match self.state.0.try_lock() {
             Ok(slot) => slot,
             Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
             Err(TryLockError::WouldBlock) => return None,
@@ -153,7 +231,11 @@ impl JournalFile {
         if self.full(end, line) {
             return None;
         }
-        Some(append(state, end, line))
+        let written = append(state, end, line);
+        if written.is_ok() {
+            OPEN_FILES.used(self.id);
+        }
+        Some(written)
     }
 
     /// The open file, reopened when the path names another file (or none) now, or opened
@@ -161,20 +243,23 @@ impl JournalFile {
     fn current<'a>(&self, slot: &'a mut Slot) -> io::Result<&'a mut State> {
         let reopen = match slot {
             Slot::Open(state) => self.moved(state),
-            Slot::Closed(_) => true,
+            Slot::Unopened | Slot::Closed { .. } => true,
         };
         if reopen {
             *slot = match open(&self.path) {
                 Ok(state) => Slot::Open(state),
                 Err(error) => {
-                    *slot = Slot::Closed(error.to_string());
+                    *slot = Slot::closed(&error);
+                    OPEN_FILES.closed(self.id);
                     return Err(error);
                 }
             };
+            self.counted();
         }
         match slot {
             Slot::Open(state) => Ok(state),
-            Slot::Closed(error) => Err(io::Error::other(error.clone())),
+            Slot::Closed { why, .. } => Err(io::Error::other(why.clone())),
+            Slot::Unopened => Err(io::Error::other("the journal is not open")),
         }
     }
 
@@ -206,7 +291,7 @@ impl JournalFile {
     }
 
     fn lock(&self) -> MutexGuard<'_, Slot> {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+        self.state.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
@@ -214,12 +299,19 @@ fn open(path: &Path) -> io::Result<State> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
-    // Opened for writing only first: opening a pipe so waits for its reader, as it should.
-    let mut file = OpenOptions::new().create(true).append(true).open(path)?;
-    if file.metadata()?.is_file() {
+    // Opened for writing only first, without waiting: a pipe with no reader is refused at
+    // once instead of holding every call until one comes.
+    let mut file = open_for_append(path)?;
+    let metadata = file.metadata()?;
+    if metadata.is_file() {
         // A regular file is read as well: its last byte tells whether another writer cut a
         // line.
         file = OpenOptions::new().read(true).append(true).open(path)?;
+    } else if is_pipe(&metadata) {
+        // A pipe's lines are written whole: its writes wait while it is full.
+        set_blocking(&file)?;
+    } else {
+        return Err(io::Error::other(NotAJournal::Kind(kind_of(&metadata))));
     }
     let metadata = file.metadata()?;
     Ok(State {
@@ -231,6 +323,75 @@ fn open(path: &Path) -> io::Result<State> {
         },
         file,
     })
+}
+
+#[cfg(unix)]
+fn open_for_append(path: &Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    OpenOptions::new()
+        .create(true)
+        .append(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|error| match error.raw_os_error() {
+            Some(libc::ENXIO) => io::Error::other(NotAJournal::PipeWithoutReader),
+            _ => error,
+        })
+}
+
+#[cfg(not(unix))]
+fn open_for_append(path: &Path) -> io::Result<File> {
+    OpenOptions::new().create(true).append(true).open(path)
+}
+
+#[cfg(unix)]
+fn is_pipe(metadata: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    metadata.file_type().is_fifo()
+}
+
+#[cfg(not(unix))]
+fn is_pipe(_metadata: &std::fs::Metadata) -> bool {
+    false
+}
+
+/// What a path that is neither a regular file nor a pipe is, for the refusal.
+fn kind_of(metadata: &std::fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let kind = metadata.file_type();
+        if kind.is_char_device() {
+            return "a character device";
+        }
+        if kind.is_block_device() {
+            return "a block device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    let _ = metadata;
+    "not a file"
+}
+
+/// Clears `O_NONBLOCK`, set only so that the open could not wait.
+#[cfg(unix)]
+fn set_blocking(file: &File) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let fd = file.as_raw_fd();
+    // SAFETY: `fcntl` with `F_GETFL`/`F_SETFL` on a descriptor this function borrows open; it
+    // touches no memory.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    if flags < 0 || unsafe { libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn set_blocking(_file: &File) -> io::Result<()> {
+    Ok(())
 }
 
 /// The file's size (`fstat`) and whether its last byte ends a line. Not a regular file (a
@@ -315,7 +476,7 @@ mod tests {
         );
         journal.write_line(b"dd\n").unwrap();
         {
-            let _writing = journal.state.lock().unwrap();
+            let _writing = journal.state.0.lock().unwrap();
             assert!(journal.try_write_line(b"e\n").is_none(), "another writer");
         }
         assert!(matches!(journal.try_write_line(b"f\n"), Some(Ok(()))));
@@ -337,6 +498,25 @@ mod tests {
             .unwrap();
         let journal = JournalFile::open(&path, DEFAULT_MAX_SIZE).unwrap();
         assert!(journal.try_write_line(b"line\n").is_none());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_pipe_nobody_reads_and_a_device_are_refused_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("calls.pipe");
+        let made = std::process::Command::new("mkfifo").arg(&path).status();
+        assert!(made.is_ok_and(|status| status.success()), "mkfifo");
+        let (journal, error) = JournalFile::open_retrying(&path, DEFAULT_MAX_SIZE);
+        assert!(error.is_some());
+        assert!(
+            matches!(journal.status(), JournalStatus::Refused(why) if why.contains("nobody reads"))
+        );
+        let (journal, _) = JournalFile::open_retrying(Path::new("/dev/null"), DEFAULT_MAX_SIZE);
+        assert_eq!(
+            journal.status(),
+            JournalStatus::Refused("not a regular file or a pipe (a character device)".into())
+        );
     }
 
     #[test]

@@ -2,10 +2,12 @@
 
 pub(super) mod clip;
 pub(super) mod file;
+mod open_files;
 pub(super) mod read;
 pub(super) mod write;
 
 pub use clip::clip;
 pub use file::JournalStatus;
-pub use read::{Follower, Recent, clear, complete_end, last_lines, parse, recent};
-pub use write::{Entry, Journal, read};
+pub use open_files::{cap as open_journals_cap, descriptor_limit};
+pub use read::{Follower, Recent, clear, complete_end, last_lines, parse, parse_gap, recent};
+pub use write::{Entry, Gap, Journal, read};

@@ -7,7 +7,7 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
-use super::write::{Entry, Journal};
+use super::write::{Entry, Gap, Journal};
 
 /// How much is read at a time, backwards or forwards.
 const CHUNK: usize = 64 * 1024;
@@ -128,6 +128,9 @@ impl Tail {
 /// --follow`.
 pub struct Recent {
     pub entries: Vec<Entry>,
+    /// The gaps the writer marked among them, each with the index of the entry it comes
+    /// before (`entries.len()`: after the last).
+    pub gaps: Vec<(usize, Gap)>,
     /// Whether there is a journal at all (the file or its rotated predecessor): none means no
     /// call was ever journalled there, which is not the same as no calls.
     pub found: bool,
@@ -160,7 +163,8 @@ pub fn recent(
         }
         Err(error) => return Err(error),
     };
-    let wanted = |line: &[u8]| parse(line).is_some_and(|entry| keep(&entry));
+    let wanted =
+        |line: &[u8]| parse(line).is_some_and(|entry| keep(&entry)) || parse_gap(line).is_some();
     let mut lines = match &current {
         Some((file, end)) => last_lines(&mut file.try_clone()?, *end, last, wanted)?,
         None => Vec::new(),
@@ -175,12 +179,25 @@ pub fn recent(
         earlier.append(&mut lines);
         lines = earlier;
     }
+    let (mut entries, mut gaps) = (Vec::new(), Vec::new());
+    for line in &lines {
+        match parse(line) {
+            Some(entry) => entries.push(entry),
+            None => gaps.extend(parse_gap(line).map(|gap| (entries.len(), gap))),
+        }
+    }
     Ok(Recent {
-        entries: lines.iter().filter_map(|line| parse(line)).collect(),
+        entries,
+        gaps,
         found,
         path: path.to_path_buf(),
         current,
     })
+}
+
+/// A journal line as the writer's mark of lines it lost; `None` for a line that is not one.
+pub fn parse_gap(line: &[u8]) -> Option<Gap> {
+    serde_json::from_slice(line).ok()
 }
 
 /// A journal line as an entry; `None` for a line that is not one.

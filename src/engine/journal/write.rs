@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use chrono::{SecondsFormat, Utc};
 use serde::{Deserialize, Serialize};
@@ -40,6 +41,10 @@ pub struct Entry {
     /// `known` (the file had `scenario` already) or `skipped`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recorded: Option<String>,
+    /// `cancelled` when the call was cut before it was answered (a shutdown, the client's
+    /// cancellation during its delay).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<String>,
     pub result: Value,
 }
 
@@ -65,6 +70,7 @@ impl Entry {
             delay_ms: (output.delay_ms > 0).then_some(output.delay_ms),
             fault: output.fault().map(|fault| fault.name().to_string()),
             recorded: output.recorded().map(|r| r.word().to_string()),
+            outcome: output.outcome().map(str::to_string),
             result: match (&output.value, output.json) {
                 (Some(value), _) => value.clone(),
                 (None, Some(_)) => serde_json::from_str(&output.text)
@@ -73,6 +79,16 @@ impl Entry {
             },
         }
     }
+}
+
+/// The mark a writer leaves where it lost lines: `lost` calls before `time` could not be
+/// journalled (a full disk, a folder that was gone). Written with the next line that can be,
+/// so that `calls` shows the gap instead of hiding it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Gap {
+    pub time: String,
+    pub lost: u64,
 }
 
 /// An [`Entry`] borrowed from the call: the same fields, names and order, so that
@@ -99,6 +115,8 @@ struct Head<'a> {
     fault: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     recorded: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    outcome: Option<&'static str>,
 }
 
 /// The value, or when its JSON is longer than [`JOURNAL_LIMIT`], a string of its first bytes
@@ -145,6 +163,7 @@ fn call_line(
             .fault()
             .map(crate::engine::controls::entries::Fault::name),
         recorded: output.recorded().map(Recorded::word),
+        outcome: output.outcome(),
     };
     let mut line = Vec::with_capacity(output.text.len() + 512);
     serde_json::to_writer(&mut line, &head).expect("a journal entry serialises");
@@ -166,6 +185,8 @@ fn now() -> String {
 #[derive(Debug)]
 pub struct Journal {
     file: JournalFile,
+    /// Calls whose lines could not be written since the last line that could.
+    lost: AtomicU64,
 }
 
 impl Journal {
@@ -176,16 +197,41 @@ impl Journal {
 
     /// Opens the journal, rotating it once it would pass `max_size` bytes.
     pub fn open_with_max_size(path: &Path, max_size: u64) -> std::io::Result<Self> {
-        Ok(Self {
-            file: JournalFile::open(path, max_size)?,
-        })
+        Ok(Self::of(JournalFile::open(path, max_size)?))
     }
 
     /// Opens the journal as [`Journal::open_with_max_size`] does, but one that cannot be opened
     /// now is tried again on each call; the error is returned beside it.
     pub fn open_retrying(path: &Path, max_size: u64) -> (Self, Option<std::io::Error>) {
         let (file, error) = JournalFile::open_retrying(path, max_size);
-        (Self { file }, error)
+        (Self::of(file), error)
+    }
+
+    /// As [`Journal::open_with_max_size`], but nothing is made on disk (no file, no folder)
+    /// until the first call is journalled.
+    pub fn deferred(path: &Path, max_size: u64) -> Self {
+        Self::of(JournalFile::deferred(path, max_size))
+    }
+
+    fn of(file: JournalFile) -> Self {
+        Self {
+            file,
+            lost: AtomicU64::new(0),
+        }
+    }
+
+    /// The lines to write for a call: its own, after a [`Gap`] when lines were lost before
+    /// it; and how many lost calls that gap counts.
+    fn with_gap(&self, call: Vec<u8>) -> (u64, Vec<u8>) {
+        let lost = self.lost.swap(0, Ordering::Relaxed);
+        if lost == 0 {
+            return (0, call);
+        }
+        let gap = Gap { time: now(), lost };
+        let mut lines = serde_json::to_vec(&gap).expect("a gap serialises");
+        lines.push(b'\n');
+        lines.extend_from_slice(&call);
+        (lost, lines)
     }
 
     pub fn path(&self) -> &Path {
@@ -212,7 +258,13 @@ impl Journal {
     ) -> std::io::Result<()> {
         let mut line = call_line(now(), transport, session, output);
         line.push(b'\n');
-        self.file.write_line(&line)
+        let (gap, lines) = self.with_gap(line);
+        let written = self.file.write_line(&lines);
+        if written.is_err() {
+            // This call's line is lost too, and so is the gap that went with it.
+            self.lost.fetch_add(gap + 1, Ordering::Relaxed);
+        }
+        written
     }
 
     /// As [`Journal::append_call`] when the write cannot block (see
@@ -225,7 +277,19 @@ impl Journal {
     ) -> Option<std::io::Result<()>> {
         let mut line = call_line(now(), transport, session, output);
         line.push(b'\n');
-        self.file.try_write_line(&line)
+        let (gap, lines) = self.with_gap(line);
+        let written = self.file.try_write_line(&lines);
+        match &written {
+            Some(Ok(())) => {}
+            // Not written here: the caller writes it with `append_call`, gap and all.
+            None => {
+                self.lost.fetch_add(gap, Ordering::Relaxed);
+            }
+            Some(Err(_)) => {
+                self.lost.fetch_add(gap + 1, Ordering::Relaxed);
+            }
+        }
+        written
     }
 }
 

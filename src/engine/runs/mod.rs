@@ -6,14 +6,19 @@
 
 mod name;
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 
 pub use name::{RunName, RunNameError};
 
-use super::{Engine, ProjectLayout};
+use super::{Engine, Journal, ProjectLayout};
+
+/// How many runs a server takes by default: far more than parallel tests use, far fewer than
+/// the folders and memory an endless stream of new names would cost.
+pub const DEFAULT_MAX_RUNS: usize = 1000;
 
 /// The default engine and the engine of each run in use, made on first use.
 #[derive(Debug)]
@@ -24,6 +29,10 @@ pub struct Runs {
     /// keeps a thousand journals open only while they are in use. Within one process a run
     /// has at most one engine at a time: one writer of its journal, one reader of its file.
     runs: Mutex<HashMap<RunName, Weak<Engine>>>,
+    /// How many runs [`Runs::admit`] lets exist at once, folders on disk and runs in use.
+    max: usize,
+    /// Whether the cap was reported on stderr already (once).
+    warned: AtomicBool,
 }
 
 impl Runs {
@@ -33,17 +42,71 @@ impl Runs {
             default: engine.into(),
             layout: layout.clone(),
             runs: Mutex::default(),
+            max: DEFAULT_MAX_RUNS,
+            warned: AtomicBool::new(false),
         }
     }
 
-    /// The engine of `run` (the default engine for `None`). A run's journal is opened (its
-    /// folder made) on first use; a folder removed meanwhile is made again by the next call's
-    /// journal line. This touches the disk: from async code, call it where blocking is fine.
+    /// The same runs, [`Runs::admit`] taking at most `max` (at least one).
+    #[must_use]
+    pub fn with_max_runs(mut self, max: usize) -> Self {
+        self.max = max.max(1);
+        self
+    }
+
+    /// The engine of `run` for a client, as [`Runs::get`], if the run exists (it has a folder,
+    /// or is in use) or there is room for one more: `None` once `max` runs exist, which leaves
+    /// every existing run as it is. Touches the disk: call it where blocking is fine.
+    pub fn admit(&self, run: &RunName) -> Option<Arc<Engine>> {
+        let runs = self.lock();
+        let exists = runs
+            .get(run)
+            .is_some_and(|engine| engine.strong_count() > 0)
+            || self.layout.run_dir(run).is_dir();
+        if !exists {
+            let mut known: BTreeSet<RunName> = list(&self.layout.runs_dir())
+                .unwrap_or_default()
+                .into_iter()
+                .collect();
+            known.extend(
+                runs.iter()
+                    .filter(|(_, engine)| engine.strong_count() > 0)
+                    .map(|(name, _)| name.clone()),
+            );
+            if known.len() >= self.max {
+                if !self.warned.swap(true, Ordering::Relaxed) {
+                    tracing::warn!(
+                        run = %run,
+                        "--max-runs ({}) runs exist: a new run is not served (404) until one is removed",
+                        self.max
+                    );
+                }
+                return None;
+            }
+        }
+        Some(self.engine(runs, run))
+    }
+
+    /// The engine of `run` (the default engine for `None`). Nothing is made on disk until a
+    /// call is journalled: the first line makes the run's folder and journal, and a folder
+    /// removed meanwhile is made again by the next line.
     pub fn get(&self, run: Option<&RunName>) -> Arc<Engine> {
         let Some(run) = run else {
             return Arc::clone(&self.default);
         };
-        let mut runs = self.runs.lock().unwrap_or_else(PoisonError::into_inner);
+        self.engine(self.lock(), run)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<RunName, Weak<Engine>>> {
+        self.runs.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The engine of `run` in use, or a new one, its journal made at its first line.
+    fn engine(
+        &self,
+        mut runs: std::sync::MutexGuard<'_, HashMap<RunName, Weak<Engine>>>,
+        run: &RunName,
+    ) -> Arc<Engine> {
         if let Some(engine) = runs.get(run).and_then(Weak::upgrade) {
             return engine;
         }
@@ -51,7 +114,7 @@ impl Runs {
         let layout = self.layout.for_run(run);
         let engine = self.default.for_run(layout.overrides.clone());
         let engine = Arc::new(match self.default.journal_max_size() {
-            Some(max_size) => engine.journalled(&layout.journal, max_size),
+            Some(max_size) => engine.with_journal(Journal::deferred(&layout.journal, max_size)),
             None => engine,
         });
         runs.insert(run.clone(), Arc::downgrade(&engine));

@@ -90,6 +90,11 @@ fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<&'de Raw
 
 /// One message, as `jsonrpc2.DecodeMessage` reads it.
 pub(crate) fn decode(text: &[u8]) -> Result<Message, DecodeError> {
+    decode_mended(&super::surrogates::mend(text))
+}
+
+/// [`decode`] of a text whose lone surrogates are mended already.
+fn decode_mended(text: &[u8]) -> Result<Message, DecodeError> {
     // Go's decoder reads the first value and leaves what follows it, and takes invalid UTF-8
     // as U+FFFD.
     let mut reader = serde_json::Deserializer::from_slice(text);
@@ -99,7 +104,7 @@ pub(crate) fn decode(text: &[u8]) -> Result<Message, DecodeError> {
             if let Err(invalid) = std::str::from_utf8(text) {
                 tracing::debug!("a message that is not UTF-8: {invalid}");
                 let mended = String::from_utf8_lossy(text).into_owned();
-                return decode(mended.as_bytes());
+                return decode_mended(mended.as_bytes());
             }
             return Err(DecodeError::Syntax(syntax(text, &error)));
         }
@@ -139,17 +144,18 @@ pub(crate) fn decode(text: &[u8]) -> Result<Message, DecodeError> {
 /// A body's messages and whether it was a batch, as the SDK's `readBatch` reads them: an array
 /// is a batch (empty: refused), anything else one message.
 pub(crate) fn read_batch(body: &[u8]) -> Result<(Vec<Message>, bool), DecodeError> {
-    if let Ok(batch) = serde_json::from_slice::<Vec<&RawValue>>(body) {
+    let body = super::surrogates::mend(body);
+    if let Ok(batch) = serde_json::from_slice::<Vec<&RawValue>>(&body) {
         if batch.is_empty() {
             return Err(DecodeError::EmptyBatch);
         }
         let messages = batch
             .iter()
-            .map(|raw| decode(raw.get().as_bytes()))
+            .map(|raw| decode_mended(raw.get().as_bytes()))
             .collect::<Result<Vec<_>, _>>()?;
         return Ok((messages, true));
     }
-    decode(body).map(|message| (vec![message], false))
+    decode_mended(&body).map(|message| (vec![message], false))
 }
 
 fn id(raw: &str) -> Result<Option<Id>, DecodeError> {

@@ -6,6 +6,7 @@ mod go_syntax;
 mod message;
 mod methods;
 mod response;
+mod surrogates;
 
 pub(crate) use message::{Id, Message, Request, decode, kind, read_batch};
 pub(crate) use methods::{INVALID_REQUEST, Method, check};

@@ -44,8 +44,8 @@ enum Arguments {
     Object(Option<Map<String, Value>>),
     /// Arguments that are not an object, and the kind Go's decoder names.
     Not(&'static str),
-    /// An object nested too deeply to read.
-    TooDeep,
+    /// An object that cannot be read, and why, in Go's decoder's words.
+    Unreadable(String),
     /// More values than a call's arguments may hold.
     TooMany,
 }
@@ -81,9 +81,8 @@ impl ToolCall {
             Some(text) if values(text) > MAX_VALUES => Arguments::TooMany,
             Some(text) => match serde_json::from_str::<Map<String, Value>>(text) {
                 Ok(map) => Arguments::Object(Some(map)),
-                // An object serde cannot read is one nested past what it reads.
-                Err(_) => match crate::server::jsonrpc::kind(text) {
-                    "object" => Arguments::TooDeep,
+                Err(error) => match crate::server::jsonrpc::kind(text) {
+                    "object" => Arguments::Unreadable(unreadable_object(text, &error)),
                     kind => Arguments::Not(kind),
                 },
             },
@@ -108,9 +107,51 @@ impl ToolCall {
     fn arguments_map(&self) -> Option<Map<String, Value>> {
         match &self.arguments {
             Arguments::Object(map) => map.clone(),
-            Arguments::Not(_) | Arguments::TooDeep | Arguments::TooMany => None,
+            Arguments::Not(_) | Arguments::Unreadable(_) | Arguments::TooMany => None,
         }
     }
+}
+
+/// Why serde could not read an object that is valid JSON (its text arrived as one raw value),
+/// as Go's decoder says it: nested past what serde reads is Go's depth error; a number past
+/// what a float64 holds is Go's type error for that field.
+fn unreadable_object(text: &str, error: &serde_json::Error) -> String {
+    let why = error.to_string();
+    if why.starts_with("recursion limit exceeded") {
+        return "exceeded max depth".to_string();
+    }
+    if why.starts_with("number out of range")
+        && let Some((key, number)) = out_of_range(text, error.line(), error.column())
+    {
+        return format!(
+            "json: cannot unmarshal {} into Go struct field map[string]interface {{}}.{key} of type float64",
+            serde_json::Value::from(number)
+        );
+    }
+    tracing::debug!("arguments serde cannot read: {why}");
+    why.split(" at line ")
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The number that ends at (1-based) `line` and `column` of `text`, and the key before it.
+fn out_of_range(text: &str, line: usize, column: usize) -> Option<(&str, &str)> {
+    let line_start = match line {
+        0 | 1 => 0,
+        line => text.match_indices('\n').nth(line - 2)?.0 + 1,
+    };
+    let before = text.get(..(line_start + column).min(text.len()))?;
+    let start = before
+        .rfind(|c: char| !matches!(c, '0'..='9' | '-' | '+' | '.' | 'e' | 'E'))
+        .map_or(0, |at| at + 1);
+    let key = before[..start]
+        .trim_end()
+        .strip_suffix(':')?
+        .trim_end()
+        .strip_suffix('"')?;
+    let key = &key[key.rfind('"')? + 1..];
+    Some((key, &before[start..]))
 }
 
 /// A call as it arrived: its plan (none for a tool that does not exist) and its place in the
@@ -214,9 +255,17 @@ impl Mcp {
         if !plan.delay.is_zero() {
             // A call that waits gives up its place: the calls behind it are not held up.
             drop(turn);
-            tokio::select! {
-                () = tokio::time::sleep(plan.delay) => {}
-                () = cancelled.cancelled() => return Reply::None,
+            let cut = tokio::select! {
+                () = tokio::time::sleep(plan.delay) => None,
+                () = cancelled.cancelled() => Some(Reply::None),
+                () = self.in_flight.cut_off() => {
+                    tracing::warn!("a call still waiting its delay at shutdown: answering it with an error");
+                    Some(Reply::Message(error_message(Some(id), &internal_error())))
+                }
+            };
+            if let Some(reply) = cut {
+                self.journal_cancelled(session, &call, &plan);
+                return reply;
             }
             turn = session.take_turn();
         }
@@ -230,7 +279,7 @@ impl Mcp {
             Arguments::Not(kind) => unreadable(&format!(
                 "json: cannot unmarshal {kind} into Go value of type map[string]interface {{}}"
             )),
-            Arguments::TooDeep => unreadable("exceeded max depth"),
+            Arguments::Unreadable(why) => unreadable(&why),
             Arguments::TooMany => unreadable("exceeded max values"),
             Arguments::Object(arguments) => {
                 match self
@@ -326,6 +375,20 @@ impl Mcp {
     }
 
     /// Journals a call that a fault answered instead of a scenario.
+    /// Journals a call cut before it was answered, with the outcome `cancelled`. The line is
+    /// written on a blocking thread that nobody waits for: a call cut by a shutdown answers at
+    /// once, and the process gives such writes a moment before it exits.
+    fn journal_cancelled(&self, session: &Session, call: &ToolCall, plan: &Plan) {
+        let request = request(
+            session,
+            call.name.clone(),
+            call.arguments_map(),
+            Planning::Cancelled(plan.clone()),
+        );
+        let engine = Arc::clone(session.engine());
+        drop(tokio::task::spawn_blocking(move || engine.answer(&request)));
+    }
+
     pub(crate) async fn journal_fault(&self, session: &Session, call: &ToolCall, plan: &Plan) {
         let request = request(
             session,
@@ -428,5 +491,25 @@ mod tests {
         }
         let many = format!("[{}0]", "0,".repeat(MAX_VALUES));
         assert!(values(&many) > MAX_VALUES);
+    }
+
+    #[test]
+    fn unreadable_objects_say_why_and_only_depth_is_depth() {
+        let deep = format!("{{\"a\":{}1{}}}", "[".repeat(200), "]".repeat(200));
+        let cases = [
+            (deep.as_str(), "exceeded max depth".to_string()),
+            (
+                r#"{"latitude":1e400,"longitude":1}"#,
+                r#"json: cannot unmarshal "1e400" into Go struct field map[string]interface {}.latitude of type float64"#.to_string(),
+            ),
+            (
+                "{\n  \"a\": 1,\n  \"x\" : -2e999\n}",
+                r#"json: cannot unmarshal "-2e999" into Go struct field map[string]interface {}.x of type float64"#.to_string(),
+            ),
+        ];
+        for (text, want) in cases {
+            let error = serde_json::from_str::<Map<String, Value>>(text).unwrap_err();
+            assert_eq!(unreadable_object(text, &error), want, "{text}");
+        }
     }
 }

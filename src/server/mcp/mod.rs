@@ -80,16 +80,18 @@ impl Mcp {
         }
     }
 
-    /// The engine of `run` (`None`: the default run); `None` when the server serves no runs.
-    /// Opening a run's journal touches the disk, so this runs where blocking is fine.
+    /// The engine of `run` (`None`: the default run); `None` when the server serves no runs,
+    /// or `run` is new and `--max-runs` runs exist. Counting runs reads the runs folder, so
+    /// this runs where blocking is fine.
     pub(crate) async fn engine_of(&self, run: Option<&RunName>) -> Option<Arc<Engine>> {
         let Some(run) = run else {
             return Some(Arc::clone(&self.engine));
         };
         let (runs, run) = (Arc::clone(self.runs.as_ref()?), run.clone());
-        tokio::task::spawn_blocking(move || runs.get(Some(&run)))
+        tokio::task::spawn_blocking(move || runs.admit(&run))
             .await
             .ok()
+            .flatten()
     }
 
     /// Whether `/mcp/<run>` is served.

@@ -166,3 +166,101 @@ async fn calls_follow_prints_every_call_across_clear() {
     }
     assert!(lines.try_recv().is_err(), "nothing more");
 }
+
+/// A journal that is a pipe nobody reads, or a device, is refused at start with exit 2 (no
+/// hang, no "serving"); a run's journal that is such a pipe costs its lines, never an answer.
+#[tokio::test]
+async fn a_journal_no_call_could_finish_writing_is_refused_and_never_waited_on() {
+    let project = Project::copy_of_repo();
+    crate::support::make_fifo(&project.path().join("calls.pipe"));
+    for (journal, why) in [
+        ("calls.pipe", "is a pipe that nobody reads"),
+        (
+            "/dev/null",
+            "is not a regular file or a pipe (a character device)",
+        ),
+    ] {
+        for stdio in [false, true] {
+            let mut args = vec!["serve", "--port", "0", "--journal", journal];
+            if stdio {
+                args.push("--stdio");
+            }
+            let run = run_bounded(&project, &args);
+            assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+            assert!(
+                run.stderr.contains(why) && !run.stderr.contains("serving"),
+                "{args:?}: {}",
+                run.stderr
+            );
+        }
+    }
+    // A run's journal that becomes such a pipe mid-run: its calls answer at once.
+    let (_server, url, _stderr) = serve_binary(&project, &[]);
+    let run_dir = project.path().join(".run/runs/piped");
+    std::fs::create_dir_all(&run_dir).expect("the run's folder");
+    crate::support::make_fifo(&run_dir.join("calls.jsonl"));
+    let client = crate::support::http_client(&format!("{url}/piped")).await;
+    let answered = tokio::time::timeout(DEADLINE, assert_marina(&client)).await;
+    assert!(answered.is_ok(), "a call waited on a pipe nobody reads");
+}
+
+/// More runs in use than the file-descriptor limit holds journals: every call is answered and
+/// journalled in its run, the journals used least recently closing their files to make room
+/// (said once on stderr).
+#[tokio::test]
+async fn more_runs_than_file_descriptors_lose_no_journal_line() {
+    const RUNS: usize = 300;
+    let project = Project::copy_of_repo();
+    let mut command = project.command();
+    command.args(["serve", "--port", "0"]);
+    // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
+    unsafe {
+        command.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 256,
+                rlim_max: 256,
+            };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
+    let (_server, rest, mut stderr) =
+        crate::support::start_announced(command, "careem-mcp: serving ");
+    let url = rest
+        .split_whitespace()
+        .find(|word| word.ends_with("/mcp"))
+        .expect("the /mcp URL")
+        .to_string();
+    let mut sessions = Vec::with_capacity(RUNS);
+    for n in 0..RUNS {
+        let (raw, _) = crate::support::Raw::initialize(format!("{url}/r{n}"), "2025-06-18").await;
+        let (answer, _) = raw
+            .request(
+                2,
+                "tools/call",
+                json!({"name": "reverse_geocode", "arguments": {"latitude": 25.0866, "longitude": 55.1474}}),
+            )
+            .await;
+        assert_eq!(
+            answer["result"]["structuredContent"]["location"]["locationUuid"], "LOC-50001",
+            "run r{n}: {answer}"
+        );
+        // Every session stays open: its run's engine, and journal, stay in use.
+        sessions.push(raw);
+    }
+    for n in 0..RUNS {
+        let journal = project.path().join(format!(".run/runs/r{n}/calls.jsonl"));
+        let text = std::fs::read_to_string(&journal).unwrap_or_default();
+        assert_eq!(text.lines().count(), 1, "run r{n}: {text:?}");
+    }
+    let said: Vec<String> = stderr
+        .lines()
+        .into_iter()
+        .filter(|line| line.contains("journals are open"))
+        .collect();
+    assert_eq!(said.len(), 1, "said once: {said:?}");
+    assert_eq!(sessions.len(), RUNS);
+}

@@ -18,6 +18,7 @@ mod edits;
 mod hostile_files;
 #[cfg(unix)]
 mod journal;
+mod option_bounds;
 mod output;
 mod properties;
 mod security;
@@ -34,6 +35,7 @@ mod stdio;
 mod streams;
 #[cfg(unix)]
 mod stuck_shutdown;
+mod wire_edges;
 
 use std::path::Path;
 use std::process::{Command, Stdio};

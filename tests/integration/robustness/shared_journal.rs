@@ -144,3 +144,48 @@ fn a_journal_that_cannot_be_opened_at_start_up_is_tried_again_on_each_call() {
     search(&mut server, 3, "kept-", 10);
     assert_eq!(journalled_tags(&project, &global), ["kept-"]);
 }
+
+/// Lines the writer could not write (its folder was gone, as a full disk refuses them) are
+/// counted, and marked in the journal with the next line it can write: `calls` shows the gap.
+#[test]
+fn calls_shows_the_lines_its_writer_lost() {
+    let project = Project::copy_of_repo();
+    let global = ["--journal", "j/calls.jsonl"];
+    let (mut server, _stderr) = stdio_server(&project, &global);
+    search(&mut server, 2, "before-", 10);
+    // The folder goes away and a file takes its place: nothing can be written for a while.
+    let (folder, aside) = (project.path().join("j"), project.path().join("j.aside"));
+    std::fs::rename(&folder, &aside).expect("moved aside");
+    project.write("j", "a file, not a folder");
+    for id in 3..6 {
+        search(&mut server, id, "lost-", 10);
+    }
+    std::fs::remove_file(&folder).expect("the file goes");
+    std::fs::rename(&aside, &folder).expect("the folder is back");
+    search(&mut server, 6, "after-", 10);
+
+    assert_eq!(journalled_tags(&project, &global), ["before-", "after-"]);
+    let json = run_bounded(&project, &[&global[..], &["calls", "--json"]].concat());
+    assert!(
+        json.stderr
+            .contains("careem-mcp: 3 calls are missing from ")
+            && json.stderr.contains("j/calls.jsonl"),
+        "{}",
+        json.stderr
+    );
+    let table = run_bounded(&project, &[&global[..], &["calls"]].concat());
+    assert_eq!(table.code, 0, "{}", table.stderr);
+    let rows: Vec<&str> = table
+        .stdout
+        .lines()
+        .filter(|line| line.contains("food_merchant_search") || line.contains("missing"))
+        .collect();
+    assert_eq!(rows.len(), 3, "{}", table.stdout);
+    assert!(
+        rows[0].contains("food_merchant_search")
+            && rows[1].contains("(3 calls missing)")
+            && rows[2].contains("food_merchant_search"),
+        "{}",
+        table.stdout
+    );
+}

@@ -89,3 +89,38 @@ fn sigterm_on_stdio_lets_the_call_in_flight_answer_then_exits_zero() {
         "exits 0 after SIGTERM: {status:?}"
     );
 }
+
+/// A call cut by a shutdown while it waits its delay is answered `-32603` and journalled with
+/// the outcome `cancelled`, as a `hang` cut the same way is journalled.
+#[test]
+fn sigterm_during_a_delayed_call_journals_it_as_cancelled() {
+    let project = Project::copy_of_repo();
+    let forced = project.run(&["scenario", "reverse_geocode", "--delay", "60s"]);
+    assert_eq!(forced.code, 0, "{}", forced.stderr);
+    let mut command = project.command();
+    command.args(["serve", "--stdio"]);
+    let mut server = StdioServer::start(command, Stdio::null());
+    server.initialize();
+    server.send_json(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "reverse_geocode", "arguments": {"latitude": 25.0866, "longitude": 55.1474}}}));
+    // Read in order: once the ping is answered, the call was taken in and waits its delay.
+    server.send_json(&json!({"jsonrpc": "2.0", "id": 3, "method": "ping"}));
+    assert_eq!(server.next()["id"], 3);
+    kill_term(&server.process);
+
+    let answer = server.next();
+    assert_eq!(answer["id"], 2);
+    assert_eq!(answer["error"]["code"], -32603, "{answer}");
+    let status = server.process.wait_for_exit(Duration::from_secs(30));
+    assert!(
+        status.is_some_and(|s| s.code() == Some(0)),
+        "exits 0 after SIGTERM: {status:?}"
+    );
+    let calls = project.run(&["calls", "--json"]);
+    let entries: Vec<serde_json::Value> =
+        serde_json::from_str(&calls.stdout).expect("calls --json");
+    assert_eq!(entries.len(), 1, "{}", calls.stdout);
+    assert_eq!(entries[0]["tool"], "reverse_geocode");
+    assert_eq!(entries[0]["outcome"], "cancelled", "{}", calls.stdout);
+    assert_eq!(entries[0]["delayMs"], 60_000);
+}
