@@ -125,6 +125,57 @@ pub fn advertised_as(definition: &Map<String, Value>, profile: WireProfile) -> M
     tool
 }
 
+/// Each field of `definition` that `profile`'s SDK sends otherwise than it is written, as a
+/// sentence naming the field and what the SDK sends instead: `lint` warns of them, since
+/// tools/list would then differ from the file (SPEC §7.2).
+#[must_use]
+pub fn rewritten_fields(definition: &Map<String, Value>, profile: WireProfile) -> Vec<String> {
+    let sent = advertised_as(definition, profile);
+    let mut found = Vec::new();
+    rewritten(
+        "",
+        &Value::Object(definition.clone()),
+        Some(&Value::Object(sent)),
+        &mut found,
+    );
+    found
+        .into_iter()
+        .map(|(field, written, sent)| {
+            let sent = sent.map_or_else(|| "leaves it out".to_string(), |sent| format!("sends {sent}"));
+            format!(
+                "`{field}` is {written} in the file, but {} ({}) {sent}: tools/list will differ from the file",
+                profile.describe(),
+                profile.name()
+            )
+        })
+        .collect()
+}
+
+/// The leaves under `path` where `written` and `sent` differ: (field, written, sent).
+fn rewritten(
+    path: &str,
+    written: &Value,
+    sent: Option<&Value>,
+    found: &mut Vec<(String, Value, Option<Value>)>,
+) {
+    match (written, sent) {
+        (Value::Object(written), Some(Value::Object(sent))) => {
+            for (key, value) in written {
+                let field = if path.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{path}.{key}")
+                };
+                rewritten(&field, value, sent.get(key), found);
+            }
+        }
+        (written, sent) if sent != Some(written) => {
+            found.push((path.to_string(), written.clone(), sent.cloned()));
+        }
+        _ => {}
+    }
+}
+
 fn annotations(value: &Value, profile: WireProfile) -> Value {
     const ORDER: [&str; 5] = [
         "destructiveHint",
@@ -288,6 +339,25 @@ mod tests {
             String::from_utf8(internal_error_result()).unwrap(),
             r#"{"content":[{"type":"text","text":"internal server error"}],"isError":true}"#
         );
+    }
+
+    #[test]
+    fn fields_the_sdk_rewrites_are_named_with_what_it_sends() {
+        let file = json!({"name": "t", "annotations": {"title": "T", "readOnlyHint": false,
+                          "idempotentHint": true}});
+        let Value::Object(file) = file else { panic!() };
+        let found = rewritten_fields(&file, WireProfile::GoSdk161);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0]
+                .starts_with("`annotations.readOnlyHint` is false in the file, but Go SDK v1.6.1")
+        );
+        assert!(found[0].contains("leaves it out"));
+        let written = json!({"name": "t", "annotations": {"title": "T", "idempotentHint": true}});
+        let Value::Object(written) = written else {
+            panic!()
+        };
+        assert!(rewritten_fields(&written, WireProfile::GoSdk161).is_empty());
     }
 
     #[test]
