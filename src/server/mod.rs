@@ -12,6 +12,7 @@ mod mcp;
 pub(crate) mod memory;
 mod plain;
 mod profile;
+mod refusals;
 mod run;
 mod sessions;
 mod shutdown_signal;
