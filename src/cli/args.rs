@@ -429,7 +429,7 @@ impl ValueEnum for WireProfile {
     }
 
     fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        Some(clap::builder::PossibleValue::new(self.name()).help(self.describe()))
+        Some(clap::builder::PossibleValue::new(self.name()))
     }
 }
 

@@ -7,14 +7,17 @@ use std::fmt;
 use std::str::FromStr;
 
 /// A Go SDK release (and its options) that production may run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 pub enum WireProfile {
     /// v1.6.1, stateful Streamable HTTP: production as last recorded.
     #[default]
+    #[serde(rename = "go-sdk-1.6.1")]
     GoSdk161,
     /// v1.7.0 (July 2026), stateful.
+    #[serde(rename = "go-sdk-1.7.0")]
     GoSdk170,
     /// v1.7.0 with `StreamableHTTPOptions.Stateless`: protocol 2026-07-28 over Streamable HTTP.
+    #[serde(rename = "go-sdk-1.7.0-stateless")]
     GoSdk170Stateless,
 }
 
@@ -171,6 +174,9 @@ mod tests {
         }
         assert!("go-sdk-1.8.0".parse::<WireProfile>().is_err());
         assert_eq!(WireProfile::default(), WireProfile::GoSdk161);
+        for profile in WireProfile::ALL {
+            assert_eq!(serde_json::json!(profile), profile.name());
+        }
     }
 
     #[test]
