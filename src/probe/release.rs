@@ -62,7 +62,7 @@ fn matching(observed: &Observed) -> Option<WireProfile> {
         .iter()
         .any(|version| version == "2026-07-28");
     WireProfile::ALL.into_iter().find(|profile| {
-        observed.session_id == !profile.is_stateless()
+        observed.session_id != profile.is_stateless()
             && observed.discover_answered == profile.answers_discover()
             && observed.list_cache_hints == profile.answers_discover()
             && offers_2026 == profile.is_stateless()
