@@ -202,3 +202,31 @@ fn stateless_refuses_a_header_that_disagrees_with_meta() {
         "{body}"
     );
 }
+
+/// `server/discover` under 2026-07-28 is v1.7.0's `DiscoverResult`, byte for byte: each field
+/// once, in the struct's order (a recording read as JSON would not see a field written twice).
+#[test]
+fn discover_is_written_as_v1_7_0_writes_it() {
+    let project = Project::copy_of_repo();
+    let (_server, url, _stderr) = serve_binary(&project, &["--wire", "go-sdk-1.7.0-stateless"]);
+    let message = json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {}}}});
+    let (status, body) = post(
+        address(&url),
+        &message,
+        &[
+            ("MCP-Protocol-Version", "2026-07-28"),
+            ("Mcp-Method", "server/discover"),
+        ],
+    );
+    assert_eq!(status, 200, "{body}");
+    let want = concat!(
+        r#"data: {"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","#,
+        r#""_meta":{"io.modelcontextprotocol/serverInfo":{"name":"careem-mcp-service","version":"v1.0.0"}},"#,
+        r#""ttlMs":0,"cacheScope":"public","#,
+        r#""supportedVersions":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],"#,
+        r#""capabilities":{"logging":{},"resources":{"listChanged":true},"tools":{"listChanged":true}}}}"#
+    );
+    assert!(body.contains(want), "{body}");
+}

@@ -296,8 +296,6 @@ impl Mcp {
                 ))
             }
             Method::Discover => Ok(results::discover(
-                &self.name,
-                &self.version,
                 self.profile
                     .discover_versions(transport_of(session.origin())),
                 self.widget.is_some(),

@@ -36,20 +36,14 @@ pub(crate) fn initialize(name: &str, version: &str, protocol: &str, resources: b
     go_json::to_vec(&result, Escaping::Envelope)
 }
 
-/// The `server/discover` result (v1.7.0's `DiscoverResult`): `resultType` first, the server
-/// named in `_meta`, the cache hints, the revisions offered and the capabilities.
-pub(crate) fn discover(name: &str, version: &str, versions: &[&str], resources: bool) -> Vec<u8> {
-    let capabilities = capabilities(resources);
-    let mut out =
-        br#"{"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":"#.to_vec();
-    let mut info = Map::new();
-    info.insert("name".into(), name.into());
-    info.insert("version".into(), version.into());
-    go_json::write(&mut out, &info, Escaping::Envelope);
-    out.extend_from_slice(br#"},"ttlMs":0,"cacheScope":"public","supportedVersions":"#);
+/// The `server/discover` result's own fields (v1.7.0's `DiscoverResult`): the cache hints, the
+/// revisions offered and the capabilities. Discover is only answered per request, so its
+/// `resultType` and `_meta` come with every such result (`per_request::annotate`).
+pub(crate) fn discover(versions: &[&str], resources: bool) -> Vec<u8> {
+    let mut out = br#"{"ttlMs":0,"cacheScope":"public","supportedVersions":"#.to_vec();
     go_json::write(&mut out, versions, Escaping::Envelope);
     out.extend_from_slice(br#","capabilities":"#);
-    go_json::write(&mut out, &capabilities, Escaping::Envelope);
+    go_json::write(&mut out, &capabilities(resources), Escaping::Envelope);
     out.push(b'}');
     out
 }
