@@ -291,7 +291,7 @@ async fn post(
             session.end();
             return standard_headers::json_answer(status, messages.remove(0));
         }
-        let events = messages.iter().map(|message| event(message));
+        let events: Vec<_> = messages.iter().map(|message| Ok(event(message))).collect();
         let id = if profile.is_stateless() {
             session.end();
             None
@@ -304,7 +304,7 @@ async fn post(
             None
         };
         return stream(
-            futures::stream::iter(events.map(Ok).collect::<Vec<_>>()).boxed(),
+            futures::stream::iter(events).boxed(),
             id.filter(|_| initialize).as_deref(),
         );
     }
