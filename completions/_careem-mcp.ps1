@@ -53,6 +53,7 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             break
         }
         'careem-mcp;serve' {
+            [CompletionResult]::new('--wire', '--wire', [CompletionResultType]::ParameterName, 'The Go SDK release whose wire to speak: production''s as last recorded (v1.6.1), v1.7.0, or v1.7.0 stateless (protocol 2026-07-28). `careem-mcp drift` says which one production speaks')
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'The address to listen on. Anything but loopback exposes the server to the network')
             [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'The port to listen on; 0 picks a free one')
             [CompletionResult]::new('--server-name', '--server-name', [CompletionResultType]::ParameterName, '`serverInfo.name` in the initialize result')
@@ -74,6 +75,8 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
             [CompletionResult]::new('--stdio', '--stdio', [CompletionResultType]::ParameterName, 'Speak MCP on stdin/stdout instead of HTTP (logs go to stderr)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log every refused HTTP request on stderr: its method, path, status, the reason and the session it named')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log every refused HTTP request on stderr: its method, path, status, the reason and the session it named')
             [CompletionResult]::new('--no-output-schema', '--no-output-schema', [CompletionResultType]::ParameterName, 'Leave `outputSchema` out of the tool list')
             [CompletionResult]::new('--no-meta', '--no-meta', [CompletionResultType]::ParameterName, 'Leave `_meta` and the widget resource out')
             [CompletionResult]::new('--no-journal', '--no-journal', [CompletionResultType]::ParameterName, 'Keep no journal')
@@ -205,6 +208,7 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('--into', '--into', [CompletionResultType]::ParameterName, 'Write scenarios into copies of the tool files under this folder, kept apart for review, instead of into the project''s tool files')
             [CompletionResult]::new('--redact', '--redact', [CompletionResultType]::ParameterName, 'Mask the values of these fields (any case) in recorded answers: phone numbers, e-mail addresses, tokens, names')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long connecting, and each forwarded call, may take')
+            [CompletionResult]::new('--wire', '--wire', [CompletionResultType]::ParameterName, 'The Go SDK release whose wire to speak: production''s as last recorded (v1.6.1), v1.7.0, or v1.7.0 stateless (protocol 2026-07-28). `careem-mcp drift` says which one production speaks')
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'The address to listen on. Anything but loopback exposes the server to the network')
             [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'The port to listen on; 0 picks a free one')
             [CompletionResult]::new('--server-name', '--server-name', [CompletionResultType]::ParameterName, '`serverInfo.name` in the initialize result')
@@ -227,6 +231,8 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
             [CompletionResult]::new('--template-times', '--template-times', [CompletionResultType]::ParameterName, 'Turn RFC 3339 times within two days of now into `{{now±…}}` placeholders')
             [CompletionResult]::new('--stdio', '--stdio', [CompletionResultType]::ParameterName, 'Speak MCP on stdin/stdout instead of HTTP (logs go to stderr)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log every refused HTTP request on stderr: its method, path, status, the reason and the session it named')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log every refused HTTP request on stderr: its method, path, status, the reason and the session it named')
             [CompletionResult]::new('--no-output-schema', '--no-output-schema', [CompletionResultType]::ParameterName, 'Leave `outputSchema` out of the tool list')
             [CompletionResult]::new('--no-meta', '--no-meta', [CompletionResultType]::ParameterName, 'Leave `_meta` and the widget resource out')
             [CompletionResult]::new('--no-journal', '--no-journal', [CompletionResultType]::ParameterName, 'Keep no journal')

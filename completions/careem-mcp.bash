@@ -1130,7 +1130,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__record)
-            opts="-h --upstream --header --upstream-transport --into --template-times --redact --timeout --stdio --host --port --server-name --server-version --widget-domain --allowed-host --no-output-schema --no-meta --session-idle --max-sessions --max-connections --header-timeout --body-timeout --max-runs --no-journal --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-v -h --upstream --header --upstream-transport --into --template-times --redact --timeout --stdio --wire --verbose --host --port --server-name --server-version --widget-domain --allowed-host --no-output-schema --no-meta --session-idle --max-sessions --max-connections --header-timeout --body-timeout --max-runs --no-journal --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1158,6 +1158,10 @@ _careem__mcp() {
                     ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wire)
+                    COMPREPLY=($(compgen -W "go-sdk-1.6.1 go-sdk-1.7.0 go-sdk-1.7.0-stateless" -- "${cur}"))
                     return 0
                     ;;
                 --host)
@@ -1398,12 +1402,16 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__serve)
-            opts="-h --stdio --host --port --server-name --server-version --widget-domain --allowed-host --no-output-schema --no-meta --session-idle --max-sessions --max-connections --header-timeout --body-timeout --max-runs --no-journal --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-v -h --stdio --wire --verbose --host --port --server-name --server-version --widget-domain --allowed-host --no-output-schema --no-meta --session-idle --max-sessions --max-connections --header-timeout --body-timeout --max-runs --no-journal --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --wire)
+                    COMPREPLY=($(compgen -W "go-sdk-1.6.1 go-sdk-1.7.0 go-sdk-1.7.0-stateless" -- "${cur}"))
+                    return 0
+                    ;;
                 --host)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -49,6 +49,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'careem-mcp;serve'= {
+            cand --wire 'The Go SDK release whose wire to speak: production''s as last recorded (v1.6.1), v1.7.0, or v1.7.0 stateless (protocol 2026-07-28). `careem-mcp drift` says which one production speaks'
             cand --host 'The address to listen on. Anything but loopback exposes the server to the network'
             cand --port 'The port to listen on; 0 picks a free one'
             cand --server-name '`serverInfo.name` in the initialize result'
@@ -70,6 +71,8 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
             cand --stdio 'Speak MCP on stdin/stdout instead of HTTP (logs go to stderr)'
+            cand -v 'Log every refused HTTP request on stderr: its method, path, status, the reason and the session it named'
+            cand --verbose 'Log every refused HTTP request on stderr: its method, path, status, the reason and the session it named'
             cand --no-output-schema 'Leave `outputSchema` out of the tool list'
             cand --no-meta 'Leave `_meta` and the widget resource out'
             cand --no-journal 'Keep no journal'
@@ -193,6 +196,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --into 'Write scenarios into copies of the tool files under this folder, kept apart for review, instead of into the project''s tool files'
             cand --redact 'Mask the values of these fields (any case) in recorded answers: phone numbers, e-mail addresses, tokens, names'
             cand --timeout 'How long connecting, and each forwarded call, may take'
+            cand --wire 'The Go SDK release whose wire to speak: production''s as last recorded (v1.6.1), v1.7.0, or v1.7.0 stateless (protocol 2026-07-28). `careem-mcp drift` says which one production speaks'
             cand --host 'The address to listen on. Anything but loopback exposes the server to the network'
             cand --port 'The port to listen on; 0 picks a free one'
             cand --server-name '`serverInfo.name` in the initialize result'
@@ -215,6 +219,8 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
             cand --template-times 'Turn RFC 3339 times within two days of now into `{{now±…}}` placeholders'
             cand --stdio 'Speak MCP on stdin/stdout instead of HTTP (logs go to stderr)'
+            cand -v 'Log every refused HTTP request on stderr: its method, path, status, the reason and the session it named'
+            cand --verbose 'Log every refused HTTP request on stderr: its method, path, status, the reason and the session it named'
             cand --no-output-schema 'Leave `outputSchema` out of the tool list'
             cand --no-meta 'Leave `_meta` and the widget resource out'
             cand --no-journal 'Keep no journal'

@@ -51,6 +51,9 @@ complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "world" -d 'Sh
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "grade" -d 'Grade an agent\'s run by its end state: replay the expected actions on a fresh copy of the run\'s world and compare the two ends. Exit 0 when they agree, 1 when they differ, 2 when grading could not run'
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l wire -d 'The Go SDK release whose wire to speak: production\'s as last recorded (v1.6.1), v1.7.0, or v1.7.0 stateless (protocol 2026-07-28). `careem-mcp drift` says which one production speaks' -r -f -a "go-sdk-1.6.1\t''
+go-sdk-1.7.0\t''
+go-sdk-1.7.0-stateless\t''"
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l host -d 'The address to listen on. Anything but loopback exposes the server to the network' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l port -d 'The port to listen on; 0 picks a free one' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l server-name -d '`serverInfo.name` in the initialize result' -r
@@ -72,6 +75,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l journal-
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l stdio -d 'Speak MCP on stdin/stdout instead of HTTP (logs go to stderr)'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -s v -l verbose -d 'Log every refused HTTP request on stderr: its method, path, status, the reason and the session it named'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l no-output-schema -d 'Leave `outputSchema` out of the tool list'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l no-meta -d 'Leave `_meta` and the widget resource out'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l no-journal -d 'Keep no journal'
@@ -185,6 +189,9 @@ sse\t'Legacy HTTP+SSE; the URL is the event stream\'s, ending in /sse'"
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l into -d 'Write scenarios into copies of the tool files under this folder, kept apart for review, instead of into the project\'s tool files' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l redact -d 'Mask the values of these fields (any case) in recorded answers: phone numbers, e-mail addresses, tokens, names' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l timeout -d 'How long connecting, and each forwarded call, may take' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l wire -d 'The Go SDK release whose wire to speak: production\'s as last recorded (v1.6.1), v1.7.0, or v1.7.0 stateless (protocol 2026-07-28). `careem-mcp drift` says which one production speaks' -r -f -a "go-sdk-1.6.1\t''
+go-sdk-1.7.0\t''
+go-sdk-1.7.0-stateless\t''"
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l host -d 'The address to listen on. Anything but loopback exposes the server to the network' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l port -d 'The port to listen on; 0 picks a free one' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l server-name -d '`serverInfo.name` in the initialize result' -r
@@ -207,6 +214,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l clock -
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l template-times -d 'Turn RFC 3339 times within two days of now into `{{now±…}}` placeholders'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l stdio -d 'Speak MCP on stdin/stdout instead of HTTP (logs go to stderr)'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -s v -l verbose -d 'Log every refused HTTP request on stderr: its method, path, status, the reason and the session it named'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l no-output-schema -d 'Leave `outputSchema` out of the tool list'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l no-meta -d 'Leave `_meta` and the widget resource out'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l no-journal -d 'Keep no journal'

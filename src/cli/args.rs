@@ -14,7 +14,7 @@ use super::complete;
 use crate::dashboard::DEFAULT_MAX_STREAMS;
 use crate::engine::DEFAULT_MAX_RUNS;
 use crate::engine::{Delay, Fault, RunName};
-use crate::server::DEFAULT_MAX_SESSIONS;
+use crate::server::{DEFAULT_MAX_SESSIONS, WireProfile};
 
 /// Production careem-mcp, served from scenario files.
 ///
@@ -286,6 +286,15 @@ pub struct ServeArgs {
     /// Speak MCP on stdin/stdout instead of HTTP (logs go to stderr).
     #[arg(long)]
     pub stdio: bool,
+    /// The Go SDK release whose wire to speak: production's as last recorded (v1.6.1), v1.7.0,
+    /// or v1.7.0 stateless (protocol 2026-07-28). `careem-mcp drift` says which one production
+    /// speaks.
+    #[arg(long, value_enum, env = "CAREEM_MCP_WIRE", default_value_t = WireProfile::default())]
+    pub wire: WireProfile,
+    /// Log every refused HTTP request on stderr: its method, path, status, the reason and the
+    /// session it named.
+    #[arg(short, long, env = "CAREEM_MCP_VERBOSE")]
+    pub verbose: bool,
     /// The address to listen on. Anything but loopback exposes the server to the network.
     #[arg(long, env = "CAREEM_MCP_HOST", default_value = "127.0.0.1")]
     pub host: String,
@@ -526,6 +535,17 @@ pub struct RecordArgs {
     pub timeout: Duration,
     #[command(flatten)]
     pub serve: ServeArgs,
+}
+
+/// `--wire`'s values are the profiles' names; the profile itself is the server's type.
+impl ValueEnum for WireProfile {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Self::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.name()))
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -410,8 +410,9 @@ async fn lists(session: &mut ProbeSession<'_>, engine: &Engine) -> Result<String
             continue;
         };
         let wire = serde_json::to_value(wire).map_err(|error| error.to_string())?;
-        let advertised = crate::server::advertised(&tool.definition);
-        if let Some(difference) = difference(&Value::Object(advertised), &wire) {
+        // SPEC §7.2: the definition as written in the file, not as any SDK would rewrite it.
+        let written = Value::Object(tool.definition.clone());
+        if let Some(difference) = difference(&written, &wire) {
             problems.push(format!("{}: {difference}", tool.path.display()));
         }
     }

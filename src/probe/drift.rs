@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use super::transport::{self, Client, Reach, answer};
 use super::{Scratch, load, write_empty};
 use crate::engine::{EngineConfig, Surface};
-use crate::server::{ServerOptions, start_http};
+use crate::server::{ServerOptions, WireProfile, start_http};
 
 /// How many pages of a list are read before the server counts as misbehaving.
 const MAX_PAGES: usize = 1000;
@@ -52,8 +52,10 @@ pub async fn production(url: &str, via: Upstream, reach: &Reach) -> Result<Surfa
     surface
 }
 
-/// The project's side: its tool files served by a server of our own, read as production is.
-pub async fn project(config: &EngineConfig) -> anyhow::Result<Surface> {
+/// The project's side: its tool files served by a server of our own speaking `wire` (the
+/// release production speaks, so that only the files' differences show), read as production
+/// is.
+pub async fn project(config: &EngineConfig, wire: WireProfile) -> anyhow::Result<Surface> {
     let scratch = Scratch::create()?;
     let config = EngineConfig {
         overrides: scratch.path().join("overrides.json"),
@@ -65,6 +67,7 @@ pub async fn project(config: &EngineConfig) -> anyhow::Result<Surface> {
         engine,
         ServerOptions {
             port: 0,
+            wire,
             ..ServerOptions::default()
         },
     )

@@ -6,6 +6,7 @@ mod checks;
 pub mod drift;
 mod finding;
 pub mod record;
+pub mod release;
 mod transport;
 
 use std::path::{Path, PathBuf};

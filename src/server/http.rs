@@ -37,6 +37,8 @@ pub struct AppState {
     guard: Arc<HostGuard>,
     body_timeout: Duration,
     shutdown: CancellationToken,
+    /// Logs every refused request (`serve -v`).
+    verbose: bool,
 }
 
 impl AppState {
@@ -50,6 +52,7 @@ impl AppState {
             guard: Arc::new(HostGuard::new(&options.allowed_hosts).without_origin_check()),
             body_timeout: options.connections.body_timeout,
             shutdown,
+            verbose: options.verbose,
         }
     }
 
@@ -77,7 +80,7 @@ pub fn app(state: AppState) -> Router {
         Arc::clone(&state.streams),
     );
     let tools = state.mcp.tool_count();
-    Router::new()
+    let router = Router::new()
         .route(
             "/mcp",
             any(super::streamable::handle).with_state(streamable.clone()),
@@ -98,7 +101,12 @@ pub fn app(state: AppState) -> Router {
             read_bodies_in_time,
         ))
         .layer(middleware::from_fn(refuse_large_bodies))
-        .layer(middleware::from_fn_with_state(state.guard, guard_hosts))
+        .layer(middleware::from_fn_with_state(state.guard, guard_hosts));
+    if state.verbose {
+        router.layer(middleware::from_fn(super::refusals::log_refusals))
+    } else {
+        router
+    }
 }
 
 fn too_large() -> Response {

@@ -11,10 +11,14 @@ mod jsonrpc;
 mod mcp;
 pub(crate) mod memory;
 mod plain;
+mod profile;
+mod refusals;
 mod run;
 mod sessions;
 mod shutdown_signal;
 mod sse;
+mod standard_headers;
+mod stateless;
 mod stdio;
 mod streamable;
 mod streams;
@@ -36,7 +40,8 @@ use mcp::InFlight;
 pub use connections::ConnectionLimits;
 pub use guard::is_loopback;
 pub use http::{AppState, app};
-pub use mcp::{advertised, call_result_json};
+pub use mcp::{advertised, advertised_as, call_result_json, rewritten_fields};
+pub use profile::{UnknownProfile, WireProfile};
 pub use run::{run_until_signal, runtime};
 pub use sessions::DEFAULT_MAX_SESSIONS;
 pub use shutdown_signal::shutdown_signal;
@@ -77,6 +82,10 @@ pub struct ServerOptions {
     pub runs: Option<Arc<crate::engine::Runs>>,
     /// Answers every `tools/call` in place of the engine (`careem-mcp record`).
     pub forwarder: Option<Arc<dyn Forwarder>>,
+    /// The Go SDK release whose wire the server speaks.
+    pub wire: WireProfile,
+    /// Logs every refused HTTP request to stderr: method, path, status, reason, session.
+    pub verbose: bool,
 }
 
 /// Answers `tools/call` in place of the engine: `careem-mcp record` sends each call upstream
@@ -124,6 +133,8 @@ impl Default for ServerOptions {
             connections: ConnectionLimits::default(),
             runs: None,
             forwarder: None,
+            wire: WireProfile::default(),
+            verbose: false,
         }
     }
 }

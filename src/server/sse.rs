@@ -239,7 +239,7 @@ async fn post(sse: &Sse, id: &str, run: Option<&RunName>, body: &[u8]) -> Respon
     let Message::Request(request) = message else {
         return plain::empty(StatusCode::ACCEPTED);
     };
-    let method = match jsonrpc::check(&request) {
+    let method = match jsonrpc::check(&request, sse.mcp.profile()) {
         Ok(method) => method,
         Err(refusal) => return plain::error(StatusCode::BAD_REQUEST, &refusal.to_string()),
     };

@@ -13,7 +13,7 @@ use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
 use super::ServerOptions;
-use super::jsonrpc::{self, Message, Method, RpcError, error_message};
+use super::jsonrpc::{self, Message, Method, error_message};
 use super::mcp::{Arrival, Mcp, Reply, Session};
 use crate::engine::Engine;
 use crate::engine::Origin;
@@ -91,12 +91,11 @@ async fn handle(
         let Message::Request(request) = message else {
             continue;
         };
-        match jsonrpc::check(&request) {
+        match jsonrpc::check(&request, mcp.profile()) {
             Ok(method) => checked.push((request, method)),
             Err(refusal) => {
                 if let Some(id) = &request.id {
-                    let error = RpcError::new(refusal.code(), refusal.to_string());
-                    refused.push(error_message(Some(id), &error));
+                    refused.push(error_message(Some(id), &refusal.rpc_error(mcp.profile())));
                 }
             }
         }

@@ -15,12 +15,12 @@ use tokio_util::sync::CancellationToken;
 
 use super::faults;
 use super::jsonrpc::{self, Message, Method, Request as RpcRequest};
-use super::mcp::{
-    Arrival, DEFAULT_HEADER_VERSION, Mcp, PROTOCOL_VERSIONS, Reply, Session, ToolCall,
-};
+use super::mcp::{Arrival, DEFAULT_HEADER_VERSION, Mcp, Reply, Session, ToolCall};
 use super::plain;
+use super::profile::WireProfile;
 use super::sessions::{Live, Sessions};
 use super::streams::Streams;
+use super::{standard_headers, stateless};
 use crate::engine::Origin;
 use crate::engine::{Plan, RunName};
 
@@ -57,6 +57,23 @@ async fn serve(http: Streamable, run: Option<RunName>, request: Request) -> Resp
     let (parts, body) = request.into_parts();
     let method = parts.method.clone();
     let headers = &parts.headers;
+    let profile = http.mcp.profile();
+    if profile.checks_version_first()
+        && let Some(refused) = headers
+            .get(PROTOCOL_VERSION)
+            .and_then(|value| unsupported(&String::from_utf8_lossy(value.as_bytes()), profile))
+    {
+        return refused;
+    }
+    if profile.is_stateless()
+        && let Some(refused) = stateless::refused(
+            &method,
+            base_media_type(headers) == "application/json",
+            accepts(headers),
+        )
+    {
+        return refused;
+    }
     if method == HttpMethod::POST && base_media_type(headers) != "application/json" {
         return plain::error(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -80,7 +97,7 @@ async fn serve(http: Streamable, run: Option<RunName>, request: Request) -> Resp
     let session_id = headers
         .get(SESSION_ID)
         .and_then(|value| value.to_str().ok())
-        .filter(|id| !id.is_empty())
+        .filter(|id| !id.is_empty() && !profile.is_stateless())
         .map(str::to_string);
     let live = match &session_id {
         Some(id) => match http.sessions.get(id) {
@@ -123,12 +140,12 @@ async fn serve(http: Streamable, run: Option<RunName>, request: Request) -> Resp
                 "Bad Request: GET requires an Mcp-Session-Id header",
             );
         };
-        if let Some(refused) = unsupported(&version) {
+        if let Some(refused) = unsupported(&version, profile) {
             return refused;
         }
-        return standalone(&live, headers, &http.streams);
+        return standalone(&live, headers, &http.streams, profile);
     }
-    if let Some(refused) = unsupported(&version) {
+    if let Some(refused) = unsupported(&version, profile) {
         return refused;
     }
     if headers.contains_key(LAST_EVENT_ID) {
@@ -142,7 +159,7 @@ async fn serve(http: Streamable, run: Option<RunName>, request: Request) -> Resp
         Ok(body) => body,
         Err(_) => return plain::error(StatusCode::BAD_REQUEST, "failed to read body"),
     };
-    post(&http, live, run, &version, &body).await
+    post(&http, live, run, headers, &version, &body).await
 }
 
 /// A POST's messages, answered.
@@ -150,9 +167,11 @@ async fn post(
     http: &Streamable,
     live: Option<Arc<Live>>,
     run: Option<RunName>,
+    headers: &HeaderMap,
     version: &str,
     body: &Bytes,
 ) -> Response {
+    let profile = http.mcp.profile();
     if body.is_empty() {
         return plain::error(StatusCode::BAD_REQUEST, "POST requires a non-empty body");
     }
@@ -173,15 +192,41 @@ async fn post(
             ),
         );
     }
+    let single = messages.len() == 1;
+    let header = headers
+        .get(PROTOCOL_VERSION)
+        .map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned());
     let mut requests = Vec::with_capacity(messages.len());
     for message in messages {
         let Message::Request(request) = message else {
             continue;
         };
-        match jsonrpc::check(&request) {
-            Ok(method) => requests.push((request, method)),
+        match jsonrpc::check(&request, profile) {
+            Ok(method) => {
+                if profile.answers_discover()
+                    && let Some(refused) = standard_headers::per_request(
+                        &request,
+                        method,
+                        header.as_deref(),
+                        version,
+                        profile.is_stateless(),
+                    )
+                {
+                    return refused;
+                }
+                requests.push((request, method));
+            }
+            Err(refusal) if profile.answers_discover() => {
+                return standard_headers::refused(&request, &refusal, version);
+            }
             Err(refusal) => return plain::error(StatusCode::BAD_REQUEST, &refusal.to_string()),
         }
+    }
+    if let ([(request, _)], true, false) = (requests.as_slice(), single, batch)
+        && profile.answers_discover()
+        && let Some(refused) = standard_headers::standard(headers, request, version)
+    {
+        return refused;
     }
     let session = match &live {
         Some(live) => Arc::clone(&live.session),
@@ -189,7 +234,11 @@ async fn post(
             let Some(engine) = http.mcp.engine_of(run.as_ref()).await else {
                 return plain::not_found();
             };
-            Sessions::fresh(Origin::Http, engine, run)
+            if profile.is_stateless() {
+                stateless::session(engine, run, &requests, version)
+            } else {
+                Sessions::fresh(Origin::Http, engine, run)
+            }
         }
     };
     let calls = requests
@@ -210,7 +259,8 @@ async fn post(
             .then(|| ToolCall::name_of(request.params.as_deref()))
             .flatten()
             .map(|name| (http.mcp.arrive(&session, &name), name));
-        if let (false, true, Some((arrival, name))) = (batch, live.is_some(), &arrival)
+        let faults_served = live.is_some() || profile.is_stateless();
+        if let (false, true, Some((arrival, name))) = (batch, faults_served, &arrival)
             && let Some(plan) = arrival.plan()
             && let Some(fault) = plan
                 .fault
@@ -234,13 +284,23 @@ async fn post(
     if live.is_none() {
         // A new session: answered whole first, so that it is in the table (when `initialize`
         // succeeded) before its id goes out, and ended otherwise, as the SDK ends it.
-        let mut events = Vec::new();
+        let mut messages = Vec::new();
         while let Some(reply) = answers.next().await {
             if let Reply::Message(message) = reply {
-                events.push(event(&message));
+                messages.push(message);
             }
         }
-        let id = if session.is_initialized() {
+        if let [message] = messages.as_slice()
+            && let Some(status) = standard_headers::error_status(version, message)
+        {
+            session.end();
+            return standard_headers::json_answer(status, messages.remove(0));
+        }
+        let events: Vec<_> = messages.iter().map(|message| Ok(event(message))).collect();
+        let id = if profile.is_stateless() {
+            session.end();
+            None
+        } else if session.is_initialized() {
             let id = session.id().map(str::to_string);
             http.sessions.admit(Arc::clone(&session));
             id
@@ -249,7 +309,7 @@ async fn post(
             None
         };
         return stream(
-            futures::stream::iter(events.into_iter().map(Ok)).boxed(),
+            futures::stream::iter(events).boxed(),
             id.filter(|_| initialize).as_deref(),
         );
     }
@@ -299,7 +359,12 @@ async fn ingress(
 }
 
 /// The standalone GET stream: one per session, open until the session or the client ends.
-fn standalone(live: &Arc<Live>, headers: &HeaderMap, streams: &Arc<Streams>) -> Response {
+fn standalone(
+    live: &Arc<Live>,
+    headers: &HeaderMap,
+    streams: &Arc<Streams>,
+    profile: WireProfile,
+) -> Response {
     if let Some(value) = headers.get(LAST_EVENT_ID) {
         let text = String::from_utf8_lossy(value.as_bytes());
         let well_formed = text
@@ -319,6 +384,12 @@ fn standalone(live: &Arc<Live>, headers: &HeaderMap, streams: &Arc<Streams>) -> 
         );
     }
     let (open, slot) = (StandaloneOpen(Arc::clone(live)), streams.take());
+    // v1.7.0 writes a comment at once, so that a proxy passes the headers on.
+    let primed = futures::stream::iter(
+        profile
+            .primes_standalone_stream()
+            .then(|| Ok(Bytes::from_static(b": ok\n\n"))),
+    );
     let events = futures::stream::once(async move {
         let displaced = tokio::select! {
             () = open.0.session.ended() => false,
@@ -330,7 +401,7 @@ fn standalone(live: &Arc<Live>, headers: &HeaderMap, streams: &Arc<Streams>) -> 
     .filter_map(|displaced| {
         std::future::ready(displaced.then(|| Err::<Bytes, _>(super::streams::displaced())))
     });
-    stream(events.boxed(), None)
+    stream(primed.chain(events).boxed(), None)
 }
 
 /// Marks the session's standalone stream closed when the body that holds it is dropped.
@@ -342,13 +413,18 @@ impl Drop for StandaloneOpen {
     }
 }
 
-fn unsupported(version: &str) -> Option<Response> {
-    (!PROTOCOL_VERSIONS.contains(&version)).then(|| {
+/// The refusal of a header version `profile`'s release does not know; v1.7.0 lets any from
+/// 2026-07-28 on through, for the per-request checks to judge.
+fn unsupported(version: &str, profile: WireProfile) -> Option<Response> {
+    let known = profile.header_versions();
+    let passes = known.contains(&version)
+        || (profile.answers_discover() && standard_headers::is_2026(version));
+    (!passes).then(|| {
         plain::error(
             StatusCode::BAD_REQUEST,
             &format!(
                 "Bad Request: Unsupported protocol version (supported versions: {})",
-                PROTOCOL_VERSIONS.join(",")
+                known.join(",")
             ),
         )
     })

@@ -47,11 +47,40 @@ fn lint_reports_every_problem_in_every_file_with_its_line() {
     assert_eq!(run.stdout.lines().count(), 8, "{}", run.stdout);
 }
 
+/// A field the default profile's SDK would send otherwise (v1.6.1 leaves a false
+/// `readOnlyHint` out) is a warning naming the field and what the SDK sends: tools/list would
+/// differ from the file, though nothing is broken.
+#[test]
+fn lint_warns_of_a_field_the_default_sdk_rewrites() {
+    let project = Project::copy_of_repo();
+    let path = "tools/cart/cart_clear.md";
+    let text = project.read(path).replace(
+        r#""destructiveHint": true,"#,
+        r#""readOnlyHint": false, "destructiveHint": true,"#,
+    );
+    project.write(path, &text);
+    let run = project.run(&["lint"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let warning = run
+        .stderr
+        .lines()
+        .find(|line| line.contains("warning:"))
+        .unwrap_or_else(|| panic!("no warning: {}", run.stderr));
+    assert!(warning.contains("cart_clear.md"), "{warning}");
+    assert!(
+        warning.contains("`annotations.readOnlyHint` is false in the file")
+            && warning.contains("go-sdk-1.6.1")
+            && warning.contains("leaves it out"),
+        "{warning}"
+    );
+}
+
 #[test]
 fn lint_is_clean_on_the_project_and_catches_a_stale_source_listing() {
     let project = Project::copy_of_repo();
     let run = project.run(&["lint"]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(!run.stderr.contains("warning:"), "{}", run.stderr);
 
     let path = "tools/account/get_user_profile.md";
     let text = project.read(path).replace(

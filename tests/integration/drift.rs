@@ -297,3 +297,25 @@ fn a_server_that_is_down_slow_or_not_mcp_is_an_error_naming_url_and_step() {
     }
     drop(silent);
 }
+
+/// Production of each release (a careem-mcp served with that profile) is named on drift's first
+/// line and under `--format json`, and the project, served with the same profile, shows no
+/// difference: the release's own rewriting of the definitions is not drift.
+#[test]
+fn drift_names_the_wire_profile_production_speaks() {
+    let project = Project::copy_of_repo();
+    for profile in ["go-sdk-1.6.1", "go-sdk-1.7.0", "go-sdk-1.7.0-stateless"] {
+        let production = Project::copy_of_repo();
+        let (_server, url, _stderr) =
+            serve_binary(&production, &["--no-journal", "--wire", profile]);
+        let run = project.run(&["drift", "--url", &url]);
+        assert_eq!(run.code, 0, "{profile}: {}{}", run.stdout, run.stderr);
+        let first = run.stdout.lines().next().unwrap_or_default();
+        assert!(
+            first.starts_with(&format!("wire: {profile} (")),
+            "{profile}: {first}"
+        );
+        let run = project.run(&["drift", "--url", &url, "--format", "json"]);
+        assert_eq!(run.json()["wire"]["profile"], profile, "{}", run.stdout);
+    }
+}

@@ -23,5 +23,6 @@ mod terminal;
 mod transcript;
 mod verify;
 mod wire;
+mod wire_profiles;
 mod world_food;
 mod world_rides;

@@ -19,9 +19,8 @@ const WIDGET_DOMAIN: &str = "https://careem-mcp-app.pages.dev";
 /// Words that would tell a client it is not talking to production (SPEC §7 test 12).
 const GIVEAWAYS: [&str; 6] = ["mock", "sandbox", "sbx", "fake", "dummy", "example.com"];
 
-/// The definition each tool file advertises, read straight from the file (not via the engine).
-/// Every file's definition as production's Go SDK advertises it (its `Tool` struct's key order,
-/// `_meta` sorted, false `readOnlyHint`/`idempotentHint` left out).
+/// The definition each tool file advertises, read straight from the file (not via the engine)
+/// and as written: under the default profile, tools/list is the files (SPEC §7.2).
 fn file_definitions(project: &Project) -> Vec<Value> {
     let mut definitions: Vec<Value> = files_under(&project.path().join("tools"))
         .into_iter()
@@ -33,7 +32,7 @@ fn file_definitions(project: &Project) -> Vec<Value> {
             let end = start + text[start..].find("\n```").expect("the block ends");
             let definition =
                 serde_json::from_str(&text[start..end]).expect("the definition is JSON");
-            Value::Object(careem_mcp::server::advertised(&definition))
+            Value::Object(definition)
         })
         .collect();
     definitions.sort_by_key(|d: &Value| d["name"].as_str().unwrap_or_default().to_string());
@@ -123,9 +122,10 @@ async fn tools_list_is_every_file_definition_as_the_go_sdk_writes_it() {
     assert_eq!(listed.len(), files.len());
     for (listed, file) in listed.iter().zip(&files) {
         assert_eq!(listed, file, "{}", file["name"]);
+        let in_sdk_order = careem_mcp::server::advertised(file.as_object().expect("an object"));
         assert_eq!(
             listed.to_string(),
-            file.to_string(),
+            Value::Object(in_sdk_order).to_string(),
             "{}: key order",
             file["name"]
         );

@@ -222,6 +222,41 @@ impl Drop for Served {
     }
 }
 
+/// SPEC §7.2 compares tools/list with each file as written: a field the SDK leaves out (v1.6.1
+/// never sends a false `readOnlyHint`) fails test 2, as it fails the acceptance suite.
+#[test]
+fn a_hint_the_sdk_leaves_out_fails_test_2() {
+    let project = Project::copy_of_repo();
+    edit(
+        &project,
+        "tools/rides/ride_cancel.md",
+        r#""destructiveHint": true,"#,
+        r#""readOnlyHint": false, "destructiveHint": true,"#,
+    );
+    let run = project.run(&["verify", "--json"]);
+    let detail = only_failing(&run, &["2"]);
+    assert!(
+        detail.contains(
+            "tools/rides/ride_cancel.md: /annotations/readOnlyHint is in the file but not in tools/list"
+        ),
+        "{detail}"
+    );
+}
+
+/// Under v1.7.0 the SDK sends every false hint, so tools/list is no longer the files as
+/// written: verify says so (which is why the files follow the default profile).
+#[test]
+fn a_v1_7_0_server_fails_test_2_with_the_hints_it_adds() {
+    let project = Project::copy_of_repo();
+    let served = Served::start(&project, &["--wire", "go-sdk-1.7.0"]);
+    let run = project.run(&["verify", "--url", &served.url, "--json"]);
+    let detail = only_failing(&run, &["2"]);
+    assert!(
+        detail.contains("is in tools/list but not in the file"),
+        "{detail}"
+    );
+}
+
 #[test]
 fn a_server_without_output_schemas_fails_test_2_through_url() {
     let project = Project::copy_of_repo();

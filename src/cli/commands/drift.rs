@@ -15,7 +15,8 @@ use crate::engine::{
 };
 use crate::probe::Reach;
 use crate::probe::drift::{self, Upstream};
-use crate::server::runtime;
+use crate::probe::release::{self, Release};
+use crate::server::{WireProfile, runtime};
 
 /// How much of one value the terminal report shows.
 const VALUE_LIMIT: usize = 2000;
@@ -35,10 +36,21 @@ pub fn run(
         UpstreamTransport::Sse => Upstream::Sse,
     };
     let runtime = runtime().context("cannot start the async runtime")?;
-    let (production, project) = runtime.block_on(async {
+    let (production, project, release) = runtime.block_on(async {
         let production = drift::production(&args.url, via, &reach).await?;
-        let project = drift::project(&config).await?;
-        anyhow::Ok((production, project))
+        let release = match via {
+            Upstream::Http => Some(release::observe(&args.url, &reach).await.map(Release::of)),
+            Upstream::Sse => None,
+        };
+        let wire = match &release {
+            Some(Ok(Release {
+                profile: Some(profile),
+                ..
+            })) => *profile,
+            _ => WireProfile::default(),
+        };
+        let project = drift::project(&config, wire).await?;
+        anyhow::Ok((production, project, release))
     })?;
     let drift = engine::drift::compare(&project, &production);
     let written = if args.write && !drift.is_empty() {
@@ -49,11 +61,18 @@ pub fn run(
     match args.format {
         DriftFormat::Text => {
             let counts = (project.tools.len(), project.resources.len());
+            printer::out(&wire_line(release.as_ref()))?;
             printer::out(&report(&drift, counts))?;
         }
         DriftFormat::Json => {
-            let document =
-                json!({"url": args.url, "differences": drift.differences, "written": written});
+            let wire = match &release {
+                Some(Ok(release)) => json!(release),
+                Some(Err(why)) => {
+                    json!({"profile": null, "description": format!("not determined: {why}")})
+                }
+                None => json!({"profile": null, "description": SSE_ONLY}),
+            };
+            let document = json!({"url": args.url, "wire": wire, "differences": drift.differences, "written": written});
             printer::out(&serde_json::to_string_pretty(&document)?)?;
         }
     }
@@ -65,6 +84,38 @@ pub fn run(
     } else {
         Status::Findings
     })
+}
+
+/// Why the release is not told over legacy SSE.
+const SSE_ONLY: &str = "not determined over legacy SSE: drift tells the release from production's Streamable HTTP endpoint";
+
+/// The report's first line: the wire profile production's answers match.
+fn wire_line(release: Option<&Result<Release, String>>) -> String {
+    match release {
+        Some(Ok(Release {
+            profile: Some(profile),
+            description,
+            ..
+        })) => format!(
+            "wire: {profile} ({description}); serve --wire {profile} answers as production does"
+        ),
+        Some(Ok(Release { observed, .. })) => format!(
+            "wire: matches no profile (session id {}, server/discover {}, list cache hints {})",
+            yes_no(observed.session_id),
+            if observed.discover_answered {
+                format!("offers {}", observed.discover_versions.join(","))
+            } else {
+                "refused".to_string()
+            },
+            yes_no(observed.list_cache_hints)
+        ),
+        Some(Err(why)) => format!("wire: not determined: {why}"),
+        None => format!("wire: {SSE_ONLY}"),
+    }
+}
+
+fn yes_no(flag: bool) -> &'static str {
+    if flag { "yes" } else { "no" }
 }
 
 /// The terminal report: one block per subject, each place with both values, then a summary.

@@ -10,6 +10,7 @@ use crate::cli::args::{GlobalArgs, LintFormat};
 use crate::cli::printable::printable;
 use crate::cli::{Status, printer, snippet};
 use crate::engine::{Diagnostic, ProjectLayout, ProjectLint, lint};
+use crate::server::{WireProfile, rewritten_fields};
 
 pub fn run(
     global: &GlobalArgs,
@@ -17,14 +18,25 @@ pub fn run(
     write_source: bool,
     format: Option<LintFormat>,
 ) -> anyhow::Result<Status> {
+    let default_sdk = |definition: &serde_json::Map<String, serde_json::Value>| {
+        rewritten_fields(definition, WireProfile::default())
+    };
     let ProjectLint {
         linted,
         source_written,
-    } = lint::project(engine_config(global, layout)?, write_source)?;
+        warnings,
+    } = lint::project(engine_config(global, layout)?, write_source, &default_sdk)?;
     if let Some(path) = source_written {
         eprintln!("wrote {}", path.display());
     }
     let (problems, files) = (linted.problems, linted.loaded.tool_files().count());
+    for warning in &warnings {
+        eprintln!(
+            "{} {}",
+            printer::yellow("warning:"),
+            printable(&warning.to_string())
+        );
+    }
     show(&problems, format)?;
     if problems.is_empty() {
         eprintln!(

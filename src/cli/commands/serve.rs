@@ -80,8 +80,15 @@ pub fn serve(
         },
         runs,
         forwarder,
+        wire: args.wire,
+        verbose: args.verbose,
     };
     let tools = engine.tools().len();
+    eprintln!(
+        "careem-mcp: wire {} ({})",
+        args.wire.name(),
+        args.wire.describe()
+    );
     run_until_signal(engine, options, args.stdio, |addr| {
         let base = format!("http://{addr}");
         eprintln!(

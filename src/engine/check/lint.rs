@@ -4,6 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
+use serde_json::{Map, Value};
+
 use super::honesty;
 use super::source_listing::{self, WriteError};
 use crate::engine::catalog::{self, Loaded};
@@ -34,9 +36,20 @@ pub fn tool_files(config: EngineConfig) -> Linted {
 pub struct ProjectLint {
     pub linted: Linted,
     pub source_written: Option<PathBuf>,
+    /// What is not wrong but will surprise: fields of a definition the server's SDK sends
+    /// otherwise than they are written.
+    pub warnings: Vec<Diagnostic>,
 }
 
-pub fn project(config: EngineConfig, write_source: bool) -> Result<ProjectLint, WriteError> {
+/// Says, for a tool's definition, each field the server would send otherwise than written (the
+/// server knows its SDK; the engine only places the warning in the file).
+pub type Rewrites<'a> = &'a dyn Fn(&Map<String, Value>) -> Vec<String>;
+
+pub fn project(
+    config: EngineConfig,
+    write_source: bool,
+    rewrites: Rewrites<'_>,
+) -> Result<ProjectLint, WriteError> {
     let root = config
         .tools_dir
         .parent()
@@ -54,8 +67,18 @@ pub fn project(config: EngineConfig, write_source: bool) -> Result<ProjectLint, 
     linted
         .problems
         .sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
+    let warnings = linted
+        .loaded
+        .tool_files()
+        .flat_map(|file| {
+            rewrites(&file.definition)
+                .into_iter()
+                .map(|message| Diagnostic::new(&file.path, file.definition_line, message))
+        })
+        .collect();
     Ok(ProjectLint {
         linted,
         source_written,
+        warnings,
     })
 }

@@ -2,11 +2,15 @@
 //! does not know, an id where none belongs (or none where one does), `params` left out.
 
 use super::message::Request;
+use super::response::RpcError;
+use crate::server::WireProfile;
 
 /// A method the server answers, as the SDK's table names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Method {
     Initialize,
+    /// `server/discover`, protocol 2026-07-28's handshake (v1.7.0 only).
+    Discover,
     Ping,
     ToolsList,
     ToolsCall,
@@ -49,9 +53,10 @@ const NOTE_BARE: Flags = Flags {
     params_optional: true,
 };
 
-const TABLE: [(&str, Method, Flags); 17] = [
+const TABLE: [(&str, Method, Flags); 18] = [
     ("completion/complete", Method::Complete, CALL),
     ("initialize", Method::Initialize, CALL),
+    ("server/discover", Method::Discover, CALL_BARE),
     ("ping", Method::Ping, CALL_BARE),
     ("prompts/list", Method::PromptsList, CALL_BARE),
     ("prompts/get", Method::PromptsGet, CALL),
@@ -92,20 +97,31 @@ pub(crate) enum Refusal {
 }
 
 impl Refusal {
-    /// The JSON-RPC code the SDK puts on it: its "not handled" error carries none.
-    pub(crate) fn code(&self) -> i64 {
+    /// The JSON-RPC error a transport that answers in JSON-RPC (stdio) sends for it: v1.6.1's
+    /// "not handled" carries code 0 and its own words, v1.7.0's is "method not found".
+    pub(crate) fn rpc_error(&self, profile: WireProfile) -> RpcError {
         match self {
-            Self::NotHandled(_) => 0,
-            _ => INVALID_REQUEST,
+            Self::NotHandled(method) if profile.not_handled_is_method_not_found() => RpcError::new(
+                METHOD_NOT_FOUND,
+                format!("method not found: {}", crate::engine::go_quote(method)),
+            ),
+            Self::NotHandled(_) => RpcError::new(0, self.to_string()),
+            _ => RpcError::new(INVALID_REQUEST, self.to_string()),
         }
     }
 }
 
 pub(crate) const INVALID_REQUEST: i64 = -32600;
+pub(crate) const METHOD_NOT_FOUND: i64 = -32601;
+pub(crate) const INVALID_PARAMS: i64 = -32602;
 
-/// The SDK's `checkRequest`.
-pub(crate) fn check(request: &Request) -> Result<Method, Refusal> {
-    let Some((_, method, flags)) = TABLE.iter().find(|(name, ..)| *name == request.method) else {
+/// The SDK's `checkRequest`, against the table of `profile`'s release.
+pub(crate) fn check(request: &Request, profile: WireProfile) -> Result<Method, Refusal> {
+    let Some((_, method, flags)) = TABLE
+        .iter()
+        .filter(|(_, method, _)| *method != Method::Discover || profile.answers_discover())
+        .find(|(name, ..)| *name == request.method)
+    else {
         return Err(Refusal::NotHandled(request.method.clone()));
     };
     if flags.notification && request.is_call() {
@@ -164,8 +180,25 @@ mod tests {
             ),
         ];
         for (method, id, params, want) in cases {
-            let got = check(&request(method, id, params)).map_err(|refusal| refusal.to_string());
+            let got = check(&request(method, id, params), WireProfile::GoSdk161)
+                .map_err(|refusal| refusal.to_string());
             assert_eq!(got, want.map_err(str::to_string), "{method}");
         }
+    }
+
+    #[test]
+    fn discover_is_known_from_v1_7_0_on() {
+        let discover = request("server/discover", true, false);
+        assert!(check(&discover, WireProfile::GoSdk161).is_err());
+        assert_eq!(
+            check(&discover, WireProfile::GoSdk170),
+            Ok(Method::Discover)
+        );
+        let refusal = Refusal::NotHandled("foo/bar".into());
+        assert_eq!(refusal.rpc_error(WireProfile::GoSdk161).code, 0);
+        assert_eq!(
+            refusal.rpc_error(WireProfile::GoSdk170).message,
+            r#"method not found: "foo/bar""#
+        );
     }
 }

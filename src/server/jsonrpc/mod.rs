@@ -9,5 +9,7 @@ mod response;
 mod surrogates;
 
 pub(crate) use message::{Id, Message, Request, decode, kind, read_batch};
-pub(crate) use methods::{INVALID_REQUEST, Method, check};
+pub(crate) use methods::{
+    INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, Method, Refusal, check,
+};
 pub(crate) use response::{RpcError, error_message, result_message};

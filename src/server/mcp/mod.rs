@@ -3,6 +3,7 @@
 
 mod calls;
 mod in_flight;
+pub(crate) mod per_request;
 mod results;
 mod session;
 
@@ -14,14 +15,18 @@ use serde_json::{Map, Value, json};
 
 pub(crate) use calls::{Arrival, ToolCall};
 pub(crate) use in_flight::InFlight;
-pub(crate) use results::{DEFAULT_HEADER_VERSION, PROTOCOL_VERSIONS, sorted};
-pub use results::{advertised, call_result_json};
+pub(crate) use results::{DEFAULT_HEADER_VERSION, sorted};
+pub use results::{advertised, advertised_as, call_result_json, rewritten_fields};
 pub(crate) use session::Session;
 
-use super::jsonrpc::{Id, Method, Request, RpcError, error_message, result_message};
+use super::jsonrpc::{
+    Id, METHOD_NOT_FOUND, Method, Request, RpcError, error_message, result_message,
+};
+use super::profile::{PROTOCOL_2026, Transport, WireProfile};
 use super::widget::{URI as WIDGET_URI, Widget};
 use super::{Forwarder, ServerOptions};
-use crate::engine::{Engine, RunName, Runs};
+use crate::engine::{Engine, Origin, RunName, Runs};
+use per_request::{Protocol, ResultShape};
 
 /// What a request gets back.
 #[derive(Debug)]
@@ -49,6 +54,8 @@ pub(crate) struct Mcp {
     in_flight: InFlight,
     /// Answers the calls instead of the engine, when set (`careem-mcp record`).
     forwarder: Option<Arc<dyn Forwarder>>,
+    /// The SDK release whose answers these are.
+    profile: WireProfile,
 }
 
 impl Mcp {
@@ -64,20 +71,26 @@ impl Mcp {
                 if options.no_meta {
                     definition.shift_remove("_meta");
                 }
-                advertised(&definition)
+                results::advertised_as(&definition, options.wire)
             })
             .collect();
         Self {
             name: options.server_name.clone(),
             version: options.server_version.clone(),
             tool_count: tools.len(),
-            tools: results::tools_list(&tools),
+            tools: results::cacheable(&results::tools_list(&tools), options.wire),
             widget: (!options.no_meta).then(|| Widget::new(&options.widget_domain)),
             engine,
             runs: options.runs.clone(),
             in_flight: InFlight::default(),
             forwarder: options.forwarder.clone(),
+            profile: options.wire,
         }
+    }
+
+    /// The SDK release the server answers as.
+    pub(crate) fn profile(&self) -> WireProfile {
+        self.profile
     }
 
     /// The engine of `run` (`None`: the default run); `None` when the server serves no runs,
@@ -116,22 +129,99 @@ impl Mcp {
         method: Method,
         arrival: Option<Arrival>,
     ) -> Reply {
-        if !session.is_initialized()
-            && !matches!(
-                method,
-                Method::Initialize | Method::Ping | Method::Initialized
-            )
-        {
-            tracing::debug!(method = %request.method, "a request before initialize");
-            let Some(id) = &request.id else {
-                return Reply::None;
-            };
-            let message = format!(
-                "method {} is invalid during session initialization",
-                crate::engine::go_quote(&request.method)
-            );
-            return Reply::Message(error_message(Some(id), &RpcError::new(0, message)));
+        let protocol = match self.admit(session, &request, method) {
+            Ok(protocol) => protocol,
+            Err(error) => {
+                return request.id.as_ref().map_or(Reply::None, |id| {
+                    Reply::Message(error_message(Some(id), &error))
+                });
+            }
+        };
+        let reply = self.dispatch(session, request, method, arrival).await;
+        match (protocol, reply) {
+            (Protocol::PerRequest { .. }, Reply::Message(message)) => {
+                Reply::Message(self.per_request_result(method, message))
+            }
+            (_, reply) => reply,
         }
+    }
+
+    /// Whether `request` may be answered in `session` now, and under which protocol: SDK
+    /// v1.7.0's per-request `_meta` (when the release knows it), then the session's gate.
+    fn admit(
+        &self,
+        session: &Session,
+        request: &Request,
+        method: Method,
+    ) -> Result<Protocol, RpcError> {
+        let protocol = if self.profile.answers_discover() {
+            per_request::protocol(request.params.as_deref())?
+        } else {
+            Protocol::Session
+        };
+        if let Protocol::PerRequest { version, .. } = &protocol
+            && !self.profile.header_versions().contains(&version.as_str())
+        {
+            return Err(per_request::unsupported_version(
+                version,
+                self.profile.header_versions(),
+            ));
+        }
+        let quoted = crate::engine::go_quote(&request.method);
+        match (method, &protocol) {
+            (
+                Method::Initialize
+                | Method::Ping
+                | Method::Initialized
+                | Method::RootsListChanged
+                | Method::SetLevel
+                | Method::ResourcesSubscribe
+                | Method::ResourcesUnsubscribe,
+                Protocol::PerRequest { .. },
+            ) => Err(RpcError::new(
+                METHOD_NOT_FOUND,
+                format!("{quoted} is not supported in the new protocol"),
+            )),
+            (Method::Discover, Protocol::Session) => Err(RpcError::new(
+                METHOD_NOT_FOUND,
+                format!("{quoted} is only supported in protocol version >= {PROTOCOL_2026}"),
+            )),
+            (Method::Initialize | Method::Ping | Method::Initialized, _) => Ok(protocol),
+            (_, Protocol::Session) if !session.is_initialized() => {
+                tracing::debug!(method = %request.method, "a request before initialize");
+                Err(RpcError::new(
+                    0,
+                    format!("method {quoted} is invalid during session initialization"),
+                ))
+            }
+            (_, Protocol::PerRequest { client, .. }) => {
+                // A 2026-07-28 request stands for the handshake it does without.
+                if !session.is_initialized() {
+                    session.mark_initialized(client.clone());
+                }
+                Ok(protocol)
+            }
+            (_, Protocol::Session) => Ok(protocol),
+        }
+    }
+
+    /// A 2026-07-28 request's answer: a result names the server and says `resultType`.
+    fn per_request_result(&self, method: Method, message: Vec<u8>) -> Vec<u8> {
+        let shape = match method {
+            Method::ToolsCall | Method::ResourcesRead | Method::PromptsGet => ResultShape::TypeLast,
+            _ => ResultShape::TypeFirst,
+        };
+        per_request::annotate_message(&message, shape, &self.name, &self.version)
+    }
+
+    /// Answers a request that [`Self::admit`] let through.
+    async fn dispatch(
+        &self,
+        session: &Arc<Session>,
+        request: Request,
+        method: Method,
+        arrival: Option<Arrival>,
+    ) -> Reply {
         let Some(id) = request.id.clone() else {
             self.notified(session, &request, method);
             return Reply::None;
@@ -193,6 +283,9 @@ impl Mcp {
                         }
                         _ => error,
                     })?;
+                if self.profile.refuses_second_initialize() && session.is_initialized() {
+                    return Err(RpcError::new(0, "duplicate \"initialize\" received"));
+                }
                 let client = initialize
                     .client_info
                     .map(|client| format!("{}/{}", client.name, client.version));
@@ -204,6 +297,11 @@ impl Mcp {
                     self.widget.is_some(),
                 ))
             }
+            Method::Discover => Ok(results::discover(
+                self.profile
+                    .discover_versions(transport_of(session.origin())),
+                self.widget.is_some(),
+            )),
             Method::Ping | Method::SetLevel => Ok(b"{}".to_vec()),
             Method::ToolsList
             | Method::ResourcesList
@@ -229,10 +327,10 @@ impl Mcp {
                             out.extend_from_slice(widget.resource());
                         }
                         out.extend_from_slice(b"]}");
-                        out
+                        results::cacheable(&out, self.profile)
                     }
-                    Method::PromptsList => br#"{"prompts":[]}"#.to_vec(),
-                    _ => br#"{"resourceTemplates":[]}"#.to_vec(),
+                    Method::PromptsList => results::cacheable(br#"{"prompts":[]}"#, self.profile),
+                    _ => results::cacheable(br#"{"resourceTemplates":[]}"#, self.profile),
                 })
             }
             Method::ResourcesRead => {
@@ -243,9 +341,11 @@ impl Mcp {
                 }
                 let read: Read = params(raw, method_name, "mcp.ReadResourceParams")?;
                 match &self.widget {
-                    Some(widget) if read.uri == WIDGET_URI => Ok(widget.read().to_vec()),
+                    Some(widget) if read.uri == WIDGET_URI => {
+                        Ok(results::cacheable(widget.read(), self.profile))
+                    }
                     _ => Err(RpcError {
-                        code: -32002,
+                        code: self.profile.unknown_resource_code(),
                         message: "Resource not found".into(),
                         data: Some(json!({"uri": read.uri})),
                     }),
@@ -306,6 +406,15 @@ impl Mcp {
             _ => return,
         };
         session.cancel(&id);
+    }
+}
+
+/// The transport a session's messages come over.
+fn transport_of(origin: Origin) -> Transport {
+    match origin {
+        Origin::Sse => Transport::Sse,
+        Origin::Stdio => Transport::Stdio,
+        _ => Transport::Streamable,
     }
 }
 

@@ -4,11 +4,12 @@
 use serde_json::{Map, Value};
 
 use crate::engine::CallOutput;
+use crate::server::WireProfile;
 use crate::server::jsonrpc::go_json::{self, Escaping};
 
-/// The protocol revisions the SDK's stateful server speaks, newest first.
-pub(crate) const PROTOCOL_VERSIONS: [&str; 4] =
-    ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+/// The protocol revisions `initialize` negotiates, newest first (every release: 2026-07-28
+/// has no `initialize`).
+const PROTOCOL_VERSIONS: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 
 /// The revision a header that names none stands for.
 pub(crate) const DEFAULT_HEADER_VERSION: &str = "2025-03-26";
@@ -24,12 +25,7 @@ pub(crate) fn negotiated(asked: &str) -> &'static str {
 
 /// The `initialize` result for `version`: `InitializeResult`'s fields in its order.
 pub(crate) fn initialize(name: &str, version: &str, protocol: &str, resources: bool) -> Vec<u8> {
-    let mut capabilities = Map::new();
-    capabilities.insert("logging".into(), Value::Object(Map::new()));
-    if resources {
-        capabilities.insert("resources".into(), listed());
-    }
-    capabilities.insert("tools".into(), listed());
+    let capabilities = capabilities(resources);
     let mut info = Map::new();
     info.insert("name".into(), name.into());
     info.insert("version".into(), version.into());
@@ -40,17 +36,59 @@ pub(crate) fn initialize(name: &str, version: &str, protocol: &str, resources: b
     go_json::to_vec(&result, Escaping::Envelope)
 }
 
+/// The `server/discover` result's own fields (v1.7.0's `DiscoverResult`): the cache hints, the
+/// revisions offered and the capabilities. Discover is only answered per request, so its
+/// `resultType` and `_meta` come with every such result (`per_request::annotate`).
+pub(crate) fn discover(versions: &[&str], resources: bool) -> Vec<u8> {
+    let mut out = br#"{"ttlMs":0,"cacheScope":"public","supportedVersions":"#.to_vec();
+    go_json::write(&mut out, versions, Escaping::Envelope);
+    out.extend_from_slice(br#","capabilities":"#);
+    go_json::write(&mut out, &capabilities(resources), Escaping::Envelope);
+    out.push(b'}');
+    out
+}
+
+/// A list or read result as `profile`'s release writes it: v1.7.0's carry the cache hints
+/// (`ttlMs` 0, `cacheScope` public) ahead of their own fields.
+pub(crate) fn cacheable(result: &[u8], profile: WireProfile) -> Vec<u8> {
+    match result.strip_prefix(b"{") {
+        Some(rest) if profile.caches_results() => {
+            let mut out = br#"{"ttlMs":0,"cacheScope":"public","#.to_vec();
+            out.extend_from_slice(rest);
+            out
+        }
+        _ => result.to_vec(),
+    }
+}
+
+fn capabilities(resources: bool) -> Map<String, Value> {
+    let mut capabilities = Map::new();
+    capabilities.insert("logging".into(), Value::Object(Map::new()));
+    if resources {
+        capabilities.insert("resources".into(), listed());
+    }
+    capabilities.insert("tools".into(), listed());
+    capabilities
+}
+
 fn listed() -> Value {
     let mut changed = Map::new();
     changed.insert("listChanged".into(), true.into());
     Value::Object(changed)
 }
 
-/// A tool definition as production advertises it: the fields of the SDK's `Tool` in its order,
-/// `_meta` as a Go map (keys sorted), annotations as `ToolAnnotations` (its two plain booleans
-/// left out when false), the schemas as written.
+/// A tool definition as the default profile's release (v1.6.1) advertises it: the fields of the
+/// SDK's `Tool` in its order, `_meta` as a Go map (keys sorted), annotations as
+/// `ToolAnnotations` (its two plain booleans left out when false), the schemas as written.
 #[must_use]
 pub fn advertised(definition: &Map<String, Value>) -> Map<String, Value> {
+    advertised_as(definition, WireProfile::default())
+}
+
+/// A tool definition as `profile`'s release advertises it: v1.7.0 sends the two plain booleans
+/// of `ToolAnnotations` even when false.
+#[must_use]
+pub fn advertised_as(definition: &Map<String, Value>, profile: WireProfile) -> Map<String, Value> {
     const ORDER: [&str; 8] = [
         "_meta",
         "annotations",
@@ -68,7 +106,7 @@ pub fn advertised(definition: &Map<String, Value>) -> Map<String, Value> {
         };
         let value = match key {
             "_meta" => sorted(value),
-            "annotations" => annotations(value),
+            "annotations" => annotations(value, profile),
             _ => value.clone(),
         };
         tool.insert(key.to_string(), value);
@@ -81,7 +119,58 @@ pub fn advertised(definition: &Map<String, Value>) -> Map<String, Value> {
     tool
 }
 
-fn annotations(value: &Value) -> Value {
+/// Each field of `definition` that `profile`'s SDK sends otherwise than it is written, as a
+/// sentence naming the field and what the SDK sends instead: `lint` warns of them, since
+/// tools/list would then differ from the file (SPEC §7.2).
+#[must_use]
+pub fn rewritten_fields(definition: &Map<String, Value>, profile: WireProfile) -> Vec<String> {
+    let sent = advertised_as(definition, profile);
+    let mut found = Vec::new();
+    rewritten(
+        "",
+        &Value::Object(definition.clone()),
+        Some(&Value::Object(sent)),
+        &mut found,
+    );
+    found
+        .into_iter()
+        .map(|(field, written, sent)| {
+            let sent = sent.map_or_else(|| "leaves it out".to_string(), |sent| format!("sends {sent}"));
+            format!(
+                "`{field}` is {written} in the file, but {} ({}) {sent}: tools/list will differ from the file",
+                profile.describe(),
+                profile.name()
+            )
+        })
+        .collect()
+}
+
+/// The leaves under `path` where `written` and `sent` differ: (field, written, sent).
+fn rewritten(
+    path: &str,
+    written: &Value,
+    sent: Option<&Value>,
+    found: &mut Vec<(String, Value, Option<Value>)>,
+) {
+    match (written, sent) {
+        (Value::Object(written), Some(Value::Object(sent))) => {
+            for (key, value) in written {
+                let field = if path.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{path}.{key}")
+                };
+                rewritten(&field, value, sent.get(key), found);
+            }
+        }
+        (written, sent) if sent != Some(written) => {
+            found.push((path.to_string(), written.clone(), sent.cloned()));
+        }
+        _ => {}
+    }
+}
+
+fn annotations(value: &Value, profile: WireProfile) -> Value {
     const ORDER: [&str; 5] = [
         "destructiveHint",
         "idempotentHint",
@@ -93,9 +182,15 @@ fn annotations(value: &Value) -> Value {
         return value.clone();
     };
     let mut out = Map::new();
+    let plain = ["idempotentHint", "readOnlyHint"];
     for key in ORDER {
         match (key, given.get(key)) {
-            (_, None) | ("idempotentHint" | "readOnlyHint", Some(Value::Bool(false))) => {}
+            (key, None) if profile.sends_false_hints() && plain.contains(&key) => {
+                out.insert(key.to_string(), Value::Bool(false));
+            }
+            (_, None) => {}
+            ("idempotentHint" | "readOnlyHint", Some(Value::Bool(false)))
+                if !profile.sends_false_hints() => {}
             ("title", Some(Value::String(title))) if title.is_empty() => {}
             (_, Some(value)) => {
                 out.insert(key.to_string(), value.clone());
@@ -238,6 +333,25 @@ mod tests {
             String::from_utf8(internal_error_result()).unwrap(),
             r#"{"content":[{"type":"text","text":"internal server error"}],"isError":true}"#
         );
+    }
+
+    #[test]
+    fn fields_the_sdk_rewrites_are_named_with_what_it_sends() {
+        let file = json!({"name": "t", "annotations": {"title": "T", "readOnlyHint": false,
+                          "idempotentHint": true}});
+        let Value::Object(file) = file else { panic!() };
+        let found = rewritten_fields(&file, WireProfile::GoSdk161);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0]
+                .starts_with("`annotations.readOnlyHint` is false in the file, but Go SDK v1.6.1")
+        );
+        assert!(found[0].contains("leaves it out"));
+        let written = json!({"name": "t", "annotations": {"title": "T", "idempotentHint": true}});
+        let Value::Object(written) = written else {
+            panic!()
+        };
+        assert!(rewritten_fields(&written, WireProfile::GoSdk161).is_empty());
     }
 
     #[test]

@@ -1,7 +1,7 @@
-//! Production's recorded answers (tests/fixtures/wire/, a Go SDK v1.6.1 server) replayed
-//! against the served binary over each transport a probe names, and compared as a client
-//! observes them, with the recording's masks. Every probe answered otherwise is reported at
-//! once, each with its differences.
+//! Production's recorded answers (tests/fixtures/wire/, one recording per Go SDK release)
+//! replayed against the binary served with that release's `--wire` profile, over each
+//! transport a probe names, and compared as a client observes them, with the recording's
+//! masks. Every probe answered otherwise is reported at once, each with its differences.
 
 mod observe;
 mod probes;
@@ -13,9 +13,16 @@ use serde_json::Value;
 
 use crate::support::{Project, engine, repo, serve_binary};
 
-/// Production's answers, one probe a line.
-fn recording() -> Vec<Value> {
-    let path = repo().join("tests/fixtures/wire/go-sdk-v1.6.1.jsonl");
+/// Each profile and the recording of the release it stands for.
+const RECORDINGS: [(&str, &str); 3] = [
+    ("go-sdk-1.6.1", "go-sdk-v1.6.1.jsonl"),
+    ("go-sdk-1.7.0", "go-sdk-v1.7.0.jsonl"),
+    ("go-sdk-1.7.0-stateless", "go-sdk-v1.7.0-stateless.jsonl"),
+];
+
+/// Production's answers in `file`, one probe a line.
+fn recording(file: &str) -> Vec<Value> {
+    let path = repo().join("tests/fixtures/wire").join(file);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()
         .filter(|line| !line.trim().is_empty())
@@ -23,47 +30,76 @@ fn recording() -> Vec<Value> {
         .collect()
 }
 
-#[test]
-fn every_probe_is_answered_as_productions_go_sdk_answers_it() {
-    let recorded = recording();
-    let mut requests = probes::table();
+/// Replays `file`'s probes against the binary served with `--wire <wire>`; every probe
+/// answered otherwise fails the test, all of them named.
+fn replays_as_recorded(wire: &str, file: &str) {
+    let recorded = recording(file);
+    let requests = probes::table();
     let project = Project::copy_of_repo();
-    let (_server, url, _stderr) = serve_binary(&project, &[]);
+    let (_server, url, _stderr) = serve_binary(&project, &["--wire", wire]);
     let addr = crate::support::address(&url);
     let mut differing = Vec::new();
     for want in &recorded {
         let name = want["probe"].as_str().expect("each probe is named");
-        let at = requests
+        let (_, request) = requests
             .iter()
-            .position(|(known, _)| *known == name)
+            .find(|(known, _)| *known == name)
             .unwrap_or_else(|| {
                 panic!("the recording's probe {name:?} has no request in probes.rs")
             });
-        let (_, request) = requests.remove(at);
-        let got = replay::replay(name, &request, addr, &project);
+        let got = replay::replay(name, request, addr, &project, wire);
         let differences = observe::differences(want, &got);
         if !differences.is_empty() {
             differing.push(format!("{name}\n  - {}", differences.join("\n  - ")));
         }
     }
-    let unrecorded: Vec<&str> = requests.iter().map(|(name, _)| *name).collect();
-    assert!(
-        unrecorded.is_empty(),
-        "probes without a recorded answer: {unrecorded:?}"
-    );
     assert!(
         differing.is_empty(),
-        "{} of {} probes are answered otherwise than production's Go SDK answers them:\n\n{}\n",
+        "{wire}: {} of {} probes are answered otherwise than production's Go SDK answers them:\n\n{}\n",
         differing.len(),
         recorded.len(),
         differing.join("\n\n")
     );
 }
 
+#[test]
+fn every_probe_is_answered_as_go_sdk_v1_6_1_answers_it() {
+    replays_as_recorded("go-sdk-1.6.1", "go-sdk-v1.6.1.jsonl");
+}
+
+#[test]
+fn every_probe_is_answered_as_go_sdk_v1_7_0_answers_it() {
+    replays_as_recorded("go-sdk-1.7.0", "go-sdk-v1.7.0.jsonl");
+}
+
+#[test]
+fn every_probe_is_answered_as_go_sdk_v1_7_0_stateless_answers_it() {
+    replays_as_recorded("go-sdk-1.7.0-stateless", "go-sdk-v1.7.0-stateless.jsonl");
+}
+
+/// Every request in probes.rs is recorded by some release: none is dead.
+#[test]
+fn every_probe_has_a_recorded_answer() {
+    let recorded: BTreeSet<String> = RECORDINGS
+        .iter()
+        .flat_map(|(_, file)| recording(file))
+        .filter_map(|probe| probe["probe"].as_str().map(str::to_string))
+        .collect();
+    let unrecorded: Vec<&str> = probes::table()
+        .into_iter()
+        .map(|(name, _)| name)
+        .filter(|name| !recorded.contains(*name))
+        .collect();
+    assert!(
+        unrecorded.is_empty(),
+        "probes without a recorded answer: {unrecorded:?}"
+    );
+}
+
 /// The recording server served the same tools as `tools/`, so its tool list names each file.
 #[test]
 fn the_recorded_tool_list_names_the_files_in_tools() {
-    let listed = recording()
+    let listed = recording(RECORDINGS[0].1)
         .into_iter()
         .find(|probe| probe["probe"] == "session: tools/list envelope")
         .expect("the recording lists the tools");

@@ -172,8 +172,83 @@ fn call(id: u64, arguments: Value) -> Step {
     ))
 }
 
-/// Every probe the recording holds, by name.
+/// The `_meta` a 2026-07-28 client puts on every request.
+fn meta_2026() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "probe", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {}})
+}
+
+/// A 2026-07-28 request outside any session: `params` with `_meta`, the version header and
+/// the `Mcp-Method` (and, with a `name`, `Mcp-Name`) headers, as such a client sends it.
+fn request_2026(method: &'static str, name: Option<&'static str>, mut params: Value) -> Request {
+    params["_meta"] = meta_2026();
+    let mut step = post(rpc_with(7, method, params))
+        .fresh()
+        .version("2026-07-28")
+        .header("Mcp-Method", method);
+    if let Some(name) = name {
+        step = step.header("Mcp-Name", name);
+    }
+    alone(step)
+}
+
+/// The probes of protocol 2026-07-28 (recorded from the stateless server only).
+fn table_2026() -> Vec<(&'static str, Request)> {
+    vec![
+        (
+            "2026: server/discover",
+            request_2026("server/discover", None, json!({})),
+        ),
+        (
+            "2026: tools/call",
+            request_2026(
+                "tools/call",
+                Some("reverse_geocode"),
+                json!({"name": "reverse_geocode", "arguments": geo()}),
+            ),
+        ),
+        (
+            "2026: tools/call unknown tool",
+            request_2026(
+                "tools/call",
+                Some("no_such_tool"),
+                json!({"name": "no_such_tool", "arguments": {}}),
+            ),
+        ),
+        (
+            "2026: resources/read unknown",
+            request_2026("resources/read", None, json!({"uri": "ui://nope"})),
+        ),
+        (
+            "2026: unknown method",
+            request_2026("foo/bar", None, json!({})),
+        ),
+        (
+            "2026: Mcp-Method header missing",
+            alone(
+                post(rpc_with(9, "tools/list", json!({"_meta": null})))
+                    .fresh()
+                    .version("2026-07-28"),
+            ),
+        ),
+        (
+            "2026: legacy initialize to a stateless server",
+            alone(post(initialize()).fresh()),
+        ),
+    ]
+}
+
+/// Every probe the recordings hold, by name.
 pub fn table() -> Vec<(&'static str, Request)> {
+    let mut table = table_v1();
+    table.extend(table_2026());
+    table
+}
+
+/// The probes every release's recording holds.
+fn table_v1() -> Vec<(&'static str, Request)> {
     let init = || post(initialize()).fresh();
     let discover_meta = json!({"_meta": {
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",

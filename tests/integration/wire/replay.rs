@@ -22,8 +22,14 @@ const LIMIT: Duration = Duration::from_secs(10);
 const LAST: &str = "wire-probe-last";
 
 /// The record of probe `name`, sent to the server at `addr` (HTTP and SSE) or to
-/// `serve --stdio` in `project`.
-pub fn replay(name: &str, request: &Request, addr: SocketAddr, project: &Project) -> Value {
+/// `serve --stdio --wire <wire>` in `project`.
+pub fn replay(
+    name: &str,
+    request: &Request,
+    addr: SocketAddr,
+    project: &Project,
+    wire: &str,
+) -> Value {
     match request {
         Request::Http { setup, steps } => {
             json!({"probe": name, "transport": "http", "setup": setup, "steps": http(addr, steps)})
@@ -35,7 +41,7 @@ pub fn replay(name: &str, request: &Request, addr: SocketAddr, project: &Project
             record
         }
         Request::Stdio(messages) => {
-            json!({"probe": name, "transport": "stdio", "messages": stdio(project, messages)})
+            json!({"probe": name, "transport": "stdio", "messages": stdio(project, wire, messages)})
         }
     }
 }
@@ -274,9 +280,9 @@ fn sse(addr: SocketAddr, messages: &[Value]) -> Value {
 
 /// A stdio probe: `messages` written one a line to `serve --stdio`, and every line it writes
 /// until each request is answered and, stdin closed, it exits.
-fn stdio(project: &Project, messages: &[Value]) -> Vec<Value> {
+fn stdio(project: &Project, wire: &str, messages: &[Value]) -> Vec<Value> {
     let mut command = project.command();
-    command.args(["serve", "--stdio"]);
+    command.args(["serve", "--stdio", "--wire", wire]);
     let mut server = StdioServer::start(command, Stdio::null());
     for message in messages {
         server.send_json(message);
