@@ -6,6 +6,7 @@ mod completions;
 mod dashboard;
 mod drift;
 mod lint;
+mod reach;
 mod record;
 mod scenario;
 mod scenarios;
