@@ -2,7 +2,7 @@
 //! password of the upstream's URL are masked wherever they would be shown (an error, a log
 //! line, the `record` banner, an upstream's refusal that echoes them back).
 
-use reqwest::header::HeaderMap;
+use reqwest::header::{HeaderMap, HeaderValue};
 
 /// What a masked credential becomes.
 const MASK: &str = "***";
@@ -58,6 +58,27 @@ impl Secrets {
             .iter()
             .fold(text.to_string(), |text, secret| text.replace(secret, MASK))
     }
+}
+
+/// `url` without its user and password, and the `Basic` credential they make, for a client
+/// that then never holds them in a URL (which an HTTP library's errors and logs would show);
+/// `None` when the URL has neither.
+pub fn userinfo_as_header(url: &str) -> Option<(String, HeaderValue)> {
+    let mut parsed = reqwest::Url::parse(url).ok()?;
+    if parsed.username().is_empty() && parsed.password().is_none() {
+        return None;
+    }
+    let user = percent_decoded(parsed.username());
+    let password = parsed.password().map(percent_decoded).unwrap_or_default();
+    let mut value = HeaderValue::from_str(&format!(
+        "Basic {}",
+        base64(format!("{user}:{password}").as_bytes())
+    ))
+    .ok()?;
+    value.set_sensitive(true);
+    parsed.set_username("").ok()?;
+    parsed.set_password(None).ok()?;
+    Some((parsed.to_string(), value))
 }
 
 /// `url` with its password (if any) shown as `***`, for a banner or a message.
@@ -117,7 +138,7 @@ fn percent_decoded(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use reqwest::header::{AUTHORIZATION, HeaderValue};
+    use reqwest::header::AUTHORIZATION;
 
     use super::*;
 
@@ -150,6 +171,14 @@ mod tests {
         for (text, want) in cases {
             assert_eq!(base64(text.as_bytes()), want, "{text}");
         }
+    }
+
+    #[test]
+    fn a_urls_user_and_password_become_a_basic_header() {
+        let (url, value) = userinfo_as_header("http://user:p%40ss@host:1/mcp").unwrap();
+        assert_eq!(url, "http://host:1/mcp");
+        assert_eq!(value, "Basic dXNlcjpwQHNz");
+        assert!(userinfo_as_header("http://host/mcp").is_none());
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use futures::StreamExt;
 use regex::Regex;
-use reqwest::header::HeaderMap;
+use reqwest::header::{AUTHORIZATION, HeaderMap};
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::service::RunningService;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -21,7 +21,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use super::bounded::{self, BoundedError};
-use super::secrets::Secrets;
+use super::secrets::{Secrets, userinfo_as_header};
 use crate::engine::EngineConfig;
 
 /// A connected, initialised MCP session, whatever carries it.
@@ -60,6 +60,20 @@ impl Default for Reach {
 }
 
 impl Reach {
+    /// `url` without user and password, and these reach settings with the `Basic`
+    /// credential they make (unless an `Authorization` header is given already): the URL the
+    /// HTTP client holds, and may show in an error or a log line, then holds no secret.
+    fn for_url(&self, url: &str) -> (String, Self) {
+        let mut reach = self.clone();
+        let Some((bare, basic)) = userinfo_as_header(url) else {
+            return (url.to_string(), reach);
+        };
+        if !reach.headers.contains_key(AUTHORIZATION) {
+            reach.headers.insert(AUTHORIZATION, basic);
+        }
+        (bare, reach)
+    }
+
     fn client(&self) -> Result<reqwest::Client, String> {
         reqwest::Client::builder()
             .default_headers(self.headers.clone())
@@ -81,7 +95,8 @@ pub async fn sse(url: &str) -> Result<Client, String> {
 
 /// Streamable HTTP at `url`, every request carrying `reach`'s headers.
 pub async fn http_reaching(url: &str, reach: &Reach) -> Result<Client, String> {
-    let mut config = StreamableHttpClientTransportConfig::with_uri(url);
+    let (url, reach) = &reach.for_url(url);
+    let mut config = StreamableHttpClientTransportConfig::with_uri(url.as_str());
     config.max_sse_event_size = reach.max_event;
     config.max_json_response_size = reach.max_event;
     let transport = StreamableHttpClientTransport::with_client(reach.client()?, config);
@@ -92,8 +107,9 @@ pub async fn http_reaching(url: &str, reach: &Reach) -> Result<Client, String> {
 /// is on the same origin (scheme, host and port) as `url`; every request carries `reach`'s
 /// headers, and no event may pass `reach.max_event`.
 pub async fn sse_reaching(url: &str, reach: &Reach) -> Result<Client, String> {
+    let secrets = Arc::new(Secrets::of(url, &reach.for_url(url).1.headers));
+    let (url, reach) = &reach.for_url(url);
     let limit = reach.timeout;
-    let secrets = Arc::new(Secrets::of(url, &reach.headers));
     let connecting = SseClient::connect(reach.client()?, url, reach.max_event, secrets);
     let transport = tokio::time::timeout(limit, connecting)
         .await

@@ -185,6 +185,11 @@ fn credentials_are_masked_in_every_message() {
         .count();
     assert!(authorized >= 3, "{sent:?}");
     assert!(sent.iter().any(|r| r.header("x-trace") == Some("1")));
+    // The URL's user and password went as a `Basic` header, never in a URL the client holds.
+    assert!(
+        sent.iter()
+            .any(|r| r.header("authorization") == Some("Basic dXNlcjpwdy05ZDFlNDQ="))
+    );
 
     // record's banner shows the upstream's URL without its password.
     let (_upstream_project, _server, url) = {
@@ -305,53 +310,64 @@ async fn an_endless_answer_to_a_recorded_call_ends_at_the_event_bound() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn a_recorded_calls_upstream_read_stops_when_its_client_is_gone() {
-    let project = Project::copy_of_repo();
-    let closed = Arc::new(AtomicBool::new(false));
-    let seen = Arc::clone(&closed);
-    // Starts the call's event stream and sends nothing more, until record closes it.
-    let upstream = Upstream::start(move |request, stream| {
-        if request.json()["method"] == "tools/call" {
-            event_stream(stream);
-            let _ = stream.read(&mut [0; 1]);
-            seen.store(true, Ordering::SeqCst);
-            return;
+async fn a_recorded_calls_upstream_read_stops_at_its_timeout_or_when_its_client_is_gone() {
+    // (record's --timeout, whether the agent leaves before the answer)
+    for (timeout, leaves) in [("600", true), ("1", false)] {
+        let project = Project::copy_of_repo();
+        let closed = Arc::new(AtomicBool::new(false));
+        let seen = Arc::clone(&closed);
+        // Starts the call's event stream and sends nothing more, until record closes it.
+        let upstream = Upstream::start(move |request, stream| {
+            if request.json()["method"] == "tools/call" {
+                event_stream(stream);
+                let _ = stream.read(&mut [0; 1]);
+                seen.store(true, Ordering::SeqCst);
+                return;
+            }
+            mcp_answer(request, stream, &|_, _| json!({}));
+        });
+        let mut record = project.command();
+        record.args([
+            "record",
+            "--upstream",
+            &upstream.url("/mcp"),
+            "--timeout",
+            timeout,
+            "--port",
+            "0",
+        ]);
+        let (_record, rest, _stderr) = start_announced(record, "careem-mcp: serving ");
+        let url = rest
+            .split_whitespace()
+            .find(|word| word.starts_with("http://") && word.ends_with("/mcp"))
+            .expect("the line names the /mcp URL")
+            .to_string();
+        let (raw, _) = crate::support::Raw::initialize(url, "2025-06-18").await;
+        let params = json!({"name": "reverse_geocode", "arguments": marina()});
+        let pending = tokio::spawn(async move { raw.request(2, "tools/call", params).await });
+        if leaves {
+            let forwarded = wait_until(DEADLINE, || {
+                upstream
+                    .requests()
+                    .iter()
+                    .any(|r| r.json()["method"] == "tools/call")
+                    .then_some(())
+            });
+            assert!(forwarded.is_some(), "the call reached the upstream");
+            pending.abort();
+        } else {
+            let (answer, _) = tokio::time::timeout(DEADLINE, pending)
+                .await
+                .expect("answered at the timeout")
+                .expect("the request ran");
+            assert_eq!(answer["error"]["code"], -32603, "{answer}");
         }
-        mcp_answer(request, stream, &|_, _| json!({}));
-    });
-    let mut record = project.command();
-    record.args([
-        "record",
-        "--upstream",
-        &upstream.url("/mcp"),
-        "--timeout",
-        "600",
-        "--port",
-        "0",
-    ]);
-    let (_record, rest, _stderr) = start_announced(record, "careem-mcp: serving ");
-    let url = rest
-        .split_whitespace()
-        .find(|word| word.starts_with("http://") && word.ends_with("/mcp"))
-        .expect("the line names the /mcp URL")
-        .to_string();
-    let (raw, _) = crate::support::Raw::initialize(url, "2025-06-18").await;
-    let params = json!({"name": "reverse_geocode", "arguments": marina()});
-    let pending = tokio::spawn(async move { raw.request(2, "tools/call", params).await });
-    let forwarded = wait_until(DEADLINE, || {
-        upstream
-            .requests()
-            .iter()
-            .any(|r| r.json()["method"] == "tools/call")
-            .then_some(())
-    });
-    assert!(forwarded.is_some(), "the call reached the upstream");
-    pending.abort();
-    let stopped = wait_until(DEADLINE, || closed.load(Ordering::SeqCst).then_some(()));
-    assert!(
-        stopped.is_some(),
-        "record still reads the upstream's answer"
-    );
+        let stopped = wait_until(DEADLINE, || closed.load(Ordering::SeqCst).then_some(()));
+        assert!(
+            stopped.is_some(),
+            "--timeout {timeout}: record still reads the upstream's answer"
+        );
+    }
 }
 
 /// Production's `tools/list`: page N holds one tool with a 1 MiB description and names page
