@@ -375,7 +375,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__drift)
-            opts="-h --url --header --transport --format --write --timeout --project --tools --overrides --journal --run --journal-max-size --clock --seed --help"
+            opts="-h --url --header --header-file --timeout --max-event-size --transport --format --write --max-pages --max-bytes --project --tools --overrides --journal --run --journal-max-size --clock --seed --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -389,6 +389,18 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --header-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-event-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --transport)
                     COMPREPLY=($(compgen -W "http sse" -- "${cur}"))
                     return 0
@@ -397,7 +409,11 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
-                --timeout)
+                --max-pages)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -687,7 +703,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__record)
-            opts="-h --upstream --header --upstream-transport --into --template-times --redact --timeout --stdio --host --port --server-name --server-version --widget-domain --allowed-host --no-output-schema --no-meta --session-idle --max-sessions --max-connections --header-timeout --body-timeout --no-journal --project --tools --overrides --journal --run --journal-max-size --clock --seed --help"
+            opts="-h --upstream --header --header-file --timeout --max-event-size --upstream-transport --into --template-times --redact --stdio --host --port --server-name --server-version --widget-domain --allowed-host --no-output-schema --no-meta --session-idle --max-sessions --max-connections --header-timeout --body-timeout --no-journal --project --tools --overrides --journal --run --journal-max-size --clock --seed --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -701,6 +717,18 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --header-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-event-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --upstream-transport)
                     COMPREPLY=($(compgen -W "http sse" -- "${cur}"))
                     return 0
@@ -710,10 +738,6 @@ _careem__mcp() {
                     return 0
                     ;;
                 --redact)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

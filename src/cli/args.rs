@@ -450,9 +450,10 @@ pub struct DriftArgs {
 /// How `drift` and `record` reach a server someone else runs.
 #[derive(Debug, Clone, Args)]
 pub struct ReachArgs {
-    /// A header every request carries, `'Name: value'` (repeatable; in the variable, one a
-    /// line), e.g. production's `Authorization`. Its value is never printed; prefer the
-    /// variable or --header-file, which keep it off the command line other users can read.
+    /// A header every request carries, `'Name: value'` (repeatable), e.g. production's
+    /// `Authorization`. Its value is never printed. The variable holds one a line and is read
+    /// when no --header is given; it and --header-file keep a token off the command line, which
+    /// other users can read.
     #[arg(
         long = "header",
         value_name = "NAME: VALUE",
