@@ -107,9 +107,9 @@ pub async fn http_reaching(url: &str, reach: &Reach) -> Result<Client, String> {
 /// is on the same origin (scheme, host and port) as `url`; every request carries `reach`'s
 /// headers, and no event may pass `reach.max_event`.
 pub async fn sse_reaching(url: &str, reach: &Reach) -> Result<Client, String> {
-    let secrets = Arc::new(Secrets::of(url, &reach.for_url(url).1.headers));
-    let (url, reach) = &reach.for_url(url);
-    let limit = reach.timeout;
+    let (bare, reach) = reach.for_url(url);
+    let secrets = Arc::new(Secrets::of(url, &reach.headers));
+    let (url, limit) = (bare.as_str(), reach.timeout);
     let connecting = SseClient::connect(reach.client()?, url, reach.max_event, secrets);
     let transport = tokio::time::timeout(limit, connecting)
         .await
