@@ -131,13 +131,18 @@ impl Forwarder for Recorder {
             .as_ref()
             .ok()
             .and_then(|raw| serde_json::from_str::<CallToolResult>(raw.get()).ok());
-        let text = result.as_ref().map(text_of);
+        // What is written and journalled never holds a credential the upstream echoed back;
+        // the agent still gets the answer as it came.
+        let text = result
+            .as_ref()
+            .map(|result| self.secrets.mask(&text_of(result)));
         let value = result.as_ref().and_then(|result| {
             result.structured_content.clone().or_else(|| {
                 text.as_deref()
                     .and_then(|text| serde_json::from_str::<Value>(text).ok())
             })
         });
+        let value = value.map(|value| self.secrets.mask_value(value));
         let failure;
         let answer = match (&result, &text, answer) {
             (Some(result), Some(text), _) => UpstreamAnswer::Result {

@@ -1,8 +1,10 @@
 //! Credentials kept out of every message: the values of the headers sent upstream and the
 //! password of the upstream's URL are masked wherever they would be shown (an error, a log
-//! line, the `record` banner, an upstream's refusal that echoes them back).
+//! line, the `record` banner, an upstream's refusal that echoes them back) or kept (a recorded
+//! scenario, the journal).
 
 use reqwest::header::{HeaderMap, HeaderValue};
+use serde_json::Value;
 
 /// What a masked credential becomes.
 const MASK: &str = "***";
@@ -57,6 +59,22 @@ impl Secrets {
         self.0
             .iter()
             .fold(text.to_string(), |text, secret| text.replace(secret, MASK))
+    }
+
+    /// `value` with every credential in its strings (keys too) replaced by `***`.
+    pub fn mask_value(&self, value: Value) -> Value {
+        match value {
+            Value::String(text) => Value::String(self.mask(&text)),
+            Value::Array(items) => {
+                Value::Array(items.into_iter().map(|v| self.mask_value(v)).collect())
+            }
+            Value::Object(map) => Value::Object(
+                map.into_iter()
+                    .map(|(key, v)| (self.mask(&key), self.mask_value(v)))
+                    .collect(),
+            ),
+            other => other,
+        }
     }
 }
 

@@ -9,6 +9,7 @@ use rmcp::ServiceExt;
 use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
 
+use crate::support::upstream::mcp_answer;
 use crate::support::{
     Client, Process, Project, Upstream, call, files_under, http_client, serve_binary,
     start_announced, stdio_client,
@@ -325,4 +326,41 @@ async fn a_recording_that_would_pass_the_tool_file_cap_is_skipped() {
     assert_eq!(why.len(), 1, "{stderr}");
     let lint = project.run(&["lint"]);
     assert_eq!(lint.code, 0, "{}{}", lint.stdout, lint.stderr);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_credential_the_upstream_echoes_is_written_nowhere() {
+    // Answers every call with the Authorization header it got, in the value and the text.
+    let upstream = Upstream::start(|request, stream| {
+        let token = request
+            .header("authorization")
+            .unwrap_or("none")
+            .to_string();
+        mcp_answer(request, stream, &move |_, _| {
+            let value = json!({"formattedAddress": format!("seen {token}"), (token.clone()): 1});
+            json!({"content": [{"type": "text", "text": value.to_string()}], "structuredContent": value})
+        });
+    });
+    let project = Project::copy_of_repo();
+    let log = project.path().join("record.log");
+    let client = recorder(&project, &upstream.url("/mcp"), &log, &[]).await;
+    let arguments = json!({"latitude": 25.3, "longitude": 55.4});
+    let answer = call(&client, "reverse_geocode", arguments)
+        .await
+        .expect("an answer");
+    client.cancel().await.expect("closes");
+    assert!(
+        answer.to_string().contains("rec-91c2e4"),
+        "the agent gets the answer as it came"
+    );
+    assert_eq!(recorded_marks(&project), ["new"]);
+    assert!(project.read(GEOCODE).contains("seen ***"));
+    for path in files_under(project.path()) {
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            !text.contains("rec-91c2e4"),
+            "the token reached {}",
+            path.display()
+        );
+    }
 }
