@@ -183,10 +183,14 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
         }
         'careem-mcp;drift' {
             [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'The live server to compare with: its Streamable HTTP URL, or its SSE URL with `--transport sse`')
-            [CompletionResult]::new('--header', '--header', [CompletionResultType]::ParameterName, 'A header every request carries, `''Name: value''` (repeatable), e.g. production''s `Authorization`. Never printed')
+            [CompletionResult]::new('--header', '--header', [CompletionResultType]::ParameterName, 'A header every request carries, `''Name: value''` (repeatable), e.g. production''s `Authorization`. Its value is never printed. The variable holds one a line and is read when no --header is given; it and --header-file keep a token off the command line, which other users can read')
+            [CompletionResult]::new('--header-file', '--header-file', [CompletionResultType]::ParameterName, 'Read more headers from this file, `Name: value` one a line (blank lines and lines starting with `#` are skipped)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long connecting, and each request after it (for `record`, each forwarded call), may take')
+            [CompletionResult]::new('--max-event-size', '--max-event-size', [CompletionResultType]::ParameterName, 'The largest SSE event or JSON answer read from the server (bytes, or with KiB, MiB, GiB); a larger one ends the stream or fails the request instead of filling memory')
             [CompletionResult]::new('--transport', '--transport', [CompletionResultType]::ParameterName, 'How to reach the server')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'How differences are shown')
-            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long connecting, and each request after it, may take')
+            [CompletionResult]::new('--max-pages', '--max-pages', [CompletionResultType]::ParameterName, 'Stop reading production after this many pages of one list')
+            [CompletionResult]::new('--max-bytes', '--max-bytes', [CompletionResultType]::ParameterName, 'Stop reading production once everything listed and read passes this size as JSON (bytes, or with KiB, MiB, GiB)')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path')
             [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder')
             [CompletionResult]::new('--overrides', '--overrides', [CompletionResultType]::ParameterName, 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]')
@@ -203,11 +207,13 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
         }
         'careem-mcp;record' {
             [CompletionResult]::new('--upstream', '--upstream', [CompletionResultType]::ParameterName, 'The live server that answers: its Streamable HTTP URL, or its SSE URL with `--upstream-transport sse`')
-            [CompletionResult]::new('--header', '--header', [CompletionResultType]::ParameterName, 'A header every upstream request carries, `''Name: value''` (repeatable). Never written anywhere')
+            [CompletionResult]::new('--header', '--header', [CompletionResultType]::ParameterName, 'A header every request carries, `''Name: value''` (repeatable), e.g. production''s `Authorization`. Its value is never printed. The variable holds one a line and is read when no --header is given; it and --header-file keep a token off the command line, which other users can read')
+            [CompletionResult]::new('--header-file', '--header-file', [CompletionResultType]::ParameterName, 'Read more headers from this file, `Name: value` one a line (blank lines and lines starting with `#` are skipped)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long connecting, and each request after it (for `record`, each forwarded call), may take')
+            [CompletionResult]::new('--max-event-size', '--max-event-size', [CompletionResultType]::ParameterName, 'The largest SSE event or JSON answer read from the server (bytes, or with KiB, MiB, GiB); a larger one ends the stream or fails the request instead of filling memory')
             [CompletionResult]::new('--upstream-transport', '--upstream-transport', [CompletionResultType]::ParameterName, 'How to reach the upstream')
             [CompletionResult]::new('--into', '--into', [CompletionResultType]::ParameterName, 'Write scenarios into copies of the tool files under this folder, kept apart for review, instead of into the project''s tool files')
             [CompletionResult]::new('--redact', '--redact', [CompletionResultType]::ParameterName, 'Mask the values of these fields (any case) in recorded answers: phone numbers, e-mail addresses, tokens, names')
-            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long connecting, and each forwarded call, may take')
             [CompletionResult]::new('--wire', '--wire', [CompletionResultType]::ParameterName, 'The Go SDK release whose wire to speak: production''s as last recorded (v1.6.1), v1.7.0, or v1.7.0 stateless (protocol 2026-07-28). `careem-mcp drift` says which one production speaks')
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'The address to listen on. Anything but loopback exposes the server to the network')
             [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'The port to listen on; 0 picks a free one')

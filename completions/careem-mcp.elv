@@ -172,10 +172,14 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
         }
         &'careem-mcp;drift'= {
             cand --url 'The live server to compare with: its Streamable HTTP URL, or its SSE URL with `--transport sse`'
-            cand --header 'A header every request carries, `''Name: value''` (repeatable), e.g. production''s `Authorization`. Never printed'
+            cand --header 'A header every request carries, `''Name: value''` (repeatable), e.g. production''s `Authorization`. Its value is never printed. The variable holds one a line and is read when no --header is given; it and --header-file keep a token off the command line, which other users can read'
+            cand --header-file 'Read more headers from this file, `Name: value` one a line (blank lines and lines starting with `#` are skipped)'
+            cand --timeout 'How long connecting, and each request after it (for `record`, each forwarded call), may take'
+            cand --max-event-size 'The largest SSE event or JSON answer read from the server (bytes, or with KiB, MiB, GiB); a larger one ends the stream or fails the request instead of filling memory'
             cand --transport 'How to reach the server'
             cand --format 'How differences are shown'
-            cand --timeout 'How long connecting, and each request after it, may take'
+            cand --max-pages 'Stop reading production after this many pages of one list'
+            cand --max-bytes 'Stop reading production once everything listed and read passes this size as JSON (bytes, or with KiB, MiB, GiB)'
             cand --project 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path'
             cand --tools 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder'
             cand --overrides 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]'
@@ -191,11 +195,13 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
         }
         &'careem-mcp;record'= {
             cand --upstream 'The live server that answers: its Streamable HTTP URL, or its SSE URL with `--upstream-transport sse`'
-            cand --header 'A header every upstream request carries, `''Name: value''` (repeatable). Never written anywhere'
+            cand --header 'A header every request carries, `''Name: value''` (repeatable), e.g. production''s `Authorization`. Its value is never printed. The variable holds one a line and is read when no --header is given; it and --header-file keep a token off the command line, which other users can read'
+            cand --header-file 'Read more headers from this file, `Name: value` one a line (blank lines and lines starting with `#` are skipped)'
+            cand --timeout 'How long connecting, and each request after it (for `record`, each forwarded call), may take'
+            cand --max-event-size 'The largest SSE event or JSON answer read from the server (bytes, or with KiB, MiB, GiB); a larger one ends the stream or fails the request instead of filling memory'
             cand --upstream-transport 'How to reach the upstream'
             cand --into 'Write scenarios into copies of the tool files under this folder, kept apart for review, instead of into the project''s tool files'
             cand --redact 'Mask the values of these fields (any case) in recorded answers: phone numbers, e-mail addresses, tokens, names'
-            cand --timeout 'How long connecting, and each forwarded call, may take'
             cand --wire 'The Go SDK release whose wire to speak: production''s as last recorded (v1.6.1), v1.7.0, or v1.7.0 stateless (protocol 2026-07-28). `careem-mcp drift` says which one production speaks'
             cand --host 'The address to listen on. Anything but loopback exposes the server to the network'
             cand --port 'The port to listen on; 0 picks a free one'

@@ -165,12 +165,16 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l json -d
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l stateful -d 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC\'s static scenarios do'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -s h -l help -d 'Print help'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -l url -d 'The live server to compare with: its Streamable HTTP URL, or its SSE URL with `--transport sse`' -r
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -l header -d 'A header every request carries, `\'Name: value\'` (repeatable), e.g. production\'s `Authorization`. Never printed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -l header -d 'A header every request carries, `\'Name: value\'` (repeatable), e.g. production\'s `Authorization`. Its value is never printed. The variable holds one a line and is read when no --header is given; it and --header-file keep a token off the command line, which other users can read' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -l header-file -d 'Read more headers from this file, `Name: value` one a line (blank lines and lines starting with `#` are skipped)' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -l timeout -d 'How long connecting, and each request after it (for `record`, each forwarded call), may take' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -l max-event-size -d 'The largest SSE event or JSON answer read from the server (bytes, or with KiB, MiB, GiB); a larger one ends the stream or fails the request instead of filling memory' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -l transport -d 'How to reach the server' -r -f -a "http\t'Streamable HTTP; the URL ends in /mcp'
 sse\t'Legacy HTTP+SSE; the URL is the event stream\'s, ending in /sse'"
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -l format -d 'How differences are shown' -r -f -a "text\t'Grouped by tool, each place with both values'
 json\t'One JSON document with the same content'"
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -l timeout -d 'How long connecting, and each request after it, may take' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -l max-pages -d 'Stop reading production after this many pages of one list' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -l max-bytes -d 'Stop reading production once everything listed and read passes this size as JSON (bytes, or with KiB, MiB, GiB)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -l overrides -d 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]' -r -F
@@ -183,12 +187,14 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -l write -d
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -l stateful -d 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC\'s static scenarios do'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l upstream -d 'The live server that answers: its Streamable HTTP URL, or its SSE URL with `--upstream-transport sse`' -r
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l header -d 'A header every upstream request carries, `\'Name: value\'` (repeatable). Never written anywhere' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l header -d 'A header every request carries, `\'Name: value\'` (repeatable), e.g. production\'s `Authorization`. Its value is never printed. The variable holds one a line and is read when no --header is given; it and --header-file keep a token off the command line, which other users can read' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l header-file -d 'Read more headers from this file, `Name: value` one a line (blank lines and lines starting with `#` are skipped)' -r -F
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l timeout -d 'How long connecting, and each request after it (for `record`, each forwarded call), may take' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l max-event-size -d 'The largest SSE event or JSON answer read from the server (bytes, or with KiB, MiB, GiB); a larger one ends the stream or fails the request instead of filling memory' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l upstream-transport -d 'How to reach the upstream' -r -f -a "http\t'Streamable HTTP; the URL ends in /mcp'
 sse\t'Legacy HTTP+SSE; the URL is the event stream\'s, ending in /sse'"
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l into -d 'Write scenarios into copies of the tool files under this folder, kept apart for review, instead of into the project\'s tool files' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l redact -d 'Mask the values of these fields (any case) in recorded answers: phone numbers, e-mail addresses, tokens, names' -r
-complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l timeout -d 'How long connecting, and each forwarded call, may take' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l wire -d 'The Go SDK release whose wire to speak: production\'s as last recorded (v1.6.1), v1.7.0, or v1.7.0 stateless (protocol 2026-07-28). `careem-mcp drift` says which one production speaks' -r -f -a "go-sdk-1.6.1\t''
 go-sdk-1.7.0\t''
 go-sdk-1.7.0-stateless\t''"

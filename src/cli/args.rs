@@ -14,6 +14,7 @@ use super::complete;
 use crate::dashboard::DEFAULT_MAX_STREAMS;
 use crate::engine::DEFAULT_MAX_RUNS;
 use crate::engine::{Delay, Fault, RunName};
+use crate::probe::drift::DEFAULT_MAX_PAGES;
 use crate::server::{DEFAULT_MAX_SESSIONS, WireProfile};
 
 /// Production careem-mcp, served from scenario files.
@@ -477,12 +478,15 @@ pub struct VerifyArgs {
 
 const DRIFT_EXAMPLES: &str = "\
 Examples:
-  careem-mcp drift --url $PROD --header \"Authorization: Bearer $TOKEN\"
+  CAREEM_MCP_HEADER=\"Authorization: Bearer $TOKEN\" careem-mcp drift --url $PROD
       every difference, grouped by tool; exit 1 when there is one
   careem-mcp drift --url $PROD_SSE --transport sse --format json
       the same over legacy SSE, as data
-  careem-mcp drift --url $PROD --header \"Authorization: Bearer $TOKEN\" --write
+  careem-mcp drift --url $PROD --header-file ~/.careem-headers --write
       rewrite changed definitions, create files for new tools, list tools production dropped
+
+Reading stops at --max-pages pages of a list or --max-bytes in all, and no SSE event or JSON
+answer may pass --max-event-size; the error says which bound was hit.
 
 Exit codes: 0 nothing differs, 1 something differs, 2 the server could not be read.";
 
@@ -496,7 +500,7 @@ pub enum UpstreamTransport {
 
 const RECORD_EXAMPLES: &str = "\
 Examples:
-  careem-mcp record --upstream $PROD --header \"Authorization: Bearer $TOKEN\" --stdio
+  CAREEM_MCP_HEADER=\"Authorization: Bearer $TOKEN\" careem-mcp record --upstream $PROD --stdio
       an MCP client talks to production through careem-mcp; each new answer becomes a scenario
   careem-mcp record --upstream $PROD --into recorded/ --template-times --redact phone,email
       scenarios go to copies of the tool files under recorded/, times near now become
@@ -512,10 +516,8 @@ pub struct RecordArgs {
     /// `--upstream-transport sse`.
     #[arg(long, value_name = "URL")]
     pub upstream: String,
-    /// A header every upstream request carries, `'Name: value'` (repeatable). Never written
-    /// anywhere.
-    #[arg(long = "header", value_name = "NAME: VALUE", value_parser = parse_header)]
-    pub headers: Vec<(HeaderName, HeaderValue)>,
+    #[command(flatten)]
+    pub reach: ReachArgs,
     /// How to reach the upstream.
     #[arg(long, value_enum, default_value = "http")]
     pub upstream_transport: UpstreamTransport,
@@ -530,9 +532,6 @@ pub struct RecordArgs {
     /// addresses, tokens, names.
     #[arg(long, value_name = "FIELD,…", value_delimiter = ',')]
     pub redact: Vec<String>,
-    /// How long connecting, and each forwarded call, may take.
-    #[arg(long, value_name = "SECONDS", default_value = "20", value_parser = seconds())]
-    pub timeout: Duration,
     #[command(flatten)]
     pub serve: ServeArgs,
 }
@@ -562,10 +561,8 @@ pub struct DriftArgs {
     /// `--transport sse`.
     #[arg(long, value_name = "URL")]
     pub url: String,
-    /// A header every request carries, `'Name: value'` (repeatable), e.g. production's
-    /// `Authorization`. Never printed.
-    #[arg(long = "header", value_name = "NAME: VALUE", value_parser = parse_header)]
-    pub headers: Vec<(HeaderName, HeaderValue)>,
+    #[command(flatten)]
+    pub reach: ReachArgs,
     /// How to reach the server.
     #[arg(long, value_enum, default_value = "http")]
     pub transport: UpstreamTransport,
@@ -576,19 +573,96 @@ pub struct DriftArgs {
     /// production; tools production no longer has are listed, never deleted.
     #[arg(long)]
     pub write: bool,
-    /// How long connecting, and each request after it, may take.
-    #[arg(long, value_name = "SECONDS", default_value = "20", value_parser = seconds())]
-    pub timeout: Duration,
+    /// Stop reading production after this many pages of one list.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_PAGES, value_parser = count())]
+    pub max_pages: usize,
+    /// Stop reading production once everything listed and read passes this size as JSON
+    /// (bytes, or with KiB, MiB, GiB).
+    #[arg(long, value_name = "SIZE", default_value = "64MiB", value_parser = parse_size_usize)]
+    pub max_bytes: usize,
 }
 
-/// `Name: value`, split at the first colon; the value is marked sensitive and never shown in
-/// an error.
-fn parse_header(text: &str) -> Result<(HeaderName, HeaderValue), String> {
+/// How `drift` and `record` reach a server someone else runs.
+#[derive(Debug, Clone, Args)]
+pub struct ReachArgs {
+    /// A header every request carries, `'Name: value'` (repeatable), e.g. production's
+    /// `Authorization`. Its value is never printed. The variable holds one a line and is read
+    /// when no --header is given; it and --header-file keep a token off the command line, which
+    /// other users can read.
+    #[arg(
+        long = "header",
+        value_name = "NAME: VALUE",
+        env = "CAREEM_MCP_HEADER",
+        hide_env_values = true,
+        value_parser = HeaderLines
+    )]
+    pub headers: Vec<Headers>,
+    /// Read more headers from this file, `Name: value` one a line (blank lines and lines
+    /// starting with `#` are skipped).
+    #[arg(long, value_name = "PATH")]
+    pub header_file: Option<PathBuf>,
+    /// How long connecting, and each request after it (for `record`, each forwarded call), may
+    /// take.
+    #[arg(long, value_name = "SECONDS", default_value = "20", value_parser = seconds())]
+    pub timeout: Duration,
+    /// The largest SSE event or JSON answer read from the server (bytes, or with KiB, MiB,
+    /// GiB); a larger one ends the stream or fails the request instead of filling memory.
+    #[arg(long, value_name = "SIZE", default_value = "8MiB", value_parser = parse_size_usize)]
+    pub max_event_size: usize,
+}
+
+fn parse_size_usize(text: &str) -> Result<usize, String> {
+    parse_size(text).map(|size| usize::try_from(size).unwrap_or(usize::MAX))
+}
+
+/// The headers of one `--header` (or of `CAREEM_MCP_HEADER`, one a line).
+#[derive(Debug, Clone)]
+pub struct Headers(pub Vec<(HeaderName, HeaderValue)>);
+
+/// Parses `--header`'s value without ever showing it: clap's own errors quote the value
+/// whole, and a mistyped `Authorization Bearer …` would print the token.
+#[derive(Debug, Clone, Copy)]
+struct HeaderLines;
+
+impl TypedValueParser for HeaderLines {
+    type Value = Headers;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Headers, clap::Error> {
+        let refuse = |why: &str| {
+            let name = arg.map_or_else(|| "--header".to_string(), ToString::to_string);
+            clap::Error::raw(
+                clap::error::ErrorKind::ValueValidation,
+                format!("invalid value for '{name}' (not shown: it may hold a secret): {why}\n"),
+            )
+            .with_cmd(cmd)
+        };
+        let text = value.to_str().ok_or_else(|| refuse("it is not UTF-8"))?;
+        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        if lines.is_empty() {
+            return Err(refuse("it is empty"));
+        }
+        lines
+            .into_iter()
+            .map(parse_header)
+            .collect::<Result<Vec<_>, _>>()
+            .map(Headers)
+            .map_err(|why| refuse(&why))
+    }
+}
+
+/// `Name: value`, split at the first colon; the value is marked sensitive. The error quotes
+/// neither part, since either may be a token typed in the wrong place.
+pub fn parse_header(text: &str) -> Result<(HeaderName, HeaderValue), String> {
     let (name, value) = text
         .split_once(':')
         .ok_or_else(|| "expected 'Name: value', e.g. 'Authorization: Bearer …'".to_string())?;
     let name = HeaderName::from_bytes(name.trim().as_bytes())
-        .map_err(|_| format!("{:?} is not a header name", name.trim()))?;
+        .map_err(|_| "the text before the first ':' is not a header name".to_string())?;
     let mut value = HeaderValue::from_str(value.trim())
         .map_err(|_| format!("the value of {name} is not a valid header value"))?;
     value.set_sensitive(true);

@@ -2,11 +2,13 @@
 //! Streamable HTTP, legacy SSE or stdio, against a server it starts or one already running.
 //! Findings come back as plain data; `careem-mcp verify` prints them.
 
+mod bounded;
 mod checks;
 pub mod drift;
 mod finding;
 pub mod record;
 pub mod release;
+mod secrets;
 mod transport;
 
 use std::path::{Path, PathBuf};
@@ -16,9 +18,11 @@ use anyhow::Context;
 
 use crate::engine::{Engine, EngineConfig, Overrides, overrides};
 use crate::server::{ServerOptions, start_http};
+pub use bounded::size_in_words;
 use checks::Target;
 pub use finding::{Finding, Verdict, failed};
-pub use transport::{Reach, sse};
+pub use secrets::{Secrets, without_password};
+pub use transport::{DEFAULT_MAX_EVENT, Reach, sse};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Transport {

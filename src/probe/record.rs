@@ -13,13 +13,16 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::drift::{Unreachable, Upstream};
+use super::secrets::{Secrets, without_password};
 use super::transport::{self, Client, Reach};
 use crate::engine::{Engine, INTERNAL_ERROR, RecordOptions, UpstreamAnswer, UpstreamCall};
 use crate::server::{Forwarded, Forwarder, UpstreamError};
 
 /// Forwards calls to the upstream and records its answers.
 pub struct Recorder {
+    /// The upstream's URL as messages show it, without its password.
     url: String,
+    secrets: Arc<Secrets>,
     upstream: Arc<Client>,
     engine: Arc<Engine>,
     options: Arc<RecordOptions>,
@@ -45,7 +48,7 @@ pub struct Recording {
 }
 
 /// Opens the session with the upstream at `url` over `via`; `reach`'s headers go with every
-/// request and are kept nowhere else.
+/// request and are kept nowhere else: every message masks them, and the URL's password.
 pub async fn connect(
     url: &str,
     via: Upstream,
@@ -53,22 +56,31 @@ pub async fn connect(
     engine: Arc<Engine>,
     recording: Recording,
 ) -> Result<Recorder, Unreachable> {
+    let secrets = Secrets::of(url, &reach.headers);
     let client = match via {
         Upstream::Http => transport::http_reaching(url, reach).await,
         Upstream::Sse => transport::sse_reaching(url, reach).await,
     }
     .map_err(|detail| Unreachable {
-        url: url.to_string(),
-        detail,
+        url: without_password(url),
+        detail: secrets.mask(&detail),
     })?;
     Ok(Recorder {
-        url: url.to_string(),
+        url: without_password(url),
+        secrets: Arc::new(secrets),
         upstream: Arc::new(client),
         engine,
         options: Arc::new(recording.options),
         into: recording.into.map(Arc::new),
         timeout: reach.timeout,
     })
+}
+
+impl Recorder {
+    /// The upstream's URL as messages show it, without its password.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
 }
 
 impl Forwarder for Recorder {
@@ -78,6 +90,7 @@ impl Forwarder for Recorder {
     ) -> BoxFuture<'static, Result<Box<RawValue>, UpstreamError>> {
         let upstream = Arc::clone(&self.upstream);
         let (url, limit) = (self.url.clone(), self.timeout);
+        let secrets = Arc::clone(&self.secrets);
         let mut params = CallToolRequestParams::new(call.tool.clone());
         if let Some(arguments) = call.arguments.clone() {
             params = params.with_arguments(arguments);
@@ -96,10 +109,11 @@ impl Forwarder for Recorder {
                 }),
                 Ok(Err(ServiceError::McpError(error))) => Err(UpstreamError {
                     code: i64::from(error.code.0),
-                    message: error.message.into_owned(),
+                    message: secrets.mask(&error.message),
                     data: error.data,
                 }),
                 Ok(Err(error)) => {
+                    let error = secrets.mask(&error.to_string());
                     tracing::error!("{url}: tools/call {tool}: {error}");
                     Err(internal())
                 }
@@ -117,13 +131,18 @@ impl Forwarder for Recorder {
             .as_ref()
             .ok()
             .and_then(|raw| serde_json::from_str::<CallToolResult>(raw.get()).ok());
-        let text = result.as_ref().map(text_of);
+        // What is written and journalled never holds a credential the upstream echoed back;
+        // the agent still gets the answer as it came.
+        let text = result
+            .as_ref()
+            .map(|result| self.secrets.mask(&text_of(result)));
         let value = result.as_ref().and_then(|result| {
             result.structured_content.clone().or_else(|| {
                 text.as_deref()
                     .and_then(|text| serde_json::from_str::<Value>(text).ok())
             })
         });
+        let value = value.map(|value| self.secrets.mask_value(value));
         let failure;
         let answer = match (&result, &text, answer) {
             (Some(result), Some(text), _) => UpstreamAnswer::Result {

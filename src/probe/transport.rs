@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use futures::StreamExt;
 use regex::Regex;
-use reqwest::header::HeaderMap;
+use reqwest::header::{AUTHORIZATION, HeaderMap};
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::service::RunningService;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -20,6 +20,8 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
+use super::bounded::{self, BoundedError};
+use super::secrets::{Secrets, userinfo_as_header};
 use crate::engine::EngineConfig;
 
 /// A connected, initialised MCP session, whatever carries it.
@@ -32,23 +34,46 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(20);
 const STDERR_LINES: usize = 20;
 
 /// How a client reaches a server that someone else runs: the headers every request carries
-/// (production's `Authorization`) and how long connecting and the handshake may take.
+/// (production's `Authorization`), how long connecting and the handshake may take, and the
+/// largest event or JSON body read from it.
 #[derive(Debug, Clone)]
 pub struct Reach {
     pub headers: HeaderMap,
     pub timeout: Duration,
+    /// The most bytes one SSE event (its lines together) or one JSON answer may hold; past it
+    /// the stream or the request fails instead of growing memory.
+    pub max_event: usize,
 }
+
+/// The default of [`Reach::max_event`]: an answer larger than a tool file may be (8 MiB) could
+/// not be recorded anyway, and production's answers are a few KiB.
+pub const DEFAULT_MAX_EVENT: usize = 8 << 20;
 
 impl Default for Reach {
     fn default() -> Self {
         Self {
             headers: HeaderMap::new(),
             timeout: CONNECT_TIMEOUT,
+            max_event: DEFAULT_MAX_EVENT,
         }
     }
 }
 
 impl Reach {
+    /// `url` without user and password, and these reach settings with the `Basic`
+    /// credential they make (unless an `Authorization` header is given already): the URL the
+    /// HTTP client holds, and may show in an error or a log line, then holds no secret.
+    fn for_url(&self, url: &str) -> (String, Self) {
+        let mut reach = self.clone();
+        let Some((bare, basic)) = userinfo_as_header(url) else {
+            return (url.to_string(), reach);
+        };
+        if !reach.headers.contains_key(AUTHORIZATION) {
+            reach.headers.insert(AUTHORIZATION, basic);
+        }
+        (bare, reach)
+    }
+
     fn client(&self) -> Result<reqwest::Client, String> {
         reqwest::Client::builder()
             .default_headers(self.headers.clone())
@@ -70,18 +95,23 @@ pub async fn sse(url: &str) -> Result<Client, String> {
 
 /// Streamable HTTP at `url`, every request carrying `reach`'s headers.
 pub async fn http_reaching(url: &str, reach: &Reach) -> Result<Client, String> {
-    let transport = StreamableHttpClientTransport::with_client(
-        reach.client()?,
-        StreamableHttpClientTransportConfig::with_uri(url),
-    );
+    let (url, reach) = &reach.for_url(url);
+    let mut config = StreamableHttpClientTransportConfig::with_uri(url.as_str());
+    config.max_sse_event_size = reach.max_event;
+    config.max_json_response_size = reach.max_event;
+    let transport = StreamableHttpClientTransport::with_client(reach.client()?, config);
     handshake(reach.timeout, ().serve(transport)).await
 }
 
-/// Legacy SSE at `url`: the endpoint its `endpoint` event names, whatever it is, receives the
-/// messages; every request carries `reach`'s headers.
+/// Legacy SSE at `url`: the endpoint its `endpoint` event names receives the messages, when it
+/// is on the same origin (scheme, host and port) as `url`; every request carries `reach`'s
+/// headers, and no event may pass `reach.max_event`.
 pub async fn sse_reaching(url: &str, reach: &Reach) -> Result<Client, String> {
-    let limit = reach.timeout;
-    let transport = tokio::time::timeout(limit, SseClient::connect(reach.client()?, url))
+    let (bare, reach) = reach.for_url(url);
+    let secrets = Arc::new(Secrets::of(url, &reach.headers));
+    let (url, limit) = (bare.as_str(), reach.timeout);
+    let connecting = SseClient::connect(reach.client()?, url, reach.max_event, secrets);
+    let transport = tokio::time::timeout(limit, connecting)
         .await
         .map_err(|_| format!("GET {url} sent no `endpoint` event within {limit:?}"))?
         .map_err(|error| error.to_string())?;
@@ -228,6 +258,13 @@ pub enum SseError {
     NoEndpoint { url: String },
     #[error("{url} sent an `endpoint` event that is not a URL path: {data:?}")]
     BadEndpoint { url: String, data: String },
+    #[error(
+        "{url} sent an `endpoint` event naming another origin ({origin}); nothing is sent there, \
+         since every request carries the headers meant for {url}"
+    )]
+    ForeignEndpoint { url: String, origin: String },
+    #[error("{url}: {error} before its `endpoint` event (raise the bound with --max-event-size)")]
+    EndpointTooLarge { url: String, error: String },
     #[error("cannot encode a message: {0}")]
     Encode(#[from] serde_json::Error),
 }
@@ -236,7 +273,10 @@ pub enum SseError {
 /// the endpoint, then a `POST` there for each client message, while server messages arrive as
 /// `message` events on the open stream. A request whose `POST` is refused is answered with an
 /// error naming the status and the body (`HTTP 404 Not Found: session not found`), as client
-/// libraries report a failed HTTP request, so the caller learns why instead of waiting.
+/// libraries report a failed HTTP request, so the caller learns why instead of waiting; the
+/// body is cut at [`REFUSAL_LIMIT`] and any credential it echoes is masked. An endpoint on
+/// another origin is refused before any request is sent, as the TypeScript SDK refuses it:
+/// the headers are meant for the server at the URL given, and only for it.
 struct SseClient {
     http: reqwest::Client,
     endpoint: reqwest::Url,
@@ -247,10 +287,19 @@ struct SseClient {
     reader: JoinHandle<()>,
     /// POSTs go out one at a time, so that the server sees messages in the order sent.
     order: Arc<tokio::sync::Mutex<()>>,
+    secrets: Arc<Secrets>,
 }
 
+/// How much of a refused request's body is kept to explain the refusal.
+const REFUSAL_LIMIT: usize = 4096;
+
 impl SseClient {
-    async fn connect(http: reqwest::Client, url: &str) -> Result<Self, SseError> {
+    async fn connect(
+        http: reqwest::Client,
+        url: &str,
+        max_event: usize,
+        secrets: Arc<Secrets>,
+    ) -> Result<Self, SseError> {
         let http_error = |error: reqwest::Error| SseError::Http {
             url: url.to_string(),
             cause: root_cause(&error),
@@ -271,14 +320,28 @@ impl SseClient {
                 status: response.status(),
             });
         }
-        let mut events = SseStream::from_bytes_stream(response.bytes_stream());
+        let mut events = SseStream::from_bytes_stream(bounded::events_within(
+            response.bytes_stream(),
+            max_event,
+        ));
         let data = loop {
             match events.next().await {
                 Some(Ok(event)) if event.event.as_deref() == Some("endpoint") => {
                     break event.data.unwrap_or_default();
                 }
                 Some(Ok(_)) => {}
-                Some(Err(_)) | None => {
+                Some(Err(error)) => {
+                    return Err(match too_large(&error) {
+                        Some(error) => SseError::EndpointTooLarge {
+                            url: url.to_string(),
+                            error,
+                        },
+                        None => SseError::NoEndpoint {
+                            url: url.to_string(),
+                        },
+                    });
+                }
+                None => {
                     return Err(SseError::NoEndpoint {
                         url: url.to_string(),
                     });
@@ -289,15 +352,22 @@ impl SseClient {
             url: url.to_string(),
             data: data.clone(),
         })?;
+        if endpoint.origin() != base.origin() {
+            return Err(SseError::ForeignEndpoint {
+                url: url.to_string(),
+                origin: endpoint.origin().ascii_serialization(),
+            });
+        }
         let (sender, incoming) = mpsc::channel(64);
         let refusals = sender.downgrade();
-        let source = url.to_string();
+        let source = secrets.mask(url);
         let reader = tokio::spawn(async move {
             while let Some(event) = events.next().await {
                 let event = match event {
                     Ok(event) => event,
                     Err(error) => {
-                        tracing::warn!("{source}: the event stream broke: {error}");
+                        let why = too_large(&error).unwrap_or_else(|| error.to_string());
+                        tracing::warn!("{source}: the event stream ended: {why}");
                         break;
                     }
                 };
@@ -326,6 +396,7 @@ impl SseClient {
             refusals,
             reader,
             order: Arc::default(),
+            secrets,
         })
     }
 }
@@ -347,6 +418,7 @@ impl Transport<RoleClient> for SseClient {
         let endpoint = self.endpoint.clone();
         let order = Arc::clone(&self.order);
         let refusals = self.refusals.clone();
+        let secrets = Arc::clone(&self.secrets);
         async move {
             let body = serde_json::to_vec(&item)?;
             let _turn = order.lock().await;
@@ -372,8 +444,8 @@ impl Transport<RoleClient> for SseClient {
                     status,
                 });
             };
-            let body = response.text().await.unwrap_or_default();
-            let text = format!("HTTP {status}: {}", body.trim_end());
+            let body = prefix(response, REFUSAL_LIMIT).await;
+            let text = secrets.mask(&format!("HTTP {status}: {}", body.trim_end()));
             let error = rmcp::ErrorData::new(rmcp::model::ErrorCode(-32000), text, None);
             let _ = refusals
                 .send(ServerJsonRpcMessage::error(error, Some(request.id)))
@@ -390,6 +462,31 @@ impl Transport<RoleClient> for SseClient {
         self.reader.abort();
         Ok(())
     }
+}
+
+/// Why an event stream ended, when it was an event past the bound.
+fn too_large(error: &sse_stream::Error) -> Option<String> {
+    let sse_stream::Error::Body(inner) = error else {
+        return None;
+    };
+    match inner.downcast_ref::<BoundedError>() {
+        Some(too_large @ BoundedError::TooLarge(_)) => Some(too_large.to_string()),
+        _ => None,
+    }
+}
+
+/// The first `limit` bytes of a response's body (fewer when it ends first), as text.
+async fn prefix(response: reqwest::Response, limit: usize) -> String {
+    let mut body = Vec::new();
+    let mut chunks = response.bytes_stream();
+    while body.len() < limit {
+        match chunks.next().await {
+            Some(Ok(chunk)) => body.extend_from_slice(&chunk),
+            Some(Err(_)) | None => break,
+        }
+    }
+    body.truncate(limit);
+    String::from_utf8_lossy(&body).into_owned()
 }
 
 /// The legacy SSE URL of a server whose Streamable HTTP endpoint is `url` (`…/mcp` → `…/sse`).

@@ -2,12 +2,14 @@
 //! with one change of each kind planted in it, served over Streamable HTTP and legacy SSE.
 
 use std::net::TcpListener;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use snapbox::{Assert, Data, Redactions};
 
-use crate::support::{OK, Process, Project, Run, repo, serve_binary, tool_file};
+use crate::support::{
+    OK, Process, Project, Run, Upstream, files_under, repo, serve_binary, tool_file,
+};
 
 const GEOCODE: &str = "tools/location/reverse_geocode.md";
 const SEARCH: &str = "tools/food/food_merchant_search.md";
@@ -318,4 +320,46 @@ fn drift_names_the_wire_profile_production_speaks() {
         let run = project.run(&["drift", "--url", &url, "--format", "json"]);
         assert_eq!(run.json()["wire"]["profile"], profile, "{}", run.stdout);
     }
+}
+
+#[test]
+fn write_refuses_names_it_cannot_give_a_file_and_writes_nothing() {
+    let long = "x".repeat(303);
+    let listed = ["ride_rate_trip".to_string(), "README".to_string(), long];
+    let production = Upstream::mcp(move |method, _| {
+        let tools: Vec<Value> = listed
+            .iter()
+            .map(|name| json!({"name": name, "inputSchema": {"type": "object"}}))
+            .collect();
+        if method == "tools/list" {
+            json!({ "tools": tools })
+        } else {
+            json!({})
+        }
+    });
+    let project = Project::copy_of_repo();
+    let before: Vec<(PathBuf, String)> = files_under(project.path())
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            (path, text)
+        })
+        .collect();
+    let run = project.run(&["drift", "--url", &production.url("/mcp"), "--write"]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    for words in [
+        "nothing was written",
+        "\"README\": its file would be README.md, which the loader skips",
+        "… (303 characters): longer than 128 characters",
+    ] {
+        assert!(run.stderr.contains(words), "{words}: {}", run.stderr);
+    }
+    let after: Vec<(PathBuf, String)> = files_under(project.path())
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            (path, text)
+        })
+        .collect();
+    assert!(after == before, "files were written");
 }

@@ -9,9 +9,10 @@ use rmcp::ServiceExt;
 use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
 
+use crate::support::upstream::mcp_answer;
 use crate::support::{
-    Client, Process, Project, call, files_under, http_client, serve_binary, start_announced,
-    stdio_client,
+    Client, Process, Project, Upstream, call, files_under, http_client, serve_binary,
+    start_announced, stdio_client,
 };
 
 const CLOCK: &str = "2026-10-05T12:00:30Z";
@@ -231,4 +232,135 @@ async fn record_serves_over_http_as_serve_does() {
             .read(GEOCODE)
             .contains("## Scenario: reverse-geocode-24-4539-54-3773\n")
     );
+}
+
+/// An upstream whose `reverse_geocode` answers with the arguments it got and `extra` bytes of
+/// padding in `formattedAddress`.
+fn echoing_upstream(extra: usize) -> Upstream {
+    Upstream::mcp(move |method, params| {
+        if method != "tools/call" {
+            return json!({});
+        }
+        let value =
+            json!({"arguments": params["arguments"], "formattedAddress": "a".repeat(extra)});
+        json!({"content": [{"type": "text", "text": value.to_string()}], "structuredContent": value})
+    })
+}
+
+/// The `recorded` mark of every journal line of `project`.
+fn recorded_marks(project: &Project) -> Vec<String> {
+    project
+        .read(".run/calls.jsonl")
+        .lines()
+        .map(|line| {
+            let entry: Value = serde_json::from_str(line).expect("a JSON line");
+            entry["recorded"].as_str().unwrap_or_default().to_string()
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn two_recorders_on_one_project_keep_every_recording() {
+    const CALLS: usize = 25;
+    let upstream = echoing_upstream(0);
+    let url = upstream.url("/mcp");
+    let project = Project::copy_of_repo();
+    let logs = [0, 1].map(|n| project.path().join(format!("record-{n}.log")));
+    let first = recorder(&project, &url, &logs[0], &[]).await;
+    let second = recorder(&project, &url, &logs[1], &[]).await;
+    let journey = |client: Client, offset: usize| async move {
+        for n in 0..CALLS {
+            let arguments =
+                json!({"latitude": 25.0, "longitude": 55.0 + (offset + n) as f64 / 1000.0});
+            call(&client, "reverse_geocode", arguments)
+                .await
+                .expect("an answer");
+        }
+        client.cancel().await.expect("closes");
+    };
+    tokio::join!(journey(first, 0), journey(second, CALLS));
+    let marks = recorded_marks(&project);
+    assert_eq!(marks, vec!["new"; 2 * CALLS]);
+    let recorded = project
+        .read(GEOCODE)
+        .lines()
+        .filter(|line| line.starts_with("## Scenario: reverse-geocode-"))
+        .count();
+    assert_eq!(recorded, 2 * CALLS, "recordings were lost");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_recording_that_would_pass_the_tool_file_cap_is_skipped() {
+    const CAP: usize = 8 << 20;
+    let upstream = echoing_upstream(300_000);
+    let project = Project::copy_of_repo();
+    let text = project.read(GEOCODE);
+    let line = format!("{}\n", "Padding prose. ".repeat(66));
+    let lines = (CAP - 100_000 - text.len()) / line.len();
+    let padded = text.replacen(
+        "## Scenarios\n",
+        &format!("## Scenarios\n\n{}\n", line.repeat(lines)),
+        1,
+    );
+    project.write(GEOCODE, &padded);
+    let log = project.path().join("record.log");
+    let client = recorder(&project, &upstream.url("/mcp"), &log, &[]).await;
+    let arguments = json!({"latitude": 25.3, "longitude": 55.4});
+    let answer = call(&client, "reverse_geocode", arguments)
+        .await
+        .expect("an answer");
+    client.cancel().await.expect("closes");
+    assert!(
+        answer["structuredContent"]["formattedAddress"]
+            .as_str()
+            .is_some_and(|address| address.len() == 300_000),
+        "the agent gets the upstream's answer"
+    );
+    assert_eq!(recorded_marks(&project), ["skipped"]);
+    assert_eq!(project.read(GEOCODE), padded, "the file is as it was");
+    let stderr = std::fs::read_to_string(&log).expect("a log");
+    let why: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.contains("past the 8388608 bytes `serve` reads"))
+        .collect();
+    assert_eq!(why.len(), 1, "{stderr}");
+    let lint = project.run(&["lint"]);
+    assert_eq!(lint.code, 0, "{}{}", lint.stdout, lint.stderr);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_credential_the_upstream_echoes_is_written_nowhere() {
+    // Answers every call with the Authorization header it got, in the value and the text.
+    let upstream = Upstream::start(|request, stream| {
+        let token = request
+            .header("authorization")
+            .unwrap_or("none")
+            .to_string();
+        mcp_answer(request, stream, &move |_, _| {
+            let value = json!({"formattedAddress": format!("seen {token}"), (token.clone()): 1});
+            json!({"content": [{"type": "text", "text": value.to_string()}], "structuredContent": value})
+        });
+    });
+    let project = Project::copy_of_repo();
+    let log = project.path().join("record.log");
+    let client = recorder(&project, &upstream.url("/mcp"), &log, &[]).await;
+    let arguments = json!({"latitude": 25.3, "longitude": 55.4});
+    let answer = call(&client, "reverse_geocode", arguments)
+        .await
+        .expect("an answer");
+    client.cancel().await.expect("closes");
+    assert!(
+        answer.to_string().contains("rec-91c2e4"),
+        "the agent gets the answer as it came"
+    );
+    assert_eq!(recorded_marks(&project), ["new"]);
+    assert!(project.read(GEOCODE).contains("seen ***"));
+    for path in files_under(project.path()) {
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            !text.contains("rec-91c2e4"),
+            "the token reached {}",
+            path.display()
+        );
+    }
 }

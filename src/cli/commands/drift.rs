@@ -3,19 +3,19 @@
 //! the tool files in line, and what it wrote goes to stderr.
 
 use anyhow::Context;
-use reqwest::header::HeaderMap;
 use serde_json::{Value, json};
 
 use super::engine_config;
+use super::reach::reach;
 use crate::cli::args::{DriftArgs, DriftFormat, GlobalArgs, UpstreamTransport};
 use crate::cli::{Status, printer};
 use crate::engine::drift_write::{self, Written};
 use crate::engine::{
     self, Drift, FieldChange, Presence, ProjectLayout, SubjectDrift, absolute, journal,
 };
-use crate::probe::Reach;
-use crate::probe::drift::{self, Upstream};
+use crate::probe::drift::{self, Bounds, Upstream};
 use crate::probe::release::{self, Release};
+use crate::probe::without_password;
 use crate::server::{WireProfile, runtime};
 
 /// How much of one value the terminal report shows.
@@ -27,9 +27,10 @@ pub fn run(
     args: &DriftArgs,
 ) -> anyhow::Result<Status> {
     let config = engine_config(global, layout)?;
-    let reach = Reach {
-        headers: args.headers.iter().cloned().collect::<HeaderMap>(),
-        timeout: args.timeout,
+    let reach = reach(&args.reach)?;
+    let bounds = Bounds {
+        pages: args.max_pages,
+        bytes: args.max_bytes,
     };
     let via = match args.transport {
         UpstreamTransport::Http => Upstream::Http,
@@ -37,9 +38,14 @@ pub fn run(
     };
     let runtime = runtime().context("cannot start the async runtime")?;
     let (production, project, release) = runtime.block_on(async {
-        let production = drift::production(&args.url, via, &reach).await?;
+        let production = drift::production(&args.url, via, &reach, bounds).await?;
         let release = match via {
-            Upstream::Http => Some(release::observe(&args.url, &reach).await.map(Release::of)),
+            Upstream::Http => Some(
+                release::observe(&args.url, &reach)
+                    .await
+                    .map(Release::of)
+                    .map_err(|why| why.replace(&args.url, &without_password(&args.url))),
+            ),
             Upstream::Sse => None,
         };
         let wire = match &release {
@@ -72,7 +78,7 @@ pub fn run(
                 }
                 None => json!({"profile": null, "description": SSE_ONLY}),
             };
-            let document = json!({"url": args.url, "wire": wire, "differences": drift.differences, "written": written});
+            let document = json!({"url": without_password(&args.url), "wire": wire, "differences": drift.differences, "written": written});
             printer::out(&serde_json::to_string_pretty(&document)?)?;
         }
     }

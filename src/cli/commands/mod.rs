@@ -8,6 +8,7 @@ mod dashboard;
 mod drift;
 mod grade;
 mod lint;
+mod reach;
 mod record;
 mod scenario;
 mod scenarios;

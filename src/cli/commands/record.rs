@@ -4,14 +4,13 @@
 use std::sync::Arc;
 
 use anyhow::Context;
-use reqwest::header::HeaderMap;
 
 use super::load_engine;
+use super::reach::reach;
 use super::serve::serve;
 use crate::cli::Status;
 use crate::cli::args::{GlobalArgs, RecordArgs, UpstreamTransport};
 use crate::engine::{ProjectLayout, RecordOptions, absolute};
-use crate::probe::Reach;
 use crate::probe::drift::Upstream;
 use crate::probe::record::{self, Recording};
 use crate::server::runtime;
@@ -22,10 +21,7 @@ pub fn run(
     args: &RecordArgs,
 ) -> anyhow::Result<Status> {
     let engine = Arc::new(load_engine(global, layout, args.serve.no_journal)?);
-    let reach = Reach {
-        headers: args.headers.iter().cloned().collect::<HeaderMap>(),
-        timeout: args.timeout,
-    };
+    let reach = reach(&args.reach)?;
     let via = match args.upstream_transport {
         UpstreamTransport::Http => Upstream::Http,
         UpstreamTransport::Sse => Upstream::Sse,
@@ -47,7 +43,7 @@ pub fn run(
         Arc::clone(&engine),
         recording.clone(),
     ))?;
-    eprintln!("careem-mcp: forwarding tool calls to {}", args.upstream);
+    eprintln!("careem-mcp: forwarding tool calls to {}", recorder.url());
     match &recording.into {
         Some(dir) => eprintln!("careem-mcp: recording into {}", absolute(dir).display()),
         None => eprintln!(

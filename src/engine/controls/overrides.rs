@@ -25,6 +25,13 @@ pub enum OverridesError {
     Invalid { path: PathBuf },
     #[error("cannot write {}: {source}", path.display())]
     Write { path: PathBuf, source: io::Error },
+    #[error(
+        "{} would be {size} bytes, past the {} bytes a server reads (it would ignore the whole \
+         file); nothing was written: shorten the sequence or clear other entries",
+        path.display(),
+        safe_read::OVERRIDES_LIMIT
+    )]
+    TooLarge { path: PathBuf, size: usize },
 }
 
 /// Parses the file's bytes; anything but a JSON object is invalid.
@@ -104,18 +111,25 @@ fn file_name(path: &Path) -> String {
 }
 
 /// Writes to a temporary file beside the target, then renames it over the target and syncs
-/// the folder, so that the new name survives a crash as well as the new bytes.
+/// the folder, so that the new name survives a crash as well as the new bytes. A file larger
+/// than a server reads ([`safe_read::OVERRIDES_LIMIT`]) is refused and nothing is written.
 pub fn write(path: &Path, overrides: &Overrides) -> Result<(), OverridesError> {
     let fail = |source| OverridesError::Write {
         path: path.to_path_buf(),
         source,
     };
-    let dir = parent(path);
-    std::fs::create_dir_all(dir).map_err(fail)?;
-    let temp = dir.join(format!(".{}.{}.tmp", file_name(path), std::process::id()));
     let mut text =
         serde_json::to_string_pretty(overrides).expect("a map of JSON values serialises");
     text.push('\n');
+    if u64::try_from(text.len()).map_or(true, |size| size > safe_read::OVERRIDES_LIMIT) {
+        return Err(OverridesError::TooLarge {
+            path: path.to_path_buf(),
+            size: text.len(),
+        });
+    }
+    let dir = parent(path);
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    let temp = dir.join(format!(".{}.{}.tmp", file_name(path), std::process::id()));
     let written = std::fs::File::create(&temp).and_then(|mut file| {
         file.write_all(text.as_bytes())?;
         file.sync_all()

@@ -2,7 +2,9 @@
 //! production's definition in its `## Definition` block, the rest of its file kept byte for
 //! byte; a tool new in production gets a file of its own whose one scenario answers as
 //! production does when a call fails; a tool production no longer has is listed, never
-//! deleted. Every file is prepared before the first is written, and each is written atomically.
+//! deleted. Every name and path is checked and every file prepared before the first is
+//! written, and each is written atomically: a name the loader would skip (`README`) or that
+//! cannot be a file name here refuses the whole write, and nothing is written.
 
 use std::path::{Path, PathBuf};
 
@@ -32,10 +34,15 @@ pub struct Written {
 pub enum WriteError {
     #[error("{}: no ```json tool block after line {line} to replace", path.display())]
     NoDefinition { path: PathBuf, line: usize },
-    #[error("production lists a tool named {0:?}, which cannot be a file name")]
-    BadName(String),
+    #[error(
+        "production lists tools that cannot have a file here, so nothing was written:{}",
+        refused_lines(.0)
+    )]
+    Refused(Vec<Refused>),
     #[error("{} exists already but does not define tool {tool}", path.display())]
     Occupied { path: PathBuf, tool: String },
+    #[error("{} is not a folder, so the file of tool {tool} cannot go in it", path.display())]
+    NotAFolder { path: PathBuf, tool: String },
     #[error("cannot read {}", .0.display())]
     Read(PathBuf, #[source] std::io::Error),
     #[error("cannot write {}", .0.display())]
@@ -44,12 +51,64 @@ pub enum WriteError {
     Listing(#[from] source_listing::WriteError),
 }
 
+/// A tool production lists that cannot have a file, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refused {
+    pub tool: String,
+    pub why: NameProblem,
+}
+
+/// Why a tool's name cannot be its file's name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameProblem {
+    Empty,
+    /// Longer than [`NAME_LIMIT`].
+    TooLong,
+    /// A character other than letters, digits, `_`, `-` and `.`, or a leading `.`.
+    Characters,
+    /// `README`: the loader skips `README.md`, so the tool would have no file.
+    Skipped,
+}
+
+impl NameProblem {
+    fn words(self) -> String {
+        match self {
+            Self::Empty => "the name is empty".to_string(),
+            Self::TooLong => format!("longer than {NAME_LIMIT} characters"),
+            Self::Characters => {
+                "only letters, digits, `_`, `-` and `.` (not first) make a file name".to_string()
+            }
+            Self::Skipped => "its file would be README.md, which the loader skips".to_string(),
+        }
+    }
+}
+
+/// The longest tool name given a file: MCP's own bound on a tool name, well within a file
+/// name's 255 bytes with `.md` and the temporary name of an atomic write around it.
+pub const NAME_LIMIT: usize = 128;
+
+fn refused_lines(refused: &[Refused]) -> String {
+    refused
+        .iter()
+        .map(|r| {
+            let name: String = r.tool.chars().take(60).collect();
+            let cut = if name.len() < r.tool.len() {
+                format!("… ({} characters)", r.tool.chars().count())
+            } else {
+                String::new()
+            };
+            format!("\n  {:?}{cut}: {}", name, r.why.words())
+        })
+        .collect()
+}
+
 /// Applies `drift` to the tool files under `tools_dir`, taking definitions from `production`.
 pub fn write(tools_dir: &Path, drift: &Drift, production: &Surface) -> Result<Written, WriteError> {
     let loaded = catalog::load(tools_dir);
     let files: Vec<&ToolFile> = loaded.tool_files().collect();
     let file_of = |tool: &str| files.iter().find(|f| f.tool == tool).copied();
     let mut planned: Vec<(PathBuf, String)> = Vec::new();
+    let mut refused = Vec::new();
     let mut written = Written::default();
 
     for tool in drift.tools(Presence::Changed) {
@@ -72,8 +131,12 @@ pub fn write(tools_dir: &Path, drift: &Drift, production: &Surface) -> Result<Wr
         let Some(definition) = production.tools.get(tool) else {
             continue;
         };
-        if !is_file_name(tool) {
-            return Err(WriteError::BadName(tool.to_string()));
+        if let Some(why) = name_problem(tool) {
+            refused.push(Refused {
+                tool: tool.to_string(),
+                why,
+            });
+            continue;
         }
         let domain = domain_for(tool, &files);
         let folder = files
@@ -81,6 +144,12 @@ pub fn write(tools_dir: &Path, drift: &Drift, production: &Surface) -> Result<Wr
             .find(|f| f.domain.as_deref() == Some(domain.as_str()))
             .and_then(|f| f.path.parent())
             .map_or_else(|| tools_dir.join(&domain), Path::to_path_buf);
+        if folder.exists() && !folder.is_dir() {
+            return Err(WriteError::NotAFolder {
+                path: folder,
+                tool: tool.to_string(),
+            });
+        }
         let path = folder.join(format!("{tool}.md"));
         if path.exists() {
             return Err(WriteError::Occupied {
@@ -97,6 +166,9 @@ pub fn write(tools_dir: &Path, drift: &Drift, production: &Surface) -> Result<Wr
         }
     }
 
+    if !refused.is_empty() {
+        return Err(WriteError::Refused(refused));
+    }
     for (path, text) in &planned {
         atomic_file::write(path, text.as_bytes())
             .map_err(|e| WriteError::Write(path.clone(), e))?;
@@ -192,14 +264,25 @@ fn write_json(value: &Value, indent: usize, column: usize, out: &mut String) {
     }
 }
 
-/// A tool name that is safe as a file name: letters, digits, `_`, `-` and `.`, not starting
-/// with `.`.
-fn is_file_name(name: &str) -> bool {
-    !name.is_empty()
-        && !name.starts_with('.')
-        && name
+/// Why a tool name cannot be a file name that the loader reads, if it cannot: it must be
+/// letters, digits, `_`, `-` and `.`, not start with `.`, have at most [`NAME_LIMIT`]
+/// characters, and not be `README` (in any case, for file systems that ignore it).
+fn name_problem(name: &str) -> Option<NameProblem> {
+    if name.is_empty() {
+        Some(NameProblem::Empty)
+    } else if name.len() > NAME_LIMIT {
+        Some(NameProblem::TooLong)
+    } else if name.starts_with('.')
+        || !name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+    {
+        Some(NameProblem::Characters)
+    } else if name.eq_ignore_ascii_case("README") {
+        Some(NameProblem::Skipped)
+    } else {
+        None
+    }
 }
 
 /// The domain a new tool joins: the one its first word names (`ride_…` → `rides`), else that
@@ -299,18 +382,25 @@ mod tests {
     }
 
     #[test]
-    fn names_that_would_leave_the_folder_are_refused() {
+    fn names_that_would_leave_the_folder_or_be_skipped_are_refused() {
+        let long = "x".repeat(NAME_LIMIT + 1);
+        let longest = "x".repeat(NAME_LIMIT);
         let cases = [
-            ("ride_rate_trip", true),
-            ("a-b.c", true),
-            ("", false),
-            ("../x", false),
-            (".hidden", false),
-            ("a/b", false),
-            ("line\nbreak", false),
+            ("ride_rate_trip", None),
+            ("a-b.c", None),
+            (longest.as_str(), None),
+            ("readme_tool", None),
+            ("", Some(NameProblem::Empty)),
+            ("../x", Some(NameProblem::Characters)),
+            (".hidden", Some(NameProblem::Characters)),
+            ("a/b", Some(NameProblem::Characters)),
+            ("line\nbreak", Some(NameProblem::Characters)),
+            (long.as_str(), Some(NameProblem::TooLong)),
+            ("README", Some(NameProblem::Skipped)),
+            ("ReadMe", Some(NameProblem::Skipped)),
         ];
         for (name, want) in cases {
-            assert_eq!(is_file_name(name), want, "{name:?}");
+            assert_eq!(name_problem(name), want, "{name:?}");
         }
     }
 

@@ -2,7 +2,10 @@
 //! file. The scenario is named from the tool and the arguments, matches the arguments as the
 //! agent sent them, and holds the answer (`json response`, or `json error` for `isError`);
 //! times near now become `{{now±…}}` placeholders and named fields are masked on request. An
-//! answer already recorded for the same match is not written again.
+//! answer already recorded for the same match is not written again, and none is written that
+//! would take the file past what `serve` reads. Each recording reads, adds to and writes back
+//! its file under a lock on the file's folder, so that two `record` processes on one project
+//! never lose each other's scenarios.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
@@ -11,9 +14,11 @@ use chrono::{DateTime, SecondsFormat, TimeDelta, Utc};
 use serde_json::{Map, Value};
 
 use super::atomic_file;
+use crate::engine::catalog::safe_read::TOOL_FILE_LIMIT;
 use crate::engine::toolfile::{self, ToolFile};
 
-/// Held while a file is read, added to and written back.
+/// Held while a file is read, added to and written back, by the threads of this process; the
+/// folder's lock ([`FolderLock`]) keeps other processes out.
 static WRITING: Mutex<()> = Mutex::new(());
 /// How near now a time must be to become a placeholder.
 const NEAR: TimeDelta = TimeDelta::days(2);
@@ -63,6 +68,39 @@ pub enum RecordError {
     Braces,
     #[error("{}: the recorded scenario would not parse: {message}", path.display())]
     Unparsable { path: PathBuf, message: String },
+    #[error(
+        "{}: the scenario would make the file {size} bytes, past the {} bytes `serve` reads",
+        path.display(),
+        TOOL_FILE_LIMIT
+    )]
+    TooLarge { path: PathBuf, size: usize },
+    #[error("cannot lock {} for the recording", .0.display())]
+    Lock(PathBuf, #[source] std::io::Error),
+}
+
+/// An exclusive lock on the folder of a tool file, held while the file is read, added to and
+/// written back. The folder and not the file: the write renames a new file over the old one,
+/// and a lock on the old one would let the next writer in beside the one still holding it.
+/// Advisory, between `record` processes; released when dropped.
+struct FolderLock {
+    #[cfg(unix)]
+    _folder: std::fs::File,
+}
+
+impl FolderLock {
+    /// Waits until no other process records into `dir`, then holds it.
+    #[cfg(unix)]
+    fn take(dir: &Path) -> std::io::Result<Self> {
+        let folder = std::fs::File::open(dir)?;
+        folder.lock()?;
+        Ok(Self { _folder: folder })
+    }
+
+    /// Windows cannot open a folder as a file; there the process's own lock is the only one.
+    #[cfg(not(unix))]
+    fn take(_dir: &Path) -> std::io::Result<Self> {
+        Ok(Self {})
+    }
 }
 
 /// Records `recording` in the tool file at `path`: read from `source` (the project's file)
@@ -74,8 +112,12 @@ pub fn record(
     recording: &Recording<'_>,
     options: &RecordOptions,
 ) -> Result<Stored, RecordError> {
-    // One recording at a time: each reads a file, adds to it and writes it back.
+    // One recording at a time: each reads a file, adds to it and writes it back, and reads it
+    // only once it holds the locks, so that it adds to what the last writer left.
     let _turn = WRITING.lock().unwrap_or_else(PoisonError::into_inner);
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| RecordError::Write(path.to_path_buf(), e))?;
+    let _folder = FolderLock::take(dir).map_err(|e| RecordError::Lock(dir.to_path_buf(), e))?;
     let from = if path.exists() { path } else { source };
     let text =
         std::fs::read_to_string(from).map_err(|e| RecordError::Read(from.to_path_buf(), e))?;
@@ -115,6 +157,12 @@ pub fn record(
         return Err(RecordError::Unparsable {
             path: path.to_path_buf(),
             message: problem.message.clone(),
+        });
+    }
+    if u64::try_from(updated.len()).map_or(true, |size| size > TOOL_FILE_LIMIT) {
+        return Err(RecordError::TooLarge {
+            path: path.to_path_buf(),
+            size: updated.len(),
         });
     }
     atomic_file::write(path, updated.as_bytes())

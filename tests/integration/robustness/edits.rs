@@ -1,5 +1,6 @@
 //! Priority 5: edits never lose updates. Concurrent `scenario` commands each keep their entry;
-//! `calls --follow` prints every call, whole, across `calls --clear`.
+//! `calls --follow` prints every call, whole, across `calls --clear`; `scenario` never writes
+//! an overrides file larger than a server reads.
 
 use std::process::Stdio;
 
@@ -56,4 +57,42 @@ fn fifty_parallel_scenario_commands_keep_fifty_entries() {
         [".overrides.json.lock", "overrides.json"],
         "no temporary file left"
     );
+}
+
+#[test]
+fn scenario_refuses_an_overrides_file_the_server_would_not_read() {
+    const LIMIT: usize = 1 << 20;
+    let project = Project::copy_of_repo();
+    let overrides = project.path().join(".run/overrides.json");
+    let run = |tool: &str, step: &str, count: usize| {
+        let mut args = vec!["scenario", tool];
+        args.extend(vec![step; count]);
+        project.run(&args)
+    };
+
+    // 60,000 steps alone would make a file of 1.2 MB.
+    let alone = run("reverse_geocode", "dubai-marina", 60_000);
+    assert_eq!(alone.code, 2, "{}", alone.stderr);
+    assert!(
+        alone
+            .stderr
+            .contains("past the 1048576 bytes a server reads"),
+        "{}",
+        alone.stderr
+    );
+    assert!(!overrides.exists(), "nothing was written");
+
+    // 40,000 fit; 20,000 more for another tool would not, and leave the file as it was.
+    let fits = run("reverse_geocode", "dubai-marina", 40_000);
+    assert_eq!(fits.code, 0, "{}", fits.stderr);
+    let before = std::fs::read(&overrides).expect("written");
+    assert!(before.len() <= LIMIT, "{} bytes", before.len());
+    let more = run("get_saved_locations", "home-and-work", 20_000);
+    assert_eq!(more.code, 2, "{}", more.stderr);
+    assert!(
+        more.stderr.contains("nothing was written"),
+        "{}",
+        more.stderr
+    );
+    assert_eq!(std::fs::read(&overrides).expect("still there"), before);
 }

@@ -1,7 +1,8 @@
 //! Robustness, one file per concern (`docs/RELIABILITY.md`): bad input over all three
 //! transports, tool and overrides files broken or hostile under a running server, connections,
 //! sessions, streams, stdio's output, output and memory bounds, property tests of the parser, renderer and matcher, the
-//! security rules, a bounded soak, and shutdown, graceful or stuck. Each test drives the real
+//! security rules, a bounded soak, shutdown, graceful or stuck, and hostile upstreams under
+//! `drift` and `record`. Each test drives the real
 //! binary, bounds time with deadlines (never a speed assertion) and memory by the server's own
 //! VmRSS.
 
@@ -35,6 +36,7 @@ mod stdio;
 mod streams;
 #[cfg(unix)]
 mod stuck_shutdown;
+mod upstreams;
 mod wire_edges;
 
 use std::path::Path;

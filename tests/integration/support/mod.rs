@@ -12,6 +12,7 @@ mod process;
 mod project;
 mod raw_http;
 pub mod sse;
+pub mod upstream;
 mod wait;
 
 pub use agent::{Agent, time};
@@ -33,4 +34,5 @@ pub use project::{
     BIN, OK, Project, Run, broken_project, command_in, engine, files_under, repo, tool_file,
 };
 pub use raw_http::{RawRequest, RawResponse, raw_exchange};
+pub use upstream::Upstream;
 pub use wait::{wait_until, wait_until_async};
