@@ -21,4 +21,3 @@ mod transcript;
 mod verify;
 mod wire;
 mod world_food;
-mod world_rides;
