@@ -21,3 +21,4 @@ mod transcript;
 mod verify;
 mod wire;
 mod world_food;
+mod world_rides;
