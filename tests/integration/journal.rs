@@ -248,5 +248,5 @@ fn calls_follow_prints_new_calls_as_they_are_journalled() {
     let _ = follower.kill();
     let _ = follower.wait();
     let row = row.unwrap_or_else(|| panic!("no row followed: {:?}", received.lines()));
-    assert!(row.contains("marina-to-airport"), "{row}");
+    assert!(row.contains("airport-fixed-fares"), "{row}");
 }

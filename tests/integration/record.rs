@@ -24,14 +24,12 @@ const GEOCODE: &str = "tools/location/reverse_geocode.md";
 /// error, served at a frozen time.
 fn upstream() -> (Project, Process, String) {
     let upstream = Project::copy_of_repo();
-    let text = upstream.read(GEOCODE);
-    assert!(text.contains("\"title\": \"Pinned location\""));
+    let pins = "tools/world/locations.jq";
+    let text = upstream.read(pins);
+    assert!(text.contains("title: \"Pinned location\""));
     upstream.write(
-        GEOCODE,
-        &text.replace(
-            "\"title\": \"Pinned location\"",
-            "\"title\": \"Dropped pin\"",
-        ),
+        pins,
+        &text.replace("title: \"Pinned location\"", "title: \"Dropped pin\""),
     );
     upstream.write(
         ".run/overrides.json",

@@ -136,14 +136,16 @@ fn menus_list_every_item_once_with_options_to_choose() {
 
 #[test]
 fn careem_pay_balance_is_the_one_get_payment_methods_shows() {
-    let text = std::fs::read_to_string(repo().join("tools/account/get_payment_methods.md"))
-        .expect("the payment methods file");
-    let shown = format!(
-        "\"balance\": {{\"amount\": {}, \"currency\": \"AED\"}}",
-        aed(CAREEM_PAY_BALANCE).trim_end_matches('0')
-    );
-    assert!(
-        text.contains(&shown),
-        "get_payment_methods does not show {shown}"
+    let text = std::fs::read_to_string(repo().join("tools/world/account.json"))
+        .expect("the account's data file");
+    let account: serde_json::Value = serde_json::from_str(&text).expect("account.json is JSON");
+    let shown = account["paymentMethods"]
+        .as_array()
+        .and_then(|all| all.iter().find(|m| m["type"] == "CAREEM_PAY"))
+        .map(|m| m["balance"]["amount"].to_string());
+    assert_eq!(
+        shown.as_deref(),
+        Some(aed(CAREEM_PAY_BALANCE).trim_end_matches('0')),
+        "get_payment_methods does not show the balance food_place_order checks"
     );
 }

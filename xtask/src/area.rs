@@ -93,13 +93,13 @@ pub fn sea_cells() -> Vec<(String, String)> {
     cells
 }
 
-/// A point a tool takes: its two arguments and how a scenario names it.
+/// A point a tool takes: its two arguments and how a scenario names it. The ride tools'
+/// pickup and drop-off are computed from `tools/world/area.json` now; the food generator's
+/// `latitude`/`longitude` is the one point left.
 #[derive(Clone, Copy)]
 pub enum Point {
-    /// `latitude` and `longitude`: the geocoder's and the food tools' point.
+    /// `latitude` and `longitude`: the food tools' point.
     Location,
-    Pickup,
-    Dropoff,
 }
 
 impl Point {
@@ -107,8 +107,6 @@ impl Point {
     pub fn keys(self) -> (&'static str, &'static str) {
         match self {
             Self::Location => ("latitude", "longitude"),
-            Self::Pickup => ("pickupLatitude", "pickupLongitude"),
-            Self::Dropoff => ("dropoffLatitude", "dropoffLongitude"),
         }
     }
 
@@ -120,14 +118,10 @@ impl Point {
         }
     }
 
-    /// The prefix of a scenario name and of the words: `pickup-`, `drop-off `.
-    fn prefix(self, words: bool) -> &'static str {
-        match (self, words) {
-            (Self::Location, _) => "",
-            (Self::Pickup, false) => "pickup-",
-            (Self::Pickup, true) => "pickup ",
-            (Self::Dropoff, false) => "dropoff-",
-            (Self::Dropoff, true) => "drop-off ",
+    /// The prefix of a scenario name and of the words (none for the one point left).
+    fn prefix(self, _words: bool) -> &'static str {
+        match self {
+            Self::Location => "",
         }
     }
 }
@@ -148,18 +142,6 @@ pub struct Rule {
     pub words: String,
     /// The match object's members: argument name and pattern.
     pub members: Vec<(&'static str, String)>,
-}
-
-impl Rule {
-    /// The match object on one line: `{"pickupLatitude": "~3."}`.
-    pub fn json(&self) -> String {
-        let members: Vec<String> = self
-            .members
-            .iter()
-            .map(|(key, pattern)| format!("\"{key}\": \"{pattern}\""))
-            .collect();
-        format!("{{{}}}", members.join(", "))
-    }
 }
 
 /// Every rule for `point`: outside the box along either axis, then the cells of sea.
@@ -213,7 +195,6 @@ fn describe(pattern: &str) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rides::world::{DUBAI_CENTRE, PLACES};
 
     /// A coordinate's text as the matcher sees it: the compact JSON of the number.
     fn text(value: f64) -> String {
@@ -285,9 +266,17 @@ mod tests {
                 "{name} is served"
             );
         }
-        let pins = [DUBAI_CENTRE, (25.0712, 55.1388)];
-        let places = PLACES.iter().map(|p| (p.latitude, p.longitude));
-        for (lat, lng) in places.chain(pins) {
+        // The five places of tools/world/places.json, Dubai's centre and a pin in Jumeirah.
+        let points = [
+            (25.0866, 55.1474),
+            (25.1972, 55.2797),
+            (25.2528, 55.3644),
+            (25.1181, 55.2006),
+            (25.0955, 55.159),
+            (25.2048, 55.2708),
+            (25.0712, 55.1388),
+        ];
+        for (lat, lng) in points {
             assert!(!caught(Axis::Latitude, lat), "{lat}");
             assert!(!caught(Axis::Longitude, lng), "{lng}");
             assert!(!at_sea(lat, lng), "{lat}, {lng} is at sea");
@@ -314,12 +303,10 @@ mod tests {
 
     #[test]
     fn every_rule_of_a_point_has_its_own_name() {
-        for point in [Point::Location, Point::Pickup, Point::Dropoff] {
-            let rules = unserved(point);
-            let mut names: Vec<&str> = rules.iter().map(|r| r.name.as_str()).collect();
-            names.sort_unstable();
-            names.dedup();
-            assert_eq!(names.len(), rules.len());
-        }
+        let rules = unserved(Point::Location);
+        let mut names: Vec<&str> = rules.iter().map(|r| r.name.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), rules.len());
     }
 }

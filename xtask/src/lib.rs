@@ -4,7 +4,6 @@
 mod area;
 pub mod food;
 mod generated;
-pub mod rides;
 
 use std::path::{Path, PathBuf};
 
@@ -17,10 +16,9 @@ pub fn repo() -> PathBuf {
         .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
 }
 
-/// Every generated tool file of the world as it should be, food and cart files first, then
-/// ride and location files; `repo` is where their hand-written heads are read from.
+/// Every generated tool file of the world as it should be (the food and cart files); `repo` is
+/// where their hand-written heads are read from. The ride, location and account files are data
+/// in `tools/world/` and computed scenarios instead.
 pub fn world(repo: &Path) -> anyhow::Result<Vec<Generated>> {
-    let mut files = food::files(repo)?;
-    files.extend(rides::files(repo)?);
-    Ok(files)
+    food::files(repo)
 }

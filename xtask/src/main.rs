@@ -1,5 +1,5 @@
-//! `cargo run -p xtask -- gen-world`: rewrites the generated food, cart, ride and location
-//! tool files from the world tables, and says which ones changed.
+//! `cargo run -p xtask -- gen-world`: rewrites the generated food and cart tool files from the
+//! world tables, and says which ones changed.
 
 use std::process::ExitCode;
 

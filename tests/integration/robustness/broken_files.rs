@@ -32,8 +32,11 @@ async fn tool_files_broken_mid_run_answer_internal_server_error_and_mend() {
     let relative = "tools/location/reverse_geocode.md";
     let path = fixture.project.path().join(relative);
     let original = fixture.project.read(relative);
-    let broken_json =
-        original.replacen("\"locationUuid\": \"LOC-50001\",", "\"locationUuid\": ,", 1);
+    let broken_json = original.replacen(
+        "{\"latitude\": 25.0866, \"longitude\": 55.1474}",
+        "{\"latitude\": , \"longitude\": 55.1474}",
+        1,
+    );
     assert_ne!(broken_json, original);
 
     type Break = Box<dyn Fn(&Path)>;
@@ -42,7 +45,7 @@ async fn tool_files_broken_mid_run_answer_internal_server_error_and_mend() {
     };
     // (what, how the file breaks)
     let mut cases: Vec<(&str, Break)> = vec![
-        ("invalid JSON in a response", write(broken_json)),
+        ("invalid JSON in a match block", write(broken_json)),
         ("empty", write(String::new())),
         (
             "frontmatter only",

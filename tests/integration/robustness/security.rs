@@ -128,7 +128,11 @@ async fn error_texts_to_clients_carry_no_paths_or_parse_details() {
     let root = fixture.project.path().display().to_string();
     // Each break would make a detailed diagnostic (file, line, serde's message) in the log.
     let broken = [
-        original.replacen("\"locationUuid\": \"LOC-50001\",", "\"locationUuid\": ,", 1),
+        original.replacen(
+            "{\"latitude\": 25.0866, \"longitude\": 55.1474}",
+            "{\"latitude\": , \"longitude\": 55.1474}",
+            1,
+        ),
         original.replacen("{{", "{{ tomorrow ", 1) + "\n{{ unknown }}\n",
         "---\ntool: reverse_geocode\n---\n## Definition\n".to_string(),
     ];
