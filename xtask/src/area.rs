@@ -12,10 +12,6 @@
 /// The box in words, for a scenario's prose and the docs.
 pub const BOX_WORDS: &str = "latitude 24 to 26 and longitude 54 to 56 around Dubai";
 
-/// How the `locationUuid` of a pin outside the area starts (`LOC-PIN-01234`); a served pin's
-/// number never starts with 0, so `food_place_order` can refuse to deliver to it.
-pub const UNSERVED_PIN_PREFIX: &str = "LOC-PIN-0";
-
 /// One axis of a coordinate.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Axis {

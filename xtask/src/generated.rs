@@ -14,7 +14,7 @@ pub struct Generated {
 
 /// The generator of a family of files: its module under `xtask/src/` and what its tables hold.
 pub struct Generator {
-    /// `food` or `rides`: the generator is `xtask/src/<module>.rs`, its tables
+    /// `rides`: the generator is `xtask/src/<module>.rs`, its tables
     /// `xtask/src/<module>/world.rs`.
     pub module: &'static str,
     /// What the tables hold, for the note: "the restaurants, menus, promotions and orders".

@@ -2,7 +2,6 @@
 //! tables to their rules and check that `tools/` is what the generators write.
 
 mod area;
-pub mod food;
 mod generated;
 pub mod rides;
 
@@ -17,10 +16,9 @@ pub fn repo() -> PathBuf {
         .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
 }
 
-/// Every generated tool file of the world as it should be, food and cart files first, then
-/// ride and location files; `repo` is where their hand-written heads are read from.
+/// Every generated tool file of the world as it should be: the ride and location files (the
+/// food and cart files answer from `tools/world/` instead); `repo` is where their hand-written
+/// heads are read from.
 pub fn world(repo: &Path) -> anyhow::Result<Vec<Generated>> {
-    let mut files = food::files(repo)?;
-    files.extend(rides::files(repo)?);
-    Ok(files)
+    rides::files(repo)
 }

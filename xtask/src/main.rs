@@ -1,4 +1,4 @@
-//! `cargo run -p xtask -- gen-world`: rewrites the generated food, cart, ride and location
+//! `cargo run -p xtask -- gen-world`: rewrites the generated ride and location
 //! tool files from the world tables, and says which ones changed.
 
 use std::process::ExitCode;

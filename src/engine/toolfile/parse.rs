@@ -526,16 +526,17 @@ mod tests {
     /// The blocks as the pattern the scanner replaced finds them: (kind, content, line).
     fn by_pattern(section: &Section<'_>) -> Vec<(String, String, usize)> {
         let pattern = regex::Regex::new(
-            r"(?ms)^```json[ \t]+(tool|match|response|error)[ \t]*\n(.*?)^```[ \t]*$",
+            r"(?ms)^```(?:json[ \t]+(tool|match|response|error|sample)|jq[ \t]+(when|response|error|update))[ \t]*\n(.*?)^```[ \t]*$",
         )
         .unwrap();
         pattern
             .captures_iter(section.body)
             .map(|caps| {
                 let before = &section.body[..caps.get(0).unwrap().start()];
+                let word = caps.get(1).or_else(|| caps.get(2)).unwrap();
                 (
-                    caps[1].to_string(),
-                    caps[2].to_string(),
+                    word.as_str().to_string(),
+                    caps[3].to_string(),
                     section.body_line + before.matches('\n').count(),
                 )
             })
@@ -569,6 +570,7 @@ mod tests {
                 .into_iter()
                 .flatten()
                 .flatten()
+                .filter(|file| file.path().is_file())
             {
                 bodies.push(std::fs::read_to_string(file.path()).unwrap());
             }
