@@ -26,6 +26,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --journal-max-size 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)'
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -68,6 +69,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --no-output-schema 'Leave `outputSchema` out of the tool list'
             cand --no-meta 'Leave `_meta` and the widget resource out'
             cand --no-journal 'Keep no journal'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -83,6 +85,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --journal-max-size 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)'
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -95,6 +98,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --journal-max-size 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)'
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -108,6 +112,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
             cand --remove 'With --run: delete the run''s folder, its overrides file and journal with it'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -122,6 +127,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
             cand --write-source 'Rewrite the table in docs/SOURCE.md from the tool files'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -137,6 +143,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
             cand --compact 'Print compact JSON even on a terminal'
             cand --no-journal 'Keep no journal'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -152,6 +159,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
             cand --json 'Print the results as JSON'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -170,6 +178,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
             cand --write 'Rewrite the `## Definition` of every changed tool, create a file for every tool new in production; tools production no longer has are listed, never deleted'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -204,6 +213,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --no-output-schema 'Leave `outputSchema` out of the tool list'
             cand --no-meta 'Leave `_meta` and the widget resource out'
             cand --no-journal 'Keep no journal'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -223,6 +233,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --follow 'Keep printing new calls as they come'
             cand --clear 'Empty the journal'
             cand --all-runs 'Every run''s journal (the default run''s too), with a run column'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -243,6 +254,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
             cand --open 'Open the dashboard in the default browser'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
             cand -h 'Print help'
             cand --help 'Print help'
         }
@@ -255,6 +267,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --journal-max-size 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)'
             cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
             cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
             cand -h 'Print help'
             cand --help 'Print help'
         }

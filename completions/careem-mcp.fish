@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_careem_mcp_global_optspecs
-    string join \n project= tools= overrides= journal= run= journal-max-size= clock= seed= h/help V/version
+    string join \n project= tools= overrides= journal= run= journal-max-size= clock= seed= stateful h/help V/version
 end
 
 function __fish_careem_mcp_needs_command
@@ -32,6 +32,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l run -d 'The run t
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l stateful -d 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC\'s static scenarios do'
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -s V -l version -d 'Print version'
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -f -a "serve" -d 'Serve MCP over Streamable HTTP (/mcp), legacy SSE (/sse) and /health, or over stdio'
@@ -70,6 +71,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l stdio -d
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l no-output-schema -d 'Leave `outputSchema` out of the tool list'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l no-meta -d 'Leave `_meta` and the widget resource out'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l no-journal -d 'Keep no journal'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l stateful -d 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC\'s static scenarios do'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -s h -l help -d 'Print help'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l delay -d 'Wait this long before answering: `2s`, `800ms`, or a range drawn uniformly, `200ms..1500ms`' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l fault -d 'Fail every call (or one in `--rate`) this way instead of answering' -r -f -a "http-502\t''
@@ -88,6 +90,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l run -
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l stateful -d 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC\'s static scenarios do'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
@@ -97,6 +100,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l run 
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l stateful -d 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC\'s static scenarios do'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -s h -l help -d 'Print help'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
@@ -107,6 +111,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l journal-
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l remove -d 'With --run: delete the run\'s folder, its overrides file and journal with it'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l stateful -d 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC\'s static scenarios do'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -s h -l help -d 'Print help'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l format -d 'How problems are shown: `full` quotes the offending lines (the default on a terminal), `short` is one `path:line: scenario "name": message` line each (the default in a pipe), `json` is one array for machines' -r -f -a "full\t''
 short\t''
@@ -120,6 +125,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l journal-m
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l write-source -d 'Rewrite the table in docs/SOURCE.md from the tool files'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l stateful -d 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC\'s static scenarios do'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -s h -l help -d 'Print help'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l scenario -d 'Force this scenario for this call only' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
@@ -132,6 +138,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l clock -d 
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l compact -d 'Print compact JSON even on a terminal'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l no-journal -d 'Keep no journal'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l stateful -d 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC\'s static scenarios do'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -s h -l help -d 'Print help'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l transport -d 'Which transport to run the suite over' -r -f -a "http\t''
 sse\t''
@@ -147,6 +154,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l journal
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l json -d 'Print the results as JSON'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l stateful -d 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC\'s static scenarios do'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -s h -l help -d 'Print help'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -l url -d 'The live server to compare with: its Streamable HTTP URL, or its SSE URL with `--transport sse`' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -l header -d 'A header every request carries, `\'Name: value\'` (repeatable), e.g. production\'s `Authorization`. Never printed' -r
@@ -164,6 +172,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -l journal-
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -l write -d 'Rewrite the `## Definition` of every changed tool, create a file for every tool new in production; tools production no longer has are listed, never deleted'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -l stateful -d 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC\'s static scenarios do'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l upstream -d 'The live server that answers: its Streamable HTTP URL, or its SSE URL with `--upstream-transport sse`' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l header -d 'A header every upstream request carries, `\'Name: value\'` (repeatable). Never written anywhere' -r
@@ -196,6 +205,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l stdio -
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l no-output-schema -d 'Leave `outputSchema` out of the tool list'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l no-meta -d 'Leave `_meta` and the widget resource out'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l no-journal -d 'Keep no journal'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l stateful -d 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC\'s static scenarios do'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l tool -d 'Only calls of this tool' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l session -d 'Only calls of this session' -r
@@ -212,6 +222,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l json -d 
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l follow -d 'Keep printing new calls as they come'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l clear -d 'Empty the journal'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l all-runs -d 'Every run\'s journal (the default run\'s too), with a run column'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l stateful -d 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC\'s static scenarios do'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -s h -l help -d 'Print help'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -l host -d 'The address to listen on. Anything but loopback lets others steer your scenarios' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -l port -d 'The port to listen on; 0 picks a free one' -r
@@ -229,6 +240,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -l jour
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -l open -d 'Open the dashboard in the default browser'
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -l stateful -d 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC\'s static scenarios do'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -s h -l help -d 'Print help'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
@@ -238,6 +250,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l ru
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l stateful -d 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC\'s static scenarios do'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand help; and not __fish_seen_subcommand_from serve scenario scenarios reset lint call verify drift record calls dashboard completions help" -f -a "serve" -d 'Serve MCP over Streamable HTTP (/mcp), legacy SSE (/sse) and /health, or over stdio'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand help; and not __fish_seen_subcommand_from serve scenario scenarios reset lint call verify drift record calls dashboard completions help" -f -a "scenario" -d 'Force a tool into a scenario or a sequence of them, slow it down, make it fail; `scenario <tool>` alone clears it'
