@@ -589,28 +589,58 @@ fn refusals_read_as_production_words_them_and_agree_with_each_other() {
     for clock in [CLOCKS[0], CLOCKS[3]] {
         let agent = Agent::at(clock);
         let home = agent.home();
-        // The closed restaurant: one opening time in search, menu, slots and basket.
+        // The closed restaurant: one opening time in search, menu and the refusal of an order
+        // for now; slots from its opening, and an order scheduled for one of them.
         let closed = find(&agent, &home, "salad");
         assert_eq!(closed.card["isOpen"], false);
         let opens = time(&closed.menu["opensAt"]);
         assert!(opens > agent.now && opens <= agent.now + Duration::hours(1));
         let label = closed.menu["statusLabel"].as_str().expect("a label");
         assert!(label.contains(&hhmm(opens)), "{label}");
-        let slots = agent.refused(
+        let slots = agent.ok(
             "food_get_delivery_slots",
             &with(near(&home), "restaurant_id", json!(closed.id())),
         );
-        let first = closed.items()[0]["id"].clone();
-        let add = agent.refused(
+        assert_eq!(slots["asap"]["available"], false, "{slots}");
+        let starts: Vec<Value> = slots["days"]
+            .as_array()
+            .expect("days")
+            .iter()
+            .flat_map(|d| d["slots"].as_array().expect("slots").clone())
+            .collect();
+        assert!(starts.iter().all(|s| time(&s["start"]) >= opens), "{slots}");
+        let bowl = closed.items()[0].clone();
+        let details = agent.ok(
+            "food_get_item_details",
+            &json!({"restaurant_id": closed.id(), "item_id": bowl["id"]}),
+        )["item"]
+            .clone();
+        let options = choices(&details).pop().expect("a choice");
+        let basket = agent.ok(
             "cart_add_item",
-            &json!({"restaurant_id": closed.id(), "item_id": first}),
+            &json!({"restaurant_id": closed.id(), "item_id": bowl["id"], "quantity": 2, "option_ids": options}),
+        )["basket"]
+            .clone();
+        let now = json!({
+            "basket_id": basket["id"],
+            "payment_method_id": "PM-9001",
+            "delivery_location_uuid": home["locationUuid"],
+        });
+        let error = agent.refused("food_place_order", &now);
+        assert!(
+            error.contains(&format!("opens at {}", hhmm(opens))),
+            "{error}"
         );
-        for error in [&slots, &add] {
-            assert!(
-                error.contains(&format!("opens at {}", hhmm(opens))),
-                "{error}"
-            );
-        }
+        let slot = starts
+            .iter()
+            .find(|s| s["isAvailable"] == true)
+            .expect("a slot to book");
+        let scheduled = agent.ok(
+            "food_place_order",
+            &with(now, "scheduled_slot_start", slot["start"].clone()),
+        )["order"]
+            .clone();
+        assert_eq!(scheduled["isScheduled"], true, "{scheduled}");
         // Sold-out items, wherever they are listed.
         for query in ["shawarma", "sushi", "burger", "syrniki", "biryani"] {
             let restaurant = find(&agent, &home, query);

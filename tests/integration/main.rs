@@ -7,7 +7,6 @@ mod drift;
 mod edits;
 mod engine;
 mod fixtures;
-mod generated;
 mod grade;
 mod journal;
 mod journey_food;

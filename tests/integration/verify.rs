@@ -9,6 +9,8 @@ use serde_json::Value;
 use crate::support::{Project, Run, tool_file};
 
 const MENU: &str = "tools/food/food_get_restaurant_menu.md";
+/// The restaurants and menus the food tools answer from.
+const FOOD: &str = "tools/world/food.json";
 
 /// Edits one file of the project, insisting that the edit applies.
 fn edit(project: &Project, path: &str, from: &str, to: &str) {
@@ -94,7 +96,7 @@ fn a_renamed_restaurant_fails_test_3() {
     let project = Project::copy_of_repo();
     edit(
         &project,
-        MENU,
+        FOOD,
         r#""value": "Morning Syrniki Café""#,
         r#""value": "Morning Syrniki Bistro""#,
     );
@@ -135,7 +137,7 @@ fn a_tell_tale_word_in_a_response_fails_test_12() {
     let project = Project::copy_of_repo();
     edit(
         &project,
-        MENU,
+        FOOD,
         r#""name": "Mixed Grill Platter""#,
         r#""name": "Sandbox Grill Platter""#,
     );

@@ -31,21 +31,23 @@ impl ScenarioKind {
     }
 }
 
-/// Each scenario with its kind, in file order: the first rule-less scenario is the default, any
-/// later one can only be forced.
+/// Each scenario with its kind, in file order: a scenario with a match rule or a `jq when`
+/// condition is chosen by it; the first with neither is the default, any later one can only be
+/// forced.
 pub fn kinds(scenarios: &[Scenario]) -> Vec<(&Scenario, ScenarioKind)> {
     let mut seen_default = false;
     scenarios
         .iter()
         .map(|scenario| {
-            let kind = match (&scenario.rule, scenario.outcome) {
-                (None, Outcome::Error) if seen_default => ScenarioKind::ErrorForcedOnly,
+            let chosen = !scenario.is_default();
+            let kind = match (chosen, scenario.outcome) {
+                (false, Outcome::Error) if seen_default => ScenarioKind::ErrorForcedOnly,
                 (_, Outcome::Error) => ScenarioKind::Error,
-                (Some(_), _) => ScenarioKind::Match,
-                (None, _) if seen_default => ScenarioKind::ForcedOnly,
-                (None, _) => ScenarioKind::Default,
+                (true, _) => ScenarioKind::Match,
+                (false, _) if seen_default => ScenarioKind::ForcedOnly,
+                (false, _) => ScenarioKind::Default,
             };
-            seen_default |= scenario.rule.is_none();
+            seen_default |= !chosen;
             (scenario, kind)
         })
         .collect()

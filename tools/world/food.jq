@@ -1,0 +1,207 @@
+# The food world's rules (docs/DATA_WORLD.md, "Food and cart"): restaurants and menus from
+# food.json, baskets and their money, the ids that carry a basket in static mode, delivery
+# slots and the opening of a closed restaurant. Call them with the call document as `.`.
+
+# Money in fils, whole, so that sums are exact.
+def food_fils: . * 100 | round;
+# Fils as money, and as prose: `AED 57.20`.
+def food_money: {amount: (. / 100), currency: "AED"};
+def food_aed: "AED \(. / 100 | floor).\(. % 100 | if . < 10 then "0\(.)" else "\(.)" end)";
+
+def food_restaurant($id): first(.data.food.restaurants[] | select(.id == $id)) // null;
+def food_item($id): first(.data.food.restaurants[].categories[].items[] | select(.id == $id)) // null;
+def food_restaurant_of_item($id): first(.data.food.restaurants[] | select(any(.categories[].items[]; .id == $id))) // null;
+def food_name($r): {id: $r.id, name: $r.name};
+def food_cover($r): .data.food.images.restaurant + "\($r.id)/cover.jpg";
+def food_photo($item): .data.food.images.item + "\($item.id).jpg";
+
+# When the closed restaurant opens: an hour ahead, on the half hour before it.
+def food_opens_at: .data.food.closedOpens as $c | (.now + $c.afterMinutes * 60) | floor_to($c.onTheMinutes * 60);
+def food_closed_words($r; $doc): "restaurant \($r.id) (\($r.name.value)) is closed";
+
+# Whether Careem Food delivers to the point.
+def food_served($lat; $lng): area_served($lat; $lng);
+def food_unserviceable: {error: "location not serviceable: careem food does not deliver to this location yet"};
+
+# The promotion as the search card shows it.
+def food_promotion_text($p):
+  if $p.kind == "percent-off" then
+    {label: "\($p.percent)% off \($p.what)", description: "\($p.percent)% off all \($p.what), up to \($p.cap | food_fils | food_aed) per order"}
+  elif $p.kind == "plus-free-delivery" then
+    {label: "Free delivery with Careem Plus", description: "Careem Plus members get free delivery on orders of \($p.from | food_fils | food_aed) or more"}
+  else
+    {label: "\($p.amount | food_fils | food_aed) off", description: "\($p.amount | food_fils | food_aed) off orders of \($p.from | food_fils | food_aed) or more"}
+  end;
+
+# A restaurant's search card.
+def food_card($r):
+  {id: $r.id, name: $r.name, cuisines: $r.cuisines, rating: $r.rating, ratingCount: $r.ratingCount,
+   deliveryTime: $r.deliveryTime, deliveryFee: ($r.deliveryFee | food_fils | food_money),
+   minimumOrder: ($r.minimumOrder | food_fils | food_money), distanceKm: $r.distanceKm, isOpen: $r.isOpen}
+  + (if $r.isOpen then {} else {opensAt: (food_opens_at | iso)} end)
+  + {imageUrl: food_cover($r)}
+  + (if $r.promotion then {promotion: food_promotion_text($r.promotion)} else {} end);
+
+# Search: how well a word finds a restaurant (0 its name, 1 its own word, 2 a dish, 3 any).
+def food_rank($word; $r):
+  if ($r.name.value | ascii_downcase | contains($word)) then 0
+  elif any($r.words[]; . == $word) then 1
+  elif any($r.categories[].items[].tags[]; . == $word) then 2
+  elif any(.data.food.genericWords[]; . == $word) then 3
+  else null end;
+# Every search word, the most specific first: longer before shorter, generic words last.
+def food_words:
+  ([.data.food.restaurants[] | .words[], .categories[].items[].tags[]] | unique) as $own
+  | ($own | sort_by([(-length), .])) + .data.food.genericWords;
+# The restaurants a query finds, best first, for the longest word it contains.
+def food_search($query):
+  ($query | ascii_downcase) as $q
+  | . as $doc
+  | first(food_words[] | select(. as $w | $q | contains($w))) // null
+  | if . == null then [] else
+      . as $word
+      | [$doc.data.food.restaurants[] | . as $r | ($doc | food_rank($word; $r)) as $rank
+         | select($rank != null) | {r: ., rank: $rank}]
+      | sort_by([.rank, (if .r.isOpen then 0 else 1 end), (-.r.rating), .r.id]) | map(.r)
+    end;
+
+# The option choices an item allows, the plain item (or each required group's first) first:
+# for each group its subsets within bounds, smaller first, then in menu order.
+def food_subsets: if length == 0 then [[]] else .[0] as $h | (.[1:] | food_subsets) as $r | $r + ($r | map([$h] + .)) end;
+def food_combos($item):
+  reduce $item.optionGroups[] as $g ([[]];
+    ([range(0; $g.options | length)] | food_subsets
+      | map(select(length >= $g.minSelections and length <= $g.maxSelections))
+      | sort_by([length, .]) | map(map($g.options[.].id))) as $picks
+    | [.[] as $c | $picks[] | $c + .]);
+def food_same_options($a; $b): ($a | sort) == ($b | sort);
+
+# A basket line with its names and money (fils), or null for an item the world does not know.
+def food_line($line):
+  food_item($line.itemId) as $item
+  | if $item == null then null else
+      [$item.optionGroups[].options[] | select(.id as $o | any($line.optionIds[]?; . == $o))] as $options
+      | ($item.price | food_fils) + ([$options[].price | food_fils] | add // 0) as $unit
+      | {line: $line, item: $item, options: $options, unit: $unit, total: ($unit * $line.quantity)}
+    end;
+
+# A basket's money in fils: subtotal, fees, the promotion's discount, total.
+def food_money_of($restaurantId; $lines):
+  food_restaurant($restaurantId) as $r
+  | [$lines[] as $l | food_line($l)] as $ls
+  | ([$ls[].total] | add // 0) as $subtotal
+  | (if ($ls | length) > 0 and $r != null then $r.deliveryFee | food_fils else 0 end) as $delivery
+  | (if ($ls | length) > 0 then .data.food.serviceFee | food_fils else 0 end) as $service
+  | ($r.promotion // null) as $p
+  | (if $p == null then 0
+     elif $p.kind == "percent-off" then
+       ([$ls[] | select(any(.item.tags[]; . == $p.tag)) | .total] | add // 0) as $tagged
+       | [(($tagged * $p.percent + 50) / 100 | floor), ($p.cap | food_fils)] | min
+     elif $p.kind == "plus-free-delivery" then
+       (if .data.food.careemPlusMember and $subtotal >= ($p.from | food_fils) then $delivery else 0 end)
+     elif $subtotal >= ($p.from | food_fils) then $p.amount | food_fils
+     else 0 end) as $discount
+  | {lines: $ls, subtotal: $subtotal, deliveryFee: $delivery, serviceFee: $service, discount: $discount,
+     total: ($subtotal + $delivery + $service - $discount),
+     minimumOrder: (if $r == null then 0 else $r.minimumOrder | food_fils end),
+     meetsMinimumOrder: (($ls | length) > 0 and $r != null and $subtotal >= ($r.minimumOrder | food_fils))};
+
+# A basket's version: a uuid made of its id and when it last changed.
+def food_version($id; $at):
+  def digits($n): "000000000000" + ($n | floor | tostring) | .[length - 12:];
+  (digits($id) | .[4:]) + "-0000-4000-8000-" + digits($at);
+
+# The basket as the cart tools show it. `$b` is {id, restaurantId, lines, updatedAt}.
+def food_basket_view($b):
+  food_money_of($b.restaurantId; $b.lines) as $m
+  | food_restaurant($b.restaurantId) as $r
+  | {id: $b.id, version: food_version($b.id; $b.updatedAt // (.now - 720))}
+  + (if ($m.lines | length) > 0 and $r != null then {restaurant: food_name($r)} else {} end)
+  + {items: [$m.lines[] | {basketItemId: .line.id, itemId: .item.id, name: .item.name, quantity: .line.quantity,
+       options: [.options[] | {id, name, price: (.price | food_fils | food_money)}]}
+       + (if .line.notes != null then {notes: .line.notes} else {} end) + {
+       unitPrice: (.unit | food_money), total: (.total | food_money)}],
+     subtotal: ($m.subtotal | food_money), deliveryFee: ($m.deliveryFee | food_money),
+     serviceFee: ($m.serviceFee | food_money), discount: ($m.discount | food_money), total: ($m.total | food_money)}
+  + (if ($m.lines | length) > 0 and ($m.meetsMinimumOrder | not) then {minimumOrder: ($m.minimumOrder | food_money)} else {} end)
+  + {meetsMinimumOrder: $m.meetsMinimumOrder, updatedAt: ($b.updatedAt // (.now - 720) | iso)};
+
+# Static mode's ids say what they carry (docs/DATA_WORLD.md, "Ids that carry a basket"): a
+# one-line basket is 8 r nn cc q, its line 99 r nn cc; the seed basket with line l at
+# quantity q is 88001lq; 880000 is the emptied basket.
+def food_digits($itemId): {r: (($itemId / 100 | floor) - 30100), nn: ($itemId % 100)};
+def food_line_id($itemId; $combo): food_digits($itemId) as $d | 9900000 + $d.r * 10000 + $d.nn * 100 + $combo;
+def food_single_id($itemId; $combo; $q): food_digits($itemId) as $d | 8000000 + $d.r * 100000 + $d.nn * 1000 + $combo * 10 + $q;
+def food_single($itemId; $combo; $q; $notes; $at):
+  food_item($itemId) as $item | food_combos($item)[$combo] as $options
+  | {id: food_single_id($itemId; $combo; $q), restaurantId: ($itemId / 100 | floor),
+     lines: [{id: food_line_id($itemId; $combo), itemId: $itemId, optionIds: $options, quantity: $q, notes: $notes}],
+     updatedAt: $at};
+# The seed basket with one of its lines (1 or 2) at quantity q (0 removes it).
+def food_seed_with($l; $q):
+  .state.basket as $b
+  | if $b.lines[$l - 1].quantity == $q then $b else
+      $b + {id: (8800100 + $l * 10 + $q),
+            lines: [$b.lines | to_entries[] | if .key == $l - 1 then .value + {quantity: $q} else .value end | select(.quantity > 0)]}
+    end;
+# The item and choice a static line id names, when it names an orderable one.
+def food_decode_line($id):
+  if $id >= 9910000 and $id < 9970000 then
+    ((30100 + (($id / 10000 | floor) % 10)) * 100 + (($id / 100 | floor) % 100)) as $itemId
+    | ($id % 100) as $combo
+    | food_item($itemId) as $item
+    | if $item != null and $item.isAvailable and $combo < (food_combos($item) | length)
+      then {itemId: $itemId, combo: $combo} else null end
+  else null end;
+# The basket a static id names, or null.
+def food_decode_basket($id):
+  if $id == 880000 then {id: 880000, restaurantId: null, lines: [], updatedAt: null}
+  elif $id == .state.basket.id then .state.basket
+  elif $id >= 8800110 and $id <= 8800125 and ($id % 10) <= .data.food.maxQuantity then
+    food_seed_with(($id / 10 | floor) % 10; $id % 10)
+  elif $id >= 8100000 and $id < 8700000 then
+    food_decode_line(9900000 + (($id / 10 | floor) % 100000)) as $l
+    | ($id % 10) as $q
+    | if $l != null and $q >= 1 and $q <= .data.food.maxQuantity then food_single($l.itemId; $l.combo; $q; null; null) else null end
+  else null end;
+
+# The basket a tool acts on: the run's when it is that id; in static mode also the one an id carries.
+def food_basket_by_id($id):
+  if .state.basket != null and .state.basket.id == $id then .state.basket
+  elif $id == 880000 then {id: 880000, restaurantId: null, lines: [], updatedAt: null}
+  elif .stateful then null
+  else food_decode_basket($id) end;
+
+# Delivery slots of a restaurant: 20-minute slots from now (or, closed, from its opening),
+# each under the Dubai day it starts on.
+def food_slot_list($r):
+  (if $r.isOpen then {base: .now, offsets: .data.food.slots.fromNow}
+   else {base: food_opens_at, offsets: .data.food.slots.fromOpening} end) as $s
+  | (.data.food.slots.minutes * 60) as $step
+  | [$s.offsets[] | (($s.base + .[0] * 60) | floor_to($step)) as $start
+     | {start: $start, end: ($start + $step), isAvailable: .[1]}];
+def food_slot_days($r):
+  food_slot_list($r) | group_by(.start | date) | map(
+    {date: (.[0].start | date), weekday: (.[0].start | weekday), label: (.[0].start | daylabel),
+     slots: map({start: (.start | iso), end: (.end | iso), label: "\(.start | hhmm) – \(.end | hhmm)", isAvailable})});
+# The slot a `scheduled_slot_start` names, when it is one the restaurant offers now.
+def food_slot_at($r; $text):
+  first(food_slot_list($r)[] | select(.isAvailable and (.start | iso) == $text)) // null;
+
+# A restaurant's menu, as food_get_restaurant_menu shows it.
+def food_menu($r):
+  . as $doc
+  | {id: $r.id, name: $r.name, cuisines: $r.cuisines, rating: $r.rating, ratingCount: $r.ratingCount, isOpen: $r.isOpen}
+  + (if $r.isOpen then {} else {opensAt: (food_opens_at | iso), statusLabel: "Closed now · opens at \(food_opens_at | hhmm)"} end)
+  + {deliveryTime: $r.deliveryTime, deliveryFee: ($r.deliveryFee | food_fils | food_money),
+     minimumOrder: ($r.minimumOrder | food_fils | food_money), imageUrl: food_cover($r),
+     menu: {categories: [$r.categories[] | {id, name, items: [.items[] as $i | {id: $i.id, name: $i.name,
+       description: $i.description, price: ($i.price | food_fils | food_money), imageUrl: ($doc | food_photo($i)),
+       isAvailable: $i.isAvailable, hasOptions: (($i.optionGroups | length) > 0)}]}]}};
+
+# An item's details, as food_get_item_details shows them.
+def food_details($r; $i):
+  {id: $i.id, restaurantId: $r.id, name: $i.name, description: $i.description,
+   price: ($i.price | food_fils | food_money), imageUrl: food_photo($i), isAvailable: $i.isAvailable,
+   optionGroups: [$i.optionGroups[] | {id, name, minSelections, maxSelections,
+     options: [.options[] | {id, name, price: (.price | food_fils | food_money)}]}]};
