@@ -52,34 +52,25 @@ impl Engine {
         args: &Value,
         force: Option<&str>,
     ) -> Result<Option<Answered<'a>>, AnswerError> {
-        let generation = self
-            .world()
-            .map_err(|problems| AnswerError::World(describe(&problems)))?;
-        let call = Call {
-            engine: self,
-            generation: &generation,
-            args,
-            now: self.now().timestamp(),
-            random: self.entropy.in_range(0, u64::from(u32::MAX)),
-        };
-        let seed = generation.seed();
-        let changes = file.scenarios.iter().any(|s| s.update.is_some());
-        if self.config.stateful && changes {
-            return self
-                .world_store()
-                .update(seed, self.now(), |state| call.answer(file, force, state))
-                .map_err(|error| match error {
-                    StoreError::Rejected(error) => error,
-                    StoreError::Io { .. } => AnswerError::Store(error.to_string()),
-                });
-        }
-        let state = if self.config.stateful {
-            self.world_store().read(seed)
-        } else {
-            seed.clone()
-        };
-        call.answer(file, force, &state)
-            .map(|(_, answered)| answered)
+        self.with_call(args, |call, seed| {
+            let changes = file.scenarios.iter().any(|s| s.update.is_some());
+            if self.config.stateful && changes {
+                return self
+                    .world_store()
+                    .update(seed, self.now(), |state| call.answer(file, force, state))
+                    .map_err(|error| match error {
+                        StoreError::Rejected(error) => error,
+                        StoreError::Io { .. } => AnswerError::Store(error.to_string()),
+                    });
+            }
+            let state = if self.config.stateful {
+                self.world_store().read(seed)
+            } else {
+                seed.clone()
+            };
+            call.answer(file, force, &state)
+                .map(|(_, answered)| answered)
+        })
     }
 
     /// The value of `scenario` as if it were forced, on the seed world (no run's state is read
@@ -92,7 +83,7 @@ impl Engine {
     }
 
     fn value_on_seed(&self, scenario: &Scenario, args: &Value) -> Result<Value, AnswerError> {
-        self.on_seed(args, |call, seed| {
+        self.with_call(args, |call, seed| {
             call.value(scenario, seed).map(|(_, value)| value)
         })
     }
@@ -103,10 +94,11 @@ impl Engine {
         let Some(when) = &scenario.when else {
             return Ok(true);
         };
-        self.on_seed(args, |call, seed| call.holds(scenario, when, seed))
+        self.with_call(args, |call, seed| call.holds(scenario, when, seed))
     }
 
-    fn on_seed<T>(
+    /// `with` given this call's view of the world as it is now, and the seed state.
+    fn with_call<T>(
         &self,
         args: &Value,
         with: impl FnOnce(&Call<'_>, &Value) -> Result<T, AnswerError>,

@@ -6,37 +6,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::support::{Project, call, http_client, serve_binary, terminate_cleanly};
-
-const TALLY: &str = r#"---
-tool: tally
----
-## Definition
-
-```json tool
-{"name": "tally", "description": "Adds to the count.", "inputSchema": {"type": "object", "properties": {"by": {"type": "integer", "default": 1}}, "additionalProperties": false}}
-```
-
-## Scenario: too-many
-
-```jq when
-.state.count + .args.by > 10
-```
-
-```jq response
-{error: "too many"}
-```
-
-## Scenario: added
-
-```jq update
-. as $d | .state | .count += $d.args.by
-```
-
-```jq response
-{count: .state.count}
-```
-"#;
+use crate::support::{Project, call, http_client, serve_binary, tally_project, terminate_cleanly};
 
 const BOOK: &str = r#"---
 tool: book
@@ -59,12 +29,11 @@ tool: book
 "#;
 
 fn project() -> Project {
-    let project = Project::empty();
-    project.write("tools/tally.md", TALLY);
+    let project = tally_project(10);
     project.write("tools/book.md", BOOK);
     project.write(
-        "tools/world/state/seed.json",
-        r#"{"count": 0, "rides": [], "nextRideId": 1}"#,
+        "tools/world/state/rides.json",
+        r#"{"rides": [], "nextRideId": 1}"#,
     );
     project.write(
         "expected.json",

@@ -296,8 +296,8 @@ async fn a_recording_that_would_pass_the_tool_file_cap_is_skipped() {
     let line = format!("{}\n", "Padding prose. ".repeat(66));
     let lines = (CAP - 100_000 - text.len()) / line.len();
     let padded = text.replacen(
-        "## Scenarios\n",
-        &format!("## Scenarios\n\n{}\n", line.repeat(lines)),
+        "## Definition\n",
+        &format!("{}\n## Definition\n", line.repeat(lines)),
         1,
     );
     project.write(GEOCODE, &padded);

@@ -8,50 +8,9 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::support::{
-    Client, Lines, Project, call, http_client, serve_binary, stdio_client, terminate_cleanly,
+    Client, Lines, Project, call, http_client, serve_binary, stdio_client, tally_project,
+    tally_tool, terminate_cleanly,
 };
-
-const TALLY: &str = r#"---
-tool: tally
----
-## Definition
-
-```json tool
-{"name": "tally", "description": "Adds to the count.", "inputSchema": {"type": "object", "properties": {"by": {"type": "integer", "default": 1}}, "additionalProperties": false}}
-```
-
-## Scenario: too-many
-
-```jq when
-.state.count + .args.by > 1000
-```
-
-```jq response
-{error: "too many"}
-```
-
-## Scenario: added
-
-```jq update
-tally_add(.args.by)
-```
-
-```jq response
-{count: .state.count, was: .before.count, at: (.now | iso)}
-```
-"#;
-
-/// The tally project: its tool file, its definitions and its seed state.
-fn tally_project() -> Project {
-    let project = Project::empty();
-    project.write("tools/tally.md", TALLY);
-    project.write(
-        "tools/world/tally.jq",
-        "# The count after adding n.\ndef tally_add($n): .state | .count += $n;\n",
-    );
-    project.write("tools/world/state/tally.json", "{\"count\": 0}\n");
-    project
-}
 
 fn count(result: &Value) -> i64 {
     result["structuredContent"]["count"]
@@ -73,7 +32,7 @@ fn stdio(project: &Project, args: &[&str]) -> std::process::Command {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_run_remembers_across_transports_processes_and_restarts_until_reset() {
-    let project = tally_project();
+    let project = tally_project(1000);
     let (server, url, _stderr) = serve_binary(&project, &["--stateful"]);
     let http = http_client(&url).await;
     assert_eq!(count(&tally(&http).await), 1);
@@ -112,7 +71,7 @@ async fn a_run_remembers_across_transports_processes_and_restarts_until_reset() 
 
 #[test]
 fn static_mode_computes_the_change_and_forgets_it() {
-    let project = tally_project();
+    let project = tally_project(1000);
     for _ in 0..2 {
         let run = project.run(&["call", "tally", "{\"by\": 2}"]);
         assert_eq!(run.code, 0, "{}", run.stderr);
@@ -129,7 +88,7 @@ fn static_mode_computes_the_change_and_forgets_it() {
 
 #[test]
 fn processes_adding_at_once_lose_no_update() {
-    let project = tally_project();
+    let project = tally_project(1000);
     const EACH: usize = 12;
     let adders: Vec<_> = (0..3)
         .map(|_| {
@@ -153,7 +112,7 @@ fn processes_adding_at_once_lose_no_update() {
 
 #[test]
 fn the_clock_is_the_runs_and_moves_as_told() {
-    let project = tally_project();
+    let project = tally_project(1000);
     let cases = [
         (
             vec!["clock", "set", "2026-10-05T12:00:00Z"],
@@ -196,7 +155,7 @@ fn the_clock_is_the_runs_and_moves_as_told() {
 
 #[test]
 fn a_broken_world_file_starts_the_run_from_its_seed_with_one_warning() {
-    let project = tally_project();
+    let project = tally_project(1000);
     let broken = "{\"version\": 1, \"state\": ";
     project.write(".run/world.json", broken);
     let run = project.run(&["--stateful", "call", "tally", "--no-journal"]);
@@ -221,7 +180,7 @@ fn a_broken_world_file_starts_the_run_from_its_seed_with_one_warning() {
 
 #[test]
 fn broken_programs_and_data_are_named_at_start_and_answer_internal_server_error_later() {
-    let project = tally_project();
+    let project = tally_project(1000);
     project.write(
         "tools/world/tally.jq",
         "# The count after adding n.\ndef tally_add($n): .state | .count += ;\n",
@@ -233,10 +192,10 @@ fn broken_programs_and_data_are_named_at_start_and_answer_internal_server_error_
     assert_ne!(lint.code, 0);
     assert!(lint.stdout.contains("world"), "{}", lint.stdout);
 
-    let project = tally_project();
+    let project = tally_project(1000);
     project.write(
         "tools/tally.md",
-        &TALLY.replace("tally_add(.args.by)", ".state | .count += nosuch"),
+        &tally_tool(1000).replace("tally_add(.args.by)", ".state | .count += nosuch"),
     );
     let lint = project.run(&["lint", "--format", "short"]);
     assert!(
@@ -245,7 +204,7 @@ fn broken_programs_and_data_are_named_at_start_and_answer_internal_server_error_
         lint.stdout
     );
 
-    let project = tally_project();
+    let project = tally_project(1000);
     project.write("tools/world/state/tally.json", "{\"count\": \"many\"}\n");
     let run = project.run(&["call", "tally"]);
     assert_eq!(
@@ -267,7 +226,7 @@ fn broken_programs_and_data_are_named_at_start_and_answer_internal_server_error_
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_data_file_broken_while_serving_answers_internal_server_error_and_serving_goes_on() {
-    let project = tally_project();
+    let project = tally_project(1000);
     let (server, url, stderr) = serve_binary(&project, &["--stateful"]);
     let client = http_client(&url).await;
     assert_eq!(count(&tally(&client).await), 1);
@@ -291,7 +250,7 @@ async fn a_data_file_broken_while_serving_answers_internal_server_error_and_serv
 
 #[test]
 fn a_data_file_that_breaks_its_schema_is_named_by_file_line_and_field() {
-    let project = tally_project();
+    let project = tally_project(1000);
     project.write(
         "tools/world/schema/limits.json",
         r#"{"type": "object", "properties": {"steps": {"type": "array", "items": {"type": "object", "properties": {"max": {"type": "integer"}}, "required": ["max"]}}}}"#,

@@ -31,7 +31,8 @@ pub use process::{
     Lines, Process, StdioServer, large_search, lines_of, serve_binary, start_announced,
 };
 pub use project::{
-    BIN, OK, Project, Run, broken_project, command_in, engine, files_under, repo, tool_file,
+    BIN, OK, Project, Run, broken_project, command_in, engine, files_under, repo, tally_project,
+    tally_tool, tool_file,
 };
 pub use raw_http::{RawRequest, RawResponse, raw_exchange};
 pub use upstream::Upstream;

@@ -165,3 +165,51 @@ pub fn broken_project() -> Project {
     );
     project
 }
+
+/// `tally`, a computed tool whose every call adds `by` (default 1) to a count in the run's state
+/// (docs/FORMAT.md, "Computed answers"), refusing past `limit`.
+pub fn tally_tool(limit: u64) -> String {
+    format!(
+        r#"---
+tool: tally
+---
+## Definition
+
+```json tool
+{{"name": "tally", "description": "Adds to the count.", "inputSchema": {{"type": "object", "properties": {{"by": {{"type": "integer", "default": 1}}}}, "additionalProperties": false}}}}
+```
+
+## Scenario: too-many
+
+```jq when
+.state.count + .args.by > {limit}
+```
+
+```jq response
+{{error: "too many"}}
+```
+
+## Scenario: added
+
+```jq update
+tally_add(.args.by)
+```
+
+```jq response
+{{count: .state.count, was: .before.count, at: (.now | iso)}}
+```
+"#
+    )
+}
+
+/// A project of the `tally` tool, its definitions and its seed state (`{"count": 0}`).
+pub fn tally_project(limit: u64) -> Project {
+    let project = Project::empty();
+    project.write("tools/tally.md", &tally_tool(limit));
+    project.write(
+        "tools/world/tally.jq",
+        "# The count after adding n.\ndef tally_add($n): .state | .count += $n;\n",
+    );
+    project.write("tools/world/state/tally.json", "{\"count\": 0}\n");
+    project
+}
