@@ -265,7 +265,9 @@ test('the run selector shows one run: its calls, and its scenarios forced', asyn
     stderr: 'ignore',
   }));
   try {
-    // A load of its own, after the run's folder exists (a change of #fragment loads nothing).
+    // A run's folder is made by its first journalled call; then a load of its own (a change
+    // of #fragment loads nothing) lists it.
+    await inRun.callTool({ name: 'get_user_profile', arguments: {} });
     await page.goto(`${dashboardUrl}#calls`);
     await page.reload();
     await page.locator(`#run-names option[value="${RUN}"]`).waitFor({ state: 'attached' });
@@ -278,9 +280,9 @@ test('the run selector shows one run: its calls, and its scenarios forced', asyn
     // The default run's call stays out of the run's view; the run's own call comes in.
     await agent.callTool({ name: 'reverse_geocode', arguments: MARINA });
     await inRun.callTool({ name: 'get_user_profile', arguments: {} });
-    await page.locator('#calls-list li.call[data-tool="get_user_profile"]').waitFor();
+    await page.locator('#calls-list li.call[data-tool="get_user_profile"]').nth(1).waitFor();
     const tools = await page.locator('#calls-list li.call').evaluateAll((rows) => rows.map((r) => r.dataset.tool));
-    assert.deepEqual(tools, ['get_user_profile']);
+    assert.deepEqual(tools, ['get_user_profile', 'get_user_profile']);
 
     await page.keyboard.press('2');
     await page.waitForURL(/#scenarios$/);
