@@ -48,6 +48,15 @@ def money($amount): {amount: (($amount * 100 | round) / 100), currency: "AED"};
 def cents: . * 100 | round;
 "#;
 
+/// jq's standard definitions, parsed once per process rather than once per program.
+static STANDARD_DEFS: std::sync::LazyLock<Vec<jaq_core::load::parse::Def<&'static str>>> =
+    std::sync::LazyLock::new(|| {
+        jaq_core::defs()
+            .chain(jaq_std::defs())
+            .chain(jaq_json::defs())
+            .collect()
+    });
+
 /// A compiled program and its source, for messages.
 pub struct Expr {
     filter: jaq_core::Filter<Data>,
@@ -78,9 +87,7 @@ impl Expr {
         let prefix = format!("{PRELUDE}\n{defs}\n");
         let offset_lines = prefix.matches('\n').count();
         let code = format!("{prefix}{source}");
-        let std_defs = jaq_core::defs()
-            .chain(jaq_std::defs())
-            .chain(jaq_json::defs());
+        let std_defs = STANDARD_DEFS.iter().cloned();
         let funs = jaq_core::funs::<Data>()
             .chain(jaq_std::funs::<Data>())
             .chain(jaq_json::funs::<Data>())
