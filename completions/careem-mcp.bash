@@ -606,7 +606,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__dashboard)
-            opts="-h --host --port --open --allowed-host --max-connections --header-timeout --body-timeout --max-streams --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-h --host --port --open --allowed-host --max-connections --header-timeout --body-timeout --max-streams --expected --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -638,6 +638,13 @@ _careem__mcp() {
                     ;;
                 --max-streams)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expected)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
                     return 0
                     ;;
                 --project)

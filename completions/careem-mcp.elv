@@ -262,6 +262,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand --header-timeout 'Close a connection that has sent no complete request headers for this many seconds'
             cand --body-timeout 'Answer 408 to a request whose body is still incomplete after this many seconds'
             cand --max-streams 'Keep at most this many live views (browser tabs following the calls) open; one more is refused with 503'
+            cand --expected 'A folder of expected files (docs/GRADING.md), one per run: `NAME.json` for the run NAME, `default.json` for the default run. The Live calls view then shows the run''s verdict, graded again as its calls come'
             cand --project 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path'
             cand --tools 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder'
             cand --overrides 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]'

@@ -696,6 +696,11 @@ pub struct DashboardArgs {
     /// refused with 503.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STREAMS, value_parser = count())]
     pub max_streams: usize,
+    /// A folder of expected files (docs/GRADING.md), one per run: `NAME.json` for the run
+    /// NAME, `default.json` for the default run. The Live calls view then shows the run's
+    /// verdict, graded again as its calls come.
+    #[arg(long, value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
+    pub expected: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -24,6 +24,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ("try.js", JS, include_str!("assets/try.js")),
     ("tools.js", JS, include_str!("assets/tools.js")),
     ("world.js", JS, include_str!("assets/world.js")),
+    ("verdict.js", JS, include_str!("assets/verdict.js")),
 ];
 
 const JS: &str = "text/javascript; charset=utf-8";

@@ -1,7 +1,8 @@
 //! `careem-mcp dashboard`: a browser page to watch an agent's calls as they happen and steer
 //! the next answers. A separate process beside any `serve` (HTTP, SSE or stdio): it reads the
 //! call journal and edits the overrides file, the same files the CLI uses, and adds nothing to
-//! the MCP port. It never prints; logs go through `tracing`.
+//! the MCP port. Given a folder of expected files, it grades the run it shows
+//! (docs/GRADING.md). It never prints; logs go through `tracing`.
 
 mod api;
 mod assets;
@@ -20,7 +21,7 @@ use tokio::sync::Semaphore;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-use crate::engine::{Engine, EngineConfig, ProjectLayout, Runs, catalog};
+use crate::engine::{Engine, EngineConfig, ProjectLayout, RunName, Runs, catalog};
 use crate::server::guard::HostGuard;
 use crate::server::{ConnectionLimits, ServerError, is_loopback, runtime, shutdown_signal};
 
@@ -51,6 +52,9 @@ pub struct DashboardOptions {
     pub connections: ConnectionLimits,
     /// Live streams (`/api/calls/stream`) open at once; one more is answered 503.
     pub max_streams: usize,
+    /// The folder of expected files (`--expected`), one per run name (`NAME.json`,
+    /// `default.json` for the default run): the Calls view shows the run's verdict.
+    pub expected: Option<PathBuf>,
 }
 
 /// What every handler shares: the engine (its tools, its overrides path, its journal for the
@@ -66,6 +70,10 @@ pub(crate) struct Dashboard {
     /// One permit per live stream that may be open.
     streams: Arc<Semaphore>,
     max_streams: usize,
+    /// Where the expected files are, when given.
+    expected: Option<Arc<PathBuf>>,
+    /// The run a request is about (`?run=`); `None` for the default run.
+    run: Option<RunName>,
 }
 
 /// Every route: the page and its assets, and the JSON API under `/api`.
@@ -79,6 +87,8 @@ pub fn app(engine: Arc<Engine>, options: &DashboardOptions, shutdown: Cancellati
         shutdown,
         streams: Arc::new(Semaphore::new(max_streams)),
         max_streams,
+        expected: options.expected.clone().map(Arc::new),
+        run: None,
     };
     let hosts = Arc::new(HostGuard::new(&options.allowed_hosts));
     Router::new()

@@ -166,6 +166,20 @@ impl Engine {
         })
     }
 
+    /// An engine whose world starts afresh from the seed in `scratch` (an empty folder), at a
+    /// clock fixed to `clock`, and remembers what its calls change: grading replays the
+    /// expected actions on it. It shares this one's tools, parse cache and world folder, so
+    /// nothing is loaded or compiled again, and keeps this one's `--seed`.
+    #[must_use]
+    pub fn fresh_in(&self, scratch: &Path, clock: DateTime<Utc>) -> Self {
+        self.sharing_with(EngineConfig {
+            overrides: scratch.join("overrides.json"),
+            clock: Some(clock),
+            stateful: true,
+            ..self.config.clone()
+        })
+    }
+
     /// An engine with `config` and this one's tools, parse cache and world folder.
     fn sharing_with(&self, config: EngineConfig) -> Self {
         Self::sharing(

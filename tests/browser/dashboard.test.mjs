@@ -10,7 +10,9 @@
 //   - the run selector shows one run's calls, and a scenario forced in it reaches only that run;
 //   - the World view shows a run's clock and basket as `careem-mcp world --json` reports them,
 //     and follows `careem-mcp clock` without a reload;
-//   - a call the live stream reports refreshes the World view even with the page's timers stopped.
+//   - a call the live stream reports refreshes the World view even with the page's timers stopped;
+//   - with `dashboard --expected DIR`, Live calls shows the run's verdict and grades it again
+//     when the agent's next call changes the world.
 //
 //   cd tests/browser && npm ci && node --test
 //
@@ -399,6 +401,45 @@ test('a call the live stream reports refreshes the World view, with its timers s
   } finally {
     await own.close();
     cli('clock', 'real');
+  }
+});
+
+test('the run\'s verdict follows the agent\'s calls', async () => {
+  const RUN = 'graded-run';
+  const expected = path.join(project, 'expected');
+  fs.mkdirSync(expected, { recursive: true });
+  fs.writeFileSync(path.join(expected, `${RUN}.json`), JSON.stringify({
+    actions: [{ tool: 'cart_clear', arguments: {} }],
+    calls: { never: ['ride_book'] },
+  }));
+  const [stateful, url] = await Promise.all([
+    start(['--stateful', 'serve', '--port', '0'], 'careem-mcp: serving '),
+    start(['dashboard', '--port', '0', '--expected', expected], 'careem-mcp: dashboard at '),
+  ]);
+  const graded = new Client({ name: 'dashboard-browser-test', version: '1.0.0' });
+  await graded.connect(new StreamableHTTPClientTransport(new URL(`${stateful.replace(/\/?$/, '')}/${RUN}`)));
+  try {
+    await graded.callTool({ name: 'cart_get_basket', arguments: {} });
+    await page.goto(`${url}?run=${RUN}#calls`);
+    const verdict = page.locator('#verdict');
+    await page.locator('#verdict-outcome', { hasText: 'Fails' }).waitFor();
+    assert.equal(await verdict.getAttribute('data-verdict'), 'failed');
+    const lines = await page.locator('#verdict-lines li').allTextContents();
+    assert.equal(lines.length, 1, lines.join('\n'));
+    assert.match(lines[0], /^basket: expected nothing, got /);
+    assert.match(await verdict.textContent(), /1 call/);
+
+    // The agent's next call changes the world; the verdict follows without a reload.
+    await graded.callTool({ name: 'cart_clear', arguments: {} });
+    await page.locator('#verdict-outcome', { hasText: 'Passes' }).waitFor();
+    assert.equal(await page.locator('#verdict-lines').count(), 0);
+    assert.match(await verdict.textContent(), /2 calls/);
+
+    // The default run has no expected file, and the page says so.
+    await page.goto(`${url}#calls`);
+    await page.locator('#verdict[data-verdict="none"]', { hasText: 'No expected file for this run' }).waitFor();
+  } finally {
+    await graded.close().catch(() => {});
   }
 });
 

@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::support::{Project, call, http_client, serve_binary, tally_project, terminate_cleanly};
+use crate::support::{
+    Project, call, http_client, serve_binary, start_announced, tally_project, terminate_cleanly,
+};
 
 const BOOK: &str = r#"---
 tool: book
@@ -134,9 +136,77 @@ async fn runs_are_graded_by_their_end_state() {
         all.stdout
     );
 
+    dashboard_shows_the_verdicts(&project).await;
+
     // Grading changes no run.
     let world = project.run(&["--run", "try3", "world", "--json"]);
     assert_eq!(world.json()["state"]["count"], 5);
+}
+
+/// `dashboard --expected DIR` grades the run the page shows against `DIR/<run>.json`, as
+/// `careem-mcp grade` does; a run without a file, or with a broken one, says so.
+async fn dashboard_shows_the_verdicts(project: &Project) {
+    let expected = project.read("expected.json");
+    for run in ["try1", "try3", "try4"] {
+        project.write(&format!("expected/{run}.json"), &expected);
+    }
+    project.write("expected/try2.json", r#"{"actions": ["#);
+    let mut command = project.command();
+    command.args(["dashboard", "--port", "0", "--expected", "expected"]);
+    let (_dashboard, url, _stderr) = start_announced(command, "careem-mcp: dashboard at ");
+    let verdict = |query: &str| {
+        let url = format!("{url}api/verdict{query}");
+        async move {
+            let response = reqwest::get(&url).await.expect("GET /api/verdict");
+            assert!(
+                response.status().is_success(),
+                "{url}: {}",
+                response.status()
+            );
+            response.json::<Value>().await.expect("JSON")
+        }
+    };
+    let cases = [
+        ("?run=try1", "graded", Some(true), vec![]),
+        (
+            "?run=try3",
+            "graded",
+            Some(false),
+            vec!["count: expected 4, got 5"],
+        ),
+        (
+            "?run=try4",
+            "graded",
+            Some(false),
+            vec![
+                "rides: 1 ride (Comfort) that the expected actions do not make",
+                "calls: book called 1 time; expected never",
+            ],
+        ),
+        ("?run=try2", "cannot-grade", None, vec![]),
+        ("", "no-expected-file", None, vec![]),
+    ];
+    for (query, status, passed, lines) in cases {
+        let shown = verdict(query).await;
+        assert_eq!(shown["status"], status, "{query}: {shown}");
+        assert_eq!(shown["passed"].as_bool(), passed, "{query}: {shown}");
+        let said: Vec<&str> = ["differences", "broken_checks"]
+            .iter()
+            .flat_map(|key| shown[key].as_array().into_iter().flatten())
+            .filter_map(Value::as_str)
+            .collect();
+        assert_eq!(said, lines, "{query}: {shown}");
+    }
+    let default = verdict("").await;
+    assert_eq!(default["expected"], "expected/default.json");
+
+    let missing = project.run(&["dashboard", "--port", "0", "--expected", "nowhere"]);
+    assert_eq!(missing.code, 2, "{}", missing.stderr);
+    assert!(
+        missing.stderr.contains("--expected nowhere: not a folder"),
+        "{}",
+        missing.stderr
+    );
 }
 
 #[test]

@@ -13,6 +13,14 @@ pub fn run(
     layout: &ProjectLayout,
     args: &DashboardArgs,
 ) -> anyhow::Result<Status> {
+    if let Some(dir) = &args.expected
+        && !dir.is_dir()
+    {
+        anyhow::bail!(
+            "--expected {}: not a folder (it holds one expected file per run, NAME.json)",
+            dir.display()
+        );
+    }
     let options = DashboardOptions {
         host: args.host.clone(),
         port: args.port,
@@ -26,6 +34,7 @@ pub fn run(
             body_timeout: args.body_timeout,
         },
         max_streams: args.max_streams,
+        expected: args.expected.clone(),
     };
     run_until_signal(engine_config(global, layout)?, options, |url| {
         eprintln!("careem-mcp: dashboard at {url}");

@@ -1,6 +1,6 @@
 //! The run a request is about: `?run=NAME` on any API request (none, or empty, for the default
 //! run). Handlers take [`InRun`] instead of the dashboard's state and see the run's engine (its
-//! overrides file, its journal for calls made from the page) and the run's journal, so each
+//! overrides file, its journal for calls made from the page), the run's journal and its name, so each
 //! handler is the same for every run.
 
 use axum::extract::{FromRequestParts, Query};
@@ -39,11 +39,13 @@ impl FromRequestParts<Dashboard> for InRun {
         })?;
         let journal = dashboard.runs.layout().for_run(&run).journal;
         let runs = dashboard.runs.clone();
+        let name = run.clone();
         // The run's journal is opened (its folder made) on first use.
-        let engine = blocking(move || Ok(runs.get(Some(&run)))).await?;
+        let engine = blocking(move || Ok(runs.get(Some(&name)))).await?;
         Ok(Self(Dashboard {
             engine,
             journal,
+            run: Some(run),
             ..dashboard.clone()
         }))
     }

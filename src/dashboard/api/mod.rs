@@ -1,6 +1,6 @@
 //! The dashboard's JSON API, one file per resource: the journal's calls (and their live
 //! stream), the scenarios and what is forced, the tool definitions with their lint findings,
-//! and "try a call".
+//! "try a call", the run's world and its verdict.
 
 mod calls;
 mod in_run;
@@ -8,6 +8,7 @@ mod runs;
 mod scenarios;
 mod tools;
 mod try_call;
+mod verdict;
 mod world;
 
 use axum::Router;
@@ -29,6 +30,7 @@ pub(super) fn routes(dashboard: Dashboard) -> Router {
         .route("/tools", get(tools::list))
         .route("/call", post(try_call::run))
         .route("/world", get(world::show))
+        .route("/verdict", get(verdict::show))
         .with_state(dashboard)
 }
 

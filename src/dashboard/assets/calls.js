@@ -1,9 +1,11 @@
 // Live calls: the journal as it grows, newest first, from the dashboard's event stream.
-// Each call opens to its arguments (as received and after defaults) and its answer.
+// Each call opens to its arguments (as received and after defaults) and its answer. Above them,
+// the run's verdict when the dashboard grades runs (verdict.js).
 
 import { api, apiUrl } from './api.js';
 import { h, clear, plural, toast } from './dom.js';
 import { jsonView } from './json.js';
+import * as verdict from './verdict.js';
 
 const LIMIT = 1000;
 let calls = [];
@@ -67,7 +69,9 @@ export function start(section) {
   const sessionSelect = h('select', { id: 'calls-session', onchange: (e) => { filters.session = e.target.value; render(); } });
   countEl = h('span', { class: 'count', 'aria-live': 'polite' });
   listEl = h('ol', { class: 'calls', id: 'calls-list', 'aria-label': 'Calls, newest first' });
+  const verdictEl = h('section', { class: 'verdict', id: 'verdict', 'aria-label': 'Verdict', 'aria-live': 'polite', hidden: true });
   root.append(
+    verdictEl,
     h('div', { class: 'toolbar' },
       h('label', {}, 'Search ', h('input', { type: 'search', id: 'calls-search', placeholder: 'tool, scenario, argument…', oninput: (e) => { filters.text = e.target.value.toLowerCase(); render(); } })),
       h('label', {}, 'Tool ', toolSelect),
@@ -77,6 +81,7 @@ export function start(section) {
       h('button', { type: 'button', class: 'danger', id: 'calls-clear', onclick: clearJournal }, 'Clear journal')),
     listEl);
   render();
+  verdict.start(verdictEl, onJournalChange);
 }
 
 async function clearJournal() {

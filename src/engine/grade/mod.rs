@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::engine::{CallRequest, Decision, Engine, EngineConfig, Origin, journal};
+use crate::engine::{CallRequest, Decision, Engine, Origin, journal};
 pub use expected::{Action, CallChecks, Expected, ExpectedError};
 
 /// One run graded against one expected file.
@@ -58,14 +58,10 @@ pub fn grade(
         .seed()
         .clone();
     let actual = run.world_store().read(&seed);
-    let config = EngineConfig {
-        tools_dir: run.config().tools_dir.clone(),
-        overrides: scratch.join("overrides.json"),
-        clock: Some(run.world_store().started().unwrap_or_else(|| run.now())),
-        seed: run.config().seed,
-        stateful: true,
-    };
-    let fresh = Engine::load(config).map_err(|e| GradeError::World(e.to_string()))?;
+    let fresh = run.fresh_in(
+        scratch,
+        run.world_store().started().unwrap_or_else(|| run.now()),
+    );
     let mut results = Vec::with_capacity(expected.count);
     for index in 0..expected.count {
         let action = expected.action(index, &results)?;

@@ -1,0 +1,79 @@
+//! `/api/verdict?run=NAME`: the run graded against its expected file, for the Calls view
+//! (`dashboard --expected DIR`, docs/GRADING.md). The file is `DIR/NAME.json`, or
+//! `DIR/default.json` for the default run. It is read and the run graded on every request,
+//! so an edited expected file counts at once; grading never changes the run.
+
+use std::path::{Path, PathBuf};
+
+use axum::Json;
+use serde::Serialize;
+
+use super::in_run::InRun;
+use super::{ApiError, blocking};
+use crate::engine::Engine;
+use crate::engine::grade::{self, Expected, Verdict};
+
+/// What the page shows for the run.
+#[derive(Debug, Serialize)]
+#[serde(tag = "status", rename_all = "kebab-case")]
+pub(super) enum RunVerdict {
+    /// The dashboard was started without `--expected`: the page shows no verdict.
+    Off,
+    /// No expected file for this run.
+    NoExpectedFile { expected: PathBuf },
+    /// The run was graded.
+    Graded {
+        expected: PathBuf,
+        #[serde(flatten)]
+        verdict: Verdict,
+    },
+    /// The expected file is broken, or an expected action is refused: the reason, as
+    /// `careem-mcp grade` exits 2 with it.
+    CannotGrade { expected: PathBuf, error: String },
+}
+
+pub(super) async fn show(InRun(dashboard): InRun) -> Result<Json<RunVerdict>, ApiError> {
+    let Some(folder) = dashboard.expected.clone() else {
+        return Ok(Json(RunVerdict::Off));
+    };
+    let name = dashboard
+        .run
+        .as_ref()
+        .map_or("default", |run| run.as_str())
+        .to_string();
+    blocking(move || {
+        let expected = folder.join(format!("{name}.json"));
+        Ok(Json(verdict(
+            &dashboard.engine,
+            &dashboard.journal,
+            expected,
+        )))
+    })
+    .await
+}
+
+fn verdict(engine: &Engine, journal: &Path, expected: PathBuf) -> RunVerdict {
+    let text = match std::fs::read_to_string(&expected) {
+        Ok(text) => text,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            return RunVerdict::NoExpectedFile { expected };
+        }
+        Err(error) => {
+            return RunVerdict::CannotGrade {
+                error: format!("cannot read it: {error}"),
+                expected,
+            };
+        }
+    };
+    let graded = Expected::parse(&text)
+        .map_err(|error| error.to_string())
+        .and_then(|parsed| {
+            let scratch = tempfile::tempdir()
+                .map_err(|error| format!("cannot make a scratch folder: {error}"))?;
+            grade::grade(engine, journal, &parsed, scratch.path()).map_err(|e| e.to_string())
+        });
+    match graded {
+        Ok(verdict) => RunVerdict::Graded { expected, verdict },
+        Err(error) => RunVerdict::CannotGrade { expected, error },
+    }
+}
