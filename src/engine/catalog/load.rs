@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use super::safe_read;
 use crate::engine::toolfile::diagnostic::Diagnostic;
-use crate::engine::toolfile::{self, Answer, Parsed, ToolFile};
+use crate::engine::toolfile::{self, Answer, Parsed, Program, Scenario, ToolFile};
 use crate::engine::world::{Generation, World};
 
 /// One advertised tool, as loaded at start-up.
@@ -121,6 +121,13 @@ pub fn load(dir: &Path) -> Loaded {
         loaded.files.push(parsed);
     }
     if let Ok(generation) = loaded.world.current() {
+        generation.compile_all(
+            loaded
+                .files
+                .iter()
+                .flat_map(|parsed| programs_of(&parsed.file))
+                .map(|program| program.source.as_str()),
+        );
         for parsed in &loaded.files {
             loaded
                 .diagnostics
@@ -135,14 +142,7 @@ pub fn load(dir: &Path) -> Loaded {
 pub fn check_programs(file: &ToolFile, world: &Generation) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     for scenario in &file.scenarios {
-        let answer = match &scenario.answer {
-            Answer::Computed(program) => Some(program),
-            Answer::Template(_) => None,
-        };
-        for program in [scenario.when.as_ref(), answer, scenario.update.as_ref()]
-            .into_iter()
-            .flatten()
-        {
+        for program in scenario_programs(scenario) {
             if let Err(error) = world.program(&program.source) {
                 diagnostics.push(
                     Diagnostic::new(&file.path, program.line, format!("jq: {error}"))
@@ -152,6 +152,22 @@ pub fn check_programs(file: &ToolFile, world: &Generation) -> Vec<Diagnostic> {
         }
     }
     diagnostics
+}
+
+/// Every jq program of `file`'s scenarios.
+fn programs_of(file: &ToolFile) -> impl Iterator<Item = &Program> {
+    file.scenarios.iter().flat_map(scenario_programs)
+}
+
+/// A scenario's jq programs: its `when`, its computed answer and its `update`.
+fn scenario_programs(scenario: &Scenario) -> impl Iterator<Item = &Program> {
+    let answer = match &scenario.answer {
+        Answer::Computed(program) => Some(program),
+        Answer::Template(_) => None,
+    };
+    [scenario.when.as_ref(), answer, scenario.update.as_ref()]
+        .into_iter()
+        .flatten()
 }
 
 /// Every file read and parsed, in the order of `paths`, on as many threads as there are

@@ -7,6 +7,7 @@
 //! alone and the run's clock is the only clock.
 
 use std::fmt;
+use std::sync::Arc;
 
 use jaq_core::load::{Arena, File, Loader};
 use jaq_core::{Compiler, Ctx, Vars, data};
@@ -57,9 +58,15 @@ static STANDARD_DEFS: std::sync::LazyLock<Vec<jaq_core::load::parse::Def<&'stati
             .collect()
     });
 
-/// A compiled program and its source, for messages.
+/// The global variable that picks a program out of programs compiled together.
+const WHICH: &str = "$__program";
+
+/// A compiled program and its source, for messages. Programs compiled together
+/// ([`Expr::compile_all`]) share one filter: jq's definitions and the world's are compiled
+/// once for all of them, and each program is a definition of it that [`WHICH`] picks.
 pub struct Expr {
-    filter: jaq_core::Filter<Data>,
+    filter: Arc<jaq_core::Filter<Data>>,
+    which: isize,
     source: String,
 }
 
@@ -84,9 +91,32 @@ impl Expr {
     /// Compiles `source` with `defs` (the world's `*.jq` files) and the [`PRELUDE`] in front
     /// of it. The error names the line of `source` where it can, counted from 1.
     pub fn compile(defs: &str, source: &str) -> Result<Self, String> {
+        let mut compiled = Self::compile_all(defs, &[source])?;
+        Ok(compiled.remove(0))
+    }
+
+    /// Compiles `sources` together, each as [`Expr::compile`] would: jq's definitions, the
+    /// [`PRELUDE`] and `defs` are compiled once for all of them, which is most of the work of
+    /// compiling one. The error is the first problem of any of them; line numbers are exact
+    /// only for one source.
+    pub fn compile_all(defs: &str, sources: &[&str]) -> Result<Vec<Self>, String> {
         let prefix = format!("{PRELUDE}\n{defs}\n");
         let offset_lines = prefix.matches('\n').count();
-        let code = format!("{prefix}{source}");
+        let mut code = prefix;
+        // Each program starts on the line after the definitions, so a lone program's line
+        // numbers are its own; its `;` stands on a line of its own, after any comment.
+        let mut first_end = None;
+        for (index, source) in sources.iter().enumerate() {
+            code.push_str(&format!("def __program{index}: {source}"));
+            first_end.get_or_insert(code.len());
+            code.push_str("\n;\n");
+        }
+        code.push_str(&dispatch(0, sources.len()));
+        let code = Code {
+            text: code.as_str(),
+            offset_lines,
+            first_end: first_end.unwrap_or(code.len()),
+        };
         let std_defs = STANDARD_DEFS.iter().cloned();
         let funs = jaq_core::funs::<Data>()
             .chain(jaq_std::funs::<Data>())
@@ -95,34 +125,41 @@ impl Expr {
         let loader = Loader::new(std_defs);
         let arena = Arena::default();
         let program = File {
-            code: code.as_str(),
+            code: code.text,
             path: (),
         };
         let modules = loader.load(&arena, program).map_err(|errors| {
             errors
                 .into_iter()
-                .map(|(_, error)| load_error(&code, offset_lines, &error))
+                .map(|(_, error)| code.load_error(&error))
                 .collect::<Vec<_>>()
                 .join("; ")
         })?;
         let filter = Compiler::default()
             .with_funs(funs)
+            .with_global_vars([WHICH])
             .compile(modules)
             .map_err(|errors| {
                 errors
                     .into_iter()
                     .flat_map(|(_, errors)| errors)
                     .map(|(name, undefined)| {
-                        let line = line_of(&code, name, offset_lines);
+                        let line = code.line_of(name);
                         format!("{line}undefined {} `{name}`", undefined.as_str())
                     })
                     .collect::<Vec<_>>()
                     .join("; ")
             })?;
-        Ok(Self {
-            filter,
-            source: source.to_string(),
-        })
+        let filter = Arc::new(filter);
+        Ok(sources
+            .iter()
+            .enumerate()
+            .map(|(index, source)| Self {
+                filter: Arc::clone(&filter),
+                which: isize::try_from(index).unwrap_or(isize::MAX),
+                source: (*source).to_string(),
+            })
+            .collect())
     }
 
     pub fn source(&self) -> &str {
@@ -131,7 +168,7 @@ impl Expr {
 
     /// The program's first value for `input`, as JSON.
     pub fn run(&self, input: Val) -> Result<Value, ExprError> {
-        let ctx = Ctx::<Data>::new(&self.filter.lut, Vars::new([]));
+        let ctx = Ctx::<Data>::new(&self.filter.lut, Vars::new([Val::from(self.which)]));
         let mut outputs = self.filter.id.run((ctx, input)).map(jaq_core::unwrap_valr);
         match outputs.next() {
             Some(Ok(value)) => to_json(&value).map_err(ExprError::Failed),
@@ -145,56 +182,92 @@ impl Expr {
     }
 }
 
-/// Where in `code` a piece of it starts, as `line N: ` of the program (or of the definitions
-/// before it, counted back), or nothing when the piece is not a slice of `code`.
-fn line_of(code: &str, piece: &str, offset_lines: usize) -> String {
-    let start = code.as_ptr() as usize;
-    let at = piece.as_ptr() as usize;
-    if at < start || at > start + code.len() {
-        return String::new();
-    }
-    let line = code[..at - start].matches('\n').count() + 1;
-    match line.checked_sub(offset_lines) {
-        Some(line) if line > 0 => format!("line {line}: "),
-        _ => format!("line {line} of the definitions: "),
+/// The program of `lo..hi` that [`WHICH`] names, by halves: a call looks at about log2(n)
+/// numbers to find its program.
+fn dispatch(lo: usize, hi: usize) -> String {
+    match hi - lo {
+        0 => "empty".to_string(),
+        1 => format!("__program{lo}"),
+        _ => {
+            let mid = lo + (hi - lo) / 2;
+            format!(
+                "if {WHICH} < {mid} then {} else {} end",
+                dispatch(lo, mid),
+                dispatch(mid, hi)
+            )
+        }
     }
 }
 
-fn load_error(code: &str, offset_lines: usize, error: &jaq_core::load::Error<&str>) -> String {
-    use jaq_core::load::Error;
-    match error {
-        Error::Io(errors) => errors
-            .iter()
-            .map(|(path, message)| format!("cannot load {path}: {message}"))
-            .collect::<Vec<_>>()
-            .join("; "),
-        Error::Lex(errors) => errors
-            .iter()
-            .map(|(expect, rest)| {
-                format!(
-                    "{}expected {}",
-                    line_of(code, rest, offset_lines),
-                    expect.as_str()
-                )
-            })
-            .collect::<Vec<_>>()
-            .join("; "),
-        Error::Parse(errors) => errors
-            .iter()
-            .map(|(expect, rest)| {
-                format!(
-                    "{}expected {}, found {}",
-                    line_of(code, rest, offset_lines),
-                    expect.as_str(),
-                    if rest.is_empty() {
-                        "the end".to_string()
-                    } else {
-                        format!("`{}`", rest.chars().take(20).collect::<String>())
-                    }
-                )
-            })
-            .collect::<Vec<_>>()
-            .join("; "),
+/// The text compiled: jq's definitions, the world's, then the programs, and where the first
+/// program ends.
+struct Code<'a> {
+    text: &'a str,
+    /// Lines before the first program.
+    offset_lines: usize,
+    /// Where the first program's source ends in `text`.
+    first_end: usize,
+}
+
+impl Code<'_> {
+    /// Where `piece` starts in the first program, as `line N: ` (or in the definitions before
+    /// it, counted back), or nothing when the piece is not a slice of the text. What lies past
+    /// the first program's end counts as its last line.
+    fn line_of(&self, piece: &str) -> String {
+        let Some(at) = self.offset(piece) else {
+            return String::new();
+        };
+        let line = self.text[..at.min(self.first_end)].matches('\n').count() + 1;
+        match line.checked_sub(self.offset_lines) {
+            Some(line) if line > 0 => format!("line {line}: "),
+            _ => format!("line {line} of the definitions: "),
+        }
+    }
+
+    fn offset(&self, piece: &str) -> Option<usize> {
+        let start = self.text.as_ptr() as usize;
+        let at = piece.as_ptr() as usize;
+        (start..=start + self.text.len())
+            .contains(&at)
+            .then(|| at - start)
+    }
+
+    /// What the parser found: the text at `rest`, or "the end" past the first program's end.
+    fn found(&self, rest: &str) -> String {
+        let past_end = self.offset(rest).is_none_or(|at| at >= self.first_end);
+        if rest.is_empty() || past_end {
+            "the end".to_string()
+        } else {
+            format!("`{}`", rest.chars().take(20).collect::<String>())
+        }
+    }
+
+    fn load_error(&self, error: &jaq_core::load::Error<&str>) -> String {
+        use jaq_core::load::Error;
+        match error {
+            Error::Io(errors) => errors
+                .iter()
+                .map(|(path, message)| format!("cannot load {path}: {message}"))
+                .collect::<Vec<_>>()
+                .join("; "),
+            Error::Lex(errors) => errors
+                .iter()
+                .map(|(expect, rest)| format!("{}expected {}", self.line_of(rest), expect.as_str()))
+                .collect::<Vec<_>>()
+                .join("; "),
+            Error::Parse(errors) => errors
+                .iter()
+                .map(|(expect, rest)| {
+                    format!(
+                        "{}expected {}, found {}",
+                        self.line_of(rest),
+                        expect.as_str(),
+                        self.found(rest)
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("; "),
+        }
     }
 }
 
@@ -316,6 +389,31 @@ mod tests {
     }
 
     #[test]
+    fn programs_compiled_together_each_answer_as_alone() {
+        let sources = [
+            ".a + 1",
+            "def twice: . * 2; .a | twice",
+            ".a | tostring # a comment",
+            "-.a",
+        ];
+        let compiled = Expr::compile_all("def three: 3;", &sources).unwrap();
+        let answers: Vec<Value> = compiled
+            .iter()
+            .map(|expr| expr.run(to_val(&json!({"a": 5}))).unwrap())
+            .collect();
+        assert_eq!(answers, [json!(6), json!(10), json!("5"), json!(-5)]);
+        for (expr, source) in compiled.iter().zip(sources) {
+            assert_eq!(expr.source(), source);
+            let alone = Expr::compile("def three: 3;", source).unwrap();
+            assert_eq!(
+                alone.run(to_val(&json!({"a": 5}))),
+                expr.run(to_val(&json!({"a": 5})))
+            );
+        }
+        assert!(Expr::compile_all("", &[".a", "nosuch"]).is_err());
+    }
+
+    #[test]
     fn ordinals() {
         for (day, want) in [
             (1, "1st"),
@@ -357,6 +455,11 @@ mod tests {
         );
         let syntax = Expr::compile("", ".a | {").unwrap_err();
         assert!(syntax.contains("line 1"), "{syntax}");
+        let unfinished = Expr::compile("", ".a |\n .b |").unwrap_err();
+        assert!(
+            unfinished.contains("line 2: expected term, found the end"),
+            "{unfinished}"
+        );
     }
 
     #[test]

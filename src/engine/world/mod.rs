@@ -144,6 +144,36 @@ impl Generation {
         }))
     }
 
+    /// Compiles every one of `sources` not compiled yet, together: the definitions are
+    /// compiled once for all of them (start-up compiles every program of every tool file this
+    /// way). When they do not compile together, each is compiled alone, so that each problem
+    /// is its own program's, with its line.
+    pub fn compile_all<'a>(&self, sources: impl IntoIterator<Item = &'a str>) {
+        let mut programs = self.programs.lock().unwrap_or_else(|e| e.into_inner());
+        let mut new: Vec<&str> = Vec::new();
+        for source in sources {
+            if !programs.contains_key(source) && !new.contains(&source) {
+                new.push(source);
+            }
+        }
+        if new.is_empty() {
+            return;
+        }
+        match Expr::compile_all(&self.data.defs, &new) {
+            Ok(compiled) => {
+                for (source, expr) in new.iter().zip(compiled) {
+                    programs.insert((*source).to_string(), Ok(Arc::new(expr)));
+                }
+            }
+            Err(_) => {
+                for source in new {
+                    let compiled = Expr::compile(&self.data.defs, source).map(Arc::new);
+                    programs.insert(source.to_string(), compiled);
+                }
+            }
+        }
+    }
+
     /// `source` compiled against this reading's definitions, once.
     pub fn program(&self, source: &str) -> Result<Arc<Expr>, String> {
         let mut programs = self.programs.lock().unwrap_or_else(|e| e.into_inner());
