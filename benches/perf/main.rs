@@ -10,6 +10,7 @@ mod protocol;
 mod server;
 mod startup;
 mod stats;
+mod targets;
 
 use std::path::PathBuf;
 
@@ -20,7 +21,7 @@ pub fn repo() -> PathBuf {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some(protocol::CEILING_ARG) {
-        protocol::ceiling_server(&args[1], &args[2], &args[3..]);
+        protocol::ceiling_server(&args[1], &args[2]);
         return;
     }
     // cargo passes `--bench`; anything else not starting with `-` names a section.
@@ -36,14 +37,16 @@ fn main() {
         std::thread::available_parallelism().map_or(0, std::num::NonZero::get),
         std::env::var("CARGO_PKG_VERSION").unwrap_or_default()
     );
+    let mut targets = Vec::new();
     if run("engine") {
         engine::run();
     }
     if run("protocol") {
-        protocol::run();
+        targets.extend(protocol::run());
     }
     if run("startup") {
-        startup::run();
+        targets.extend(startup::run());
     }
+    targets::print(&targets);
     println!("done in {:.1} s", started.elapsed().as_secs_f64());
 }

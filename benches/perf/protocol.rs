@@ -1,7 +1,8 @@
-//! `tools/call` of the menu over the wire: Streamable HTTP with 1, 8 and 32 concurrent sessions,
-//! stdio with one session, and a plain axum route that answers the same bytes (the ceiling),
-//! all in this run on this machine. The client is `http.rs`: one kept-alive connection per
-//! session, on one client thread.
+//! `tools/call` over the wire: the menu over Streamable HTTP with 1, 8 and 32 concurrent
+//! sessions, in static mode and in stateful mode (a read), a call that changes the world in
+//! stateful mode, stdio with one session, and a plain axum route that answers the same bytes
+//! (the ceiling), all in this run on this machine. The client is `http.rs`: one kept-alive
+//! connection per session, on one client thread.
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::SocketAddr;
@@ -13,11 +14,19 @@ use serde_json::Value;
 use crate::http::{Connection, Response};
 use crate::server::{Project, Server};
 use crate::stats::{Summary, report};
+use crate::targets::{Bound, Target};
 
 /// Requests per concurrency level, after a warm-up of a tenth as many.
 const REQUESTS: usize = 6_000;
 const LEVELS: [usize; 3] = [1, 8, 32];
 const STDIO_REQUESTS: usize = 4_000;
+/// Calls that change the world, at 8 sessions: each is persisted before its answer.
+const WRITES: usize = 2_000;
+/// Production's stack as the issue "Performance, round three" measured it on the reference
+/// machine at 32 sessions (Go SDK v1.6.1 answering the menu from memory: 6.4k–7.1k req/s, 10–12 %
+/// of that run's plain-axum ceiling). The bench cannot run Go; `../shared/go-peer/` builds it.
+const GO_REQS_PER_SECOND: f64 = 6_750.0;
+const GO_SHARE_OF_CEILING: f64 = 0.11;
 
 pub const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"careem-mcp-bench","version":"0"}}}"#;
 const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
@@ -87,6 +96,13 @@ impl Caller {
                 r#"{{"jsonrpc":"2.0","id":{},"method":"ping"}}"#,
                 self.next_id
             ),
+            // The seed basket's second line, its quantity 1 and 2 by turns: every call changes
+            // the world.
+            Request::Write => format!(
+                r#"{{"jsonrpc":"2.0","id":{},"method":"tools/call","params":{{"name":"cart_update_item","arguments":{{"basket_item_id":990002,"quantity":{}}}}}}}"#,
+                self.next_id,
+                1 + self.next_id % 2
+            ),
         };
         self.next_id += 1;
         self.conn
@@ -96,12 +112,13 @@ impl Caller {
     }
 }
 
-/// What the load sends: the menu call, or `ping` (the SDK's own floor: no tool, no engine,
-/// an 86-byte answer).
+/// What the load sends: the menu call, `ping` (the SDK's own floor: no tool, no engine, an
+/// 86-byte answer), or a call that changes the world (stateful mode).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Request {
     Call,
     Ping,
+    Write,
 }
 
 /// A menu answer, checked in full (used once per session, outside the timed loop).
@@ -133,7 +150,11 @@ impl Load {
 /// `total` calls spread over `sessions` concurrent callers, each waiting for its answer before
 /// sending the next.
 async fn drive(mut callers: Vec<Caller>, total: usize, request: Request) -> Load {
-    let least = if request == Request::Call { 1_000 } else { 20 };
+    let least = match request {
+        Request::Call => 1_000,
+        Request::Write => 500,
+        Request::Ping => 20,
+    };
     let warm_up = total / 10 / callers.len();
     for caller in &mut callers {
         check_answer(&caller.call().await);
@@ -198,7 +219,15 @@ fn figures(load: &Load, cpu: Option<Duration>) -> String {
     )
 }
 
-/// One configuration of the server, measured at every level; returns req/s per level.
+/// One level's figures: requests per second and the server's CPU per request.
+#[derive(Clone, Copy)]
+struct Measured {
+    rate: f64,
+    cpu: Duration,
+}
+
+/// One configuration of the server, measured at each of `levels` with `total` requests.
+#[allow(clippy::too_many_arguments)]
 fn measure_server(
     runtime: &tokio::runtime::Runtime,
     label: &str,
@@ -206,9 +235,11 @@ fn measure_server(
     addr: SocketAddr,
     mcp: bool,
     request: Request,
-) -> Vec<f64> {
-    let mut rates = Vec::new();
-    for sessions in LEVELS {
+    levels: &[usize],
+    total: usize,
+) -> Vec<Measured> {
+    let mut measured = Vec::new();
+    for &sessions in levels {
         let load = runtime.block_on(async {
             let mut callers = Vec::new();
             for _ in 0..sessions {
@@ -219,7 +250,7 @@ fn measure_server(
                 });
             }
             let before = crate::server::cpu_time(pid);
-            let load = drive(callers, REQUESTS, request).await;
+            let load = drive(callers, total, request).await;
             (load, crate::server::cpu_time(pid) - before)
         });
         let (load, cpu) = load;
@@ -230,12 +261,15 @@ fn measure_server(
             ),
             &figures(&load, Some(cpu)),
         );
-        rates.push(load.rate());
+        measured.push(Measured {
+            rate: load.rate(),
+            cpu: cpu / u32::try_from(load.requests.max(1)).unwrap_or(u32::MAX),
+        });
     }
-    rates
+    measured
 }
 
-pub fn run() {
+pub fn run() -> Vec<Target> {
     println!(
         "protocol (tools/call food_get_restaurant_menu; {REQUESTS} requests per level; client: one thread, one connection per session; TCP_NODELAY both ends)"
     );
@@ -254,38 +288,55 @@ pub fn run() {
         check_answer(&response);
         response
     });
-    let http = measure_server(
-        &runtime,
+    let measure = |label: &str, server: &Server, request: Request, levels: &[usize], total| {
+        measure_server(
+            &runtime,
+            label,
+            server.pid(),
+            server.addr,
+            true,
+            request,
+            levels,
+            total,
+        )
+    };
+    let http = measure(
         "streamable HTTP (serve)",
-        server.pid(),
-        server.addr,
-        true,
+        &server,
         Request::Call,
+        &LEVELS,
+        REQUESTS,
     );
-    let ping = measure_server(
-        &runtime,
+    let ping = measure(
         "streamable HTTP ping (the SDK's floor)",
-        server.pid(),
-        server.addr,
-        true,
+        &server,
         Request::Ping,
+        &LEVELS,
+        REQUESTS,
     );
     drop(server);
 
-    // The same server without the journal and the per-call log line.
-    let server = Server::start(&project, &["--no-journal"], &[("CAREEM_MCP_LOG", "warn")]);
-    let lean = measure_server(
-        &runtime,
-        "streamable HTTP (--no-journal, log warn)",
-        server.pid(),
-        server.addr,
-        true,
+    // Stateful mode: the menu reads the run's world; cart_update_item changes it.
+    let stateful = Project::new();
+    let server = Server::start(&stateful, &["--stateful"], &[]);
+    let read = measure(
+        "streamable HTTP (serve --stateful), a read",
+        &server,
         Request::Call,
+        &LEVELS,
+        REQUESTS,
+    );
+    let write = measure(
+        "streamable HTTP (serve --stateful), a write",
+        &server,
+        Request::Write,
+        &[8],
+        WRITES,
     );
     drop(server);
 
     // The ceiling: a plain axum route answering the captured bytes, in its own process.
-    let ceiling = Ceiling::start(&captured, None);
+    let ceiling = Ceiling::start(&captured);
     let plain = measure_server(
         &runtime,
         "plain axum route (ceiling)",
@@ -293,19 +344,8 @@ pub fn run() {
         ceiling.addr,
         false,
         Request::Call,
-    );
-    drop(ceiling);
-
-    // The same route doing the file work every call must do by the product's rules.
-    let work = FileWork::of(&project);
-    let ceiling = Ceiling::start(&captured, Some(&work));
-    let worked = measure_server(
-        &runtime,
-        "plain axum route + the call's file work",
-        ceiling.pid(),
-        ceiling.addr,
-        false,
-        Request::Call,
+        &LEVELS,
+        REQUESTS,
     );
     drop(ceiling);
 
@@ -318,23 +358,55 @@ pub fn run() {
     );
     for (i, sessions) in LEVELS.iter().enumerate() {
         println!(
-            "  ratio to ceiling at {sessions:>2} sessions: serve {:>3.0} %, lean {:>3.0} %, ping {:>3.0} %",
-            100.0 * http[i] / plain[i],
-            100.0 * lean[i] / plain[i],
-            100.0 * ping[i] / plain[i]
+            "  ratio to ceiling at {sessions:>2} sessions: serve {:>3.0} %, stateful read {:>3.0} %, ping {:>3.0} %",
+            100.0 * http[i].rate / plain[i].rate,
+            100.0 * read[i].rate / plain[i].rate,
+            100.0 * ping[i].rate / plain[i].rate
         );
     }
-    for (i, sessions) in LEVELS.iter().enumerate() {
-        println!(
-            "  ratio to the ceiling with the file work at {sessions:>2} sessions: serve {:>3.0} %",
-            100.0 * http[i] / worked[i]
-        );
-    }
-    let at32 = 100.0 * http[2] / plain[2];
-    let verdict = if at32 >= 50.0 { "met" } else { "MISSED" };
-    println!(
-        "  target: streamable HTTP at 32 sessions >= 50 % of the ceiling: {at32:.0} %, {verdict}"
-    );
+    let share = |m: &[Measured]| 100.0 * m[2].rate / plain[2].rate;
+    let us = |d: Duration| d.as_secs_f64() * 1e6;
+    vec![
+        Target::new(
+            "HTTP tools/call at 32 sessions, share of the ceiling",
+            share(&http),
+            "%",
+            Bound::AtLeast(40.0),
+        ),
+        Target::new(
+            "the same in stateful mode, a read",
+            share(&read),
+            "%",
+            Bound::AtLeast(40.0),
+        ),
+        Target::new(
+            "server CPU per tools/call at 8 sessions",
+            us(http[1].cpu),
+            "µs",
+            Bound::AtMost(40.0),
+        ),
+        Target::new(
+            "a stateful write's CPU, in static calls' (8 sessions)",
+            write[0].cpu.as_secs_f64() / http[1].cpu.as_secs_f64().max(f64::MIN_POSITIVE),
+            "×",
+            Bound::AtMost(2.0),
+        ),
+        Target::new(
+            format!("req/s at 32 sessions, in Go v1.6.1's ({GO_REQS_PER_SECOND} req/s)"),
+            http[2].rate / GO_REQS_PER_SECOND,
+            "×",
+            Bound::AtLeast(5.0),
+        ),
+        Target::new(
+            format!(
+                "share of the ceiling at 32, in Go v1.6.1's ({:.0} %)",
+                GO_SHARE_OF_CEILING * 100.0
+            ),
+            share(&http) / (GO_SHARE_OF_CEILING * 100.0),
+            "×",
+            Bound::AtLeast(5.0),
+        ),
+    ]
 }
 
 /// One session over `serve --stdio`, calls one after the other.
@@ -397,39 +469,6 @@ fn stdio(project: &Project) {
     );
 }
 
-/// What a call must do besides answering, by the product's rules: read the tool file and the
-/// overrides file (SPEC §3 and §6: on every call), append the journal line (before the
-/// answer) and write the log line (SPEC §5). The second ceiling does the same, so that its
-/// ratio measures the protocol and the engine alone.
-struct FileWork {
-    tool: std::path::PathBuf,
-    overrides: std::path::PathBuf,
-    journal: std::path::PathBuf,
-    /// The line `serve` journalled for the menu call, appended as it is.
-    line: tempfile::NamedTempFile,
-    /// Where the journal grows, removed afterwards.
-    _dir: tempfile::TempDir,
-}
-
-impl FileWork {
-    fn of(project: &Project) -> Self {
-        let journalled = std::fs::read_to_string(project.journal()).expect("serve's journal");
-        let last = journalled.lines().last().expect("a journalled call");
-        let mut line = tempfile::NamedTempFile::new().expect("a temporary file");
-        writeln!(line, "{last}").expect("write");
-        let dir = tempfile::tempdir().expect("a temporary directory");
-        Self {
-            tool: project
-                .root()
-                .join("tools/food/food_get_restaurant_menu.md"),
-            overrides: project.root().join(".run/overrides.json"),
-            journal: dir.path().join("calls.jsonl"),
-            line,
-            _dir: dir,
-        }
-    }
-}
-
 /// The ceiling server: this bench binary re-run as a plain axum app (see `main.rs`).
 struct Ceiling {
     child: std::process::Child,
@@ -438,7 +477,7 @@ struct Ceiling {
 }
 
 impl Ceiling {
-    fn start(captured: &Response, work: Option<&FileWork>) -> Self {
+    fn start(captured: &Response) -> Self {
         let mut body = tempfile::NamedTempFile::new().expect("a temporary file");
         body.write_all(&captured.body).expect("write");
         let content_type = captured
@@ -446,13 +485,6 @@ impl Ceiling {
             .unwrap_or("text/event-stream");
         let mut command = std::process::Command::new(std::env::current_exe().expect("this bench"));
         command.arg(CEILING_ARG).arg(body.path()).arg(content_type);
-        if let Some(work) = work {
-            command
-                .arg(&work.tool)
-                .arg(&work.overrides)
-                .arg(&work.journal)
-                .arg(work.line.path());
-        }
         // Drained by a thread, as `Server` drains `serve`'s: the log line goes to a pipe.
         let mut child = command
             .stdin(Stdio::null())
@@ -490,22 +522,14 @@ impl Drop for Ceiling {
 pub const CEILING_ARG: &str = "--ceiling-server";
 
 /// `POST /mcp` answered with fixed bytes by a plain axum route, on the same runtime flavour
-/// and with `TCP_NODELAY` as `serve`: the most any HTTP server on this stack can do here. With
-/// `work` (tool file, overrides file, journal, journal line) each request first does a call's
-/// file work, in place as `serve` does it.
-pub fn ceiling_server(body_path: &str, content_type: &str, work: &[String]) {
+/// and with `TCP_NODELAY` as `serve`: the most any HTTP server on this stack can do here.
+pub fn ceiling_server(body_path: &str, content_type: &str) {
     use axum::body::Bytes;
     use axum::http::header;
     use axum::serve::ListenerExt;
 
     let body = Bytes::from(std::fs::read(body_path).expect("the captured body"));
     let content_type = content_type.to_string();
-    let work = match work {
-        [tool, overrides, journal, line] => Some(std::sync::Arc::new(CallWork::open(
-            tool, overrides, journal, line,
-        ))),
-        _ => None,
-    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -520,12 +544,9 @@ pub fn ceiling_server(body_path: &str, content_type: &str, work: &[String]) {
         });
         let app = axum::Router::new().route(
             "/mcp",
-            axum::routing::post(move |request: Bytes| {
+            axum::routing::post(move |_request: Bytes| {
                 let body = body.clone();
                 let content_type = content_type.clone();
-                if let Some(work) = &work {
-                    work.run(&request);
-                }
                 async move {
                     (
                         [
@@ -539,48 +560,4 @@ pub fn ceiling_server(body_path: &str, content_type: &str, work: &[String]) {
         );
         axum::serve(listener, app).await.expect("serve");
     });
-}
-
-/// The second ceiling's file work for one request (see `FileWork`).
-struct CallWork {
-    tool: std::path::PathBuf,
-    overrides: std::path::PathBuf,
-    journal_path: std::path::PathBuf,
-    journal: std::sync::Mutex<std::fs::File>,
-    /// The tool file as last read: each read is compared with it, as the engine's cache does.
-    known: Vec<u8>,
-    line: Vec<u8>,
-}
-
-impl CallWork {
-    fn open(tool: &str, overrides: &str, journal: &str, line: &str) -> Self {
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(journal)
-            .expect("the journal");
-        Self {
-            tool: tool.into(),
-            overrides: overrides.into(),
-            journal_path: journal.into(),
-            journal: std::sync::Mutex::new(file),
-            known: std::fs::read(tool).expect("the tool file"),
-            line: std::fs::read(line).expect("the journal line"),
-        }
-    }
-
-    fn run(&self, request: &[u8]) {
-        let tool = std::fs::read(&self.tool).expect("the tool file");
-        assert!(
-            std::hint::black_box(tool == self.known),
-            "the tool file changed"
-        );
-        let _ = std::hint::black_box(std::fs::read(&self.overrides));
-        let _ = std::hint::black_box(std::fs::metadata(&self.journal_path));
-        let mut journal = self.journal.lock().expect("the journal");
-        journal.write_all(&self.line).expect("a journal line");
-        drop(journal);
-        let arguments = String::from_utf8_lossy(&request[..request.len().min(160)]);
-        eprintln!("INFO food_get_restaurant_menu scenario=default args={arguments}");
-    }
 }

@@ -44,10 +44,6 @@ impl Project {
         command
     }
 
-    pub fn root(&self) -> &std::path::Path {
-        self.dir.path()
-    }
-
     pub fn journal(&self) -> std::path::PathBuf {
         self.dir.path().join(".run/calls.jsonl")
     }
