@@ -1,31 +1,112 @@
 //! An edit of a tool file or the overrides file is seen by a running server on its next call,
-//! however it is made: in place with the same size and the same modification time (the racy
-//! case a stamp alone would miss), by renaming a new file over the old, and by swapping a
-//! symlink. Files are read again only when their stamp says they may have changed
-//! (docs/PERFORMANCE.md); these are the cases that rule must not get wrong.
+//! however it is made. Files are read again only when their stamp (device, inode, size,
+//! modification time) says they may have changed, or while they are within the racy window of
+//! two seconds after a write (docs/PERFORMANCE.md); each case below is one a stamp check gets
+//! wrong if it ignores what the case changes, and the test checks first that the edit changes
+//! exactly that part of the stamp.
 
 use std::fs::File;
-use std::path::Path;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use serde_json::{Value, json};
 
 use crate::support::{
     Client, Project, call, http_client, serve_binary, terminate_cleanly, tool_file,
+    wait_until_async,
 };
 
-fn answer(text: &str) -> String {
-    tool_file(
-        "echo",
-        &format!(
-            "## Scenario: one\n\n```json response\n{{\"v\": \"{text}\"}}\n```\n\n\
-             ## Scenario: two\n\n```json response\n{{\"v\": \"zzz\"}}\n```\n"
-        ),
-    )
+/// How an edit reaches the file.
+#[derive(Debug, Clone, Copy)]
+enum Edit {
+    /// Rewritten in place with a change of the same length, its modification time set back to
+    /// what it was, and called again at once: the stamp is unchanged, and only the racy window
+    /// (the file was written under two seconds ago) has it read again.
+    InPlaceWithinTheWindow,
+    /// As [`Edit::InPlaceWithinTheWindow`], but called again only once the file has settled:
+    /// the read before the edit was made within the window, so it cannot vouch for the file
+    /// afterwards.
+    InPlaceCalledAfterTheWindow,
+    /// A new file of the same size and modification time, both settled, renamed over the old:
+    /// only the inode changes.
+    Rename,
+    /// The file is a symlink to a settled file, swapped atomically to a link to another of the
+    /// same size and modification time: only the inode the path resolves to changes.
+    SymlinkSwap,
 }
 
-async fn value(client: &Client) -> Value {
-    call(client, "echo", json!({})).await.expect("echo answers")["structuredContent"]["v"].clone()
+/// The files an edit is made to.
+#[derive(Debug, Clone, Copy)]
+enum Target {
+    /// `tools/echo.md`, whose answer is the version.
+    ToolFile,
+    /// `.run/overrides.json`, which forces the `pick` tool's scenario named by the version.
+    Overrides,
+}
+
+/// The versions a case writes: one and two have the same length, so a target's text for one
+/// has the size of its text for two.
+const VERSIONS: [&str; 3] = ["zero", "one", "two"];
+
+/// Long enough ago that a file with this modification time has settled.
+fn settled_time(age_secs: u64) -> SystemTime {
+    SystemTime::now() - Duration::from_secs(age_secs)
+}
+
+impl Target {
+    const ALL: [Self; 2] = [Self::ToolFile, Self::Overrides];
+
+    fn relative(self) -> &'static str {
+        match self {
+            Self::ToolFile => "tools/echo.md",
+            Self::Overrides => ".run/overrides.json",
+        }
+    }
+
+    fn text(self, version: &str) -> String {
+        match self {
+            Self::ToolFile => tool_file(
+                "echo",
+                &format!(
+                    "## Scenario: answer\n\n```json response\n{{\"v\": \"{version}\"}}\n```\n"
+                ),
+            ),
+            Self::Overrides => format!("{{\"pick\": \"{version}\"}}"),
+        }
+    }
+
+    /// The version the target's tool answers with now.
+    async fn answer(self, client: &Client) -> String {
+        let tool = match self {
+            Self::ToolFile => "echo",
+            Self::Overrides => "pick",
+        };
+        let result = call(client, tool, json!({}))
+            .await
+            .expect("the tool answers");
+        let Value::String(v) = &result["structuredContent"]["v"] else {
+            panic!("no v in {result}");
+        };
+        v.clone()
+    }
+}
+
+/// The parts of a file's stamp as the server takes it (through a symlink).
+fn stamp(path: &Path) -> [u128; 4] {
+    let metadata = std::fs::metadata(path).expect("the file is there");
+    let modified = metadata
+        .modified()
+        .expect("a modification time")
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .expect("after 1970")
+        .as_nanos();
+    [
+        metadata.dev().into(),
+        metadata.ino().into(),
+        metadata.len().into(),
+        modified,
+    ]
 }
 
 /// Sets `path`'s modification time to `at`.
@@ -38,64 +119,172 @@ fn touch(path: &Path, at: SystemTime) {
         .expect("the time is set");
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn every_kind_of_edit_is_seen_on_the_next_call() {
-    let project = Project::empty();
-    let path = project.path().join("tools/echo.md");
-    project.write("tools/echo.md", &answer("aaa"));
-    // The same instant for both versions: the stamp is the same, so only the content tells.
-    let instant = SystemTime::now() + Duration::from_secs(3600);
-    touch(&path, instant);
-    let (server, url, _stderr) = serve_binary(&project, &[]);
-    let client = http_client(&url).await;
-    assert_eq!(value(&client).await, "aaa");
+/// Writes `text` to a new file at `path` modified at `at`.
+fn write_at(path: &Path, text: &str, at: SystemTime) {
+    std::fs::write(path, text).expect("written");
+    touch(path, at);
+}
 
-    project.write("tools/echo.md", &answer("bbb"));
-    touch(&path, instant);
-    assert_eq!(
-        value(&client).await,
-        "bbb",
-        "same size, same time, in place"
-    );
+/// Makes `path` a symlink to `target`, atomically (a new link renamed over it).
+fn link(path: &Path, target: &Path) {
+    let swap = path.with_extension("link");
+    std::os::unix::fs::symlink(target, &swap).expect("linked");
+    std::fs::rename(&swap, path).expect("swapped");
+}
 
-    let new = project.path().join("tools/echo.new");
-    std::fs::write(&new, answer("ccc")).expect("written");
-    std::fs::rename(&new, &path).expect("renamed");
-    assert_eq!(value(&client).await, "ccc", "renamed over the old file");
+impl Edit {
+    const ALL: [Self; 4] = [
+        Self::InPlaceWithinTheWindow,
+        Self::InPlaceCalledAfterTheWindow,
+        Self::Rename,
+        Self::SymlinkSwap,
+    ];
 
-    #[cfg(unix)]
-    {
-        let (a, b) = (project.path().join("a.md"), project.path().join("b.md"));
-        std::fs::write(&a, answer("ddd")).expect("written");
-        std::fs::write(&b, answer("eee")).expect("written");
-        let old = SystemTime::now() - Duration::from_secs(600);
-        touch(&a, old);
-        touch(&b, old);
-        std::fs::remove_file(&path).expect("removed");
-        std::os::unix::fs::symlink(&a, &path).expect("linked");
-        assert_eq!(value(&client).await, "ddd", "a link to a settled file");
-        assert_eq!(value(&client).await, "ddd", "and again, from its stamp");
-        let swap = project.path().join("tools/echo.link");
-        std::os::unix::fs::symlink(&b, &swap).expect("linked");
-        std::fs::rename(&swap, &path).expect("swapped");
-        assert_eq!(
-            value(&client).await,
-            "eee",
-            "the link swapped to another file"
-        );
+    /// Where the case keeps a file of its own for `target` (outside `tools/`).
+    fn aside(project: &Project, target: Target, name: &str) -> PathBuf {
+        project.path().join(format!("{target:?}-{name}"))
     }
 
-    let overrides = project.path().join(".run/overrides.json");
-    project.write(".run/overrides.json", r#"{"echo": "two"}"#);
-    touch(&overrides, instant);
-    assert_eq!(value(&client).await, "zzz", "forced");
-    project.write(".run/overrides.json", r#"{"echo": "one"}"#);
-    touch(&overrides, instant);
-    assert_eq!(
-        value(&client).await,
-        "eee",
-        "the overrides file, same size and time"
+    /// Puts `target` at version one as the case needs it before its first call.
+    fn prepare(self, project: &Project, target: Target) {
+        let path = project.path().join(target.relative());
+        let text = target.text(VERSIONS[1]);
+        match self {
+            Self::InPlaceWithinTheWindow | Self::InPlaceCalledAfterTheWindow => {
+                std::fs::write(&path, text).expect("written");
+            }
+            Self::Rename => {
+                let new = Self::aside(project, target, "new");
+                write_at(&new, &text, settled_time(600));
+                std::fs::rename(&new, &path).expect("renamed");
+            }
+            Self::SymlinkSwap => {
+                let one = Self::aside(project, target, "one");
+                write_at(&one, &text, settled_time(600));
+                link(&path, &one);
+            }
+        }
+    }
+
+    /// Brings `target` to version two, and says which parts of its stamp changed.
+    fn apply(self, project: &Project, target: Target) -> Vec<&'static str> {
+        let path = project.path().join(target.relative());
+        let text = target.text(VERSIONS[2]);
+        let before = stamp(&path);
+        let modified = std::fs::metadata(&path)
+            .and_then(|metadata| metadata.modified())
+            .expect("a modification time");
+        match self {
+            Self::InPlaceWithinTheWindow | Self::InPlaceCalledAfterTheWindow => {
+                write_at(&path, &text, modified);
+            }
+            Self::Rename => {
+                let new = Self::aside(project, target, "new");
+                write_at(&new, &text, modified);
+                std::fs::rename(&new, &path).expect("renamed");
+            }
+            Self::SymlinkSwap => {
+                let two = Self::aside(project, target, "two");
+                write_at(&two, &text, modified);
+                link(&path, &two);
+            }
+        }
+        let after = stamp(&path);
+        ["device", "inode", "size", "modified"]
+            .into_iter()
+            .zip(before.into_iter().zip(after))
+            .filter(|(_, (before, after))| before != after)
+            .map(|(part, _)| part)
+            .collect()
+    }
+
+    /// The parts of the stamp the edit changes: what the stamp check must not ignore.
+    fn changes(self) -> Vec<&'static str> {
+        match self {
+            Self::InPlaceWithinTheWindow | Self::InPlaceCalledAfterTheWindow => vec![],
+            Self::Rename | Self::SymlinkSwap => vec!["inode"],
+        }
+    }
+
+    /// Waits, when the case calls again only after the window, until every target settled.
+    async fn before_the_second_call(self, project: &Project) {
+        if !matches!(self, Self::InPlaceCalledAfterTheWindow) {
+            return;
+        }
+        let settled = |target: Target| {
+            let path = project.path().join(target.relative());
+            let modified = std::fs::metadata(path).and_then(|m| m.modified());
+            modified.is_ok_and(|modified| {
+                SystemTime::now()
+                    .duration_since(modified)
+                    .is_ok_and(|age| age > Duration::from_millis(2_100))
+            })
+        };
+        wait_until_async(Duration::from_secs(10), || async {
+            Target::ALL.into_iter().all(settled).then_some(())
+        })
+        .await
+        .expect("the files settle");
+    }
+}
+
+/// A project whose targets are at version zero, settled.
+fn project() -> Project {
+    let project = Project::empty();
+    project.write(
+        "tools/pick.md",
+        &tool_file(
+            "pick",
+            &VERSIONS
+                .map(|v| {
+                    format!("## Scenario: {v}\n\n```json response\n{{\"v\": \"{v}\"}}\n```\n\n")
+                })
+                .concat(),
+        ),
     );
-    drop(client);
-    terminate_cleanly(server, Duration::from_secs(30));
+    for target in Target::ALL {
+        let path = project.path().join(target.relative());
+        project.write(target.relative(), &target.text(VERSIONS[0]));
+        touch(&path, settled_time(1200));
+    }
+    project
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_kind_of_edit_is_seen_on_the_next_call() {
+    let mut unseen = Vec::new();
+    for edit in Edit::ALL {
+        let project = project();
+        let (server, url, _stderr) = serve_binary(&project, &[]);
+        let client = http_client(&url).await;
+        for target in Target::ALL {
+            edit.prepare(&project, target);
+            assert_eq!(
+                target.answer(&client).await,
+                VERSIONS[1],
+                "{edit:?} {target:?}: before"
+            );
+        }
+        for target in Target::ALL {
+            let changed = edit.apply(&project, target);
+            assert_eq!(
+                changed,
+                edit.changes(),
+                "{edit:?} {target:?}: the stamp's parts that changed"
+            );
+        }
+        edit.before_the_second_call(&project).await;
+        for target in Target::ALL {
+            let after = target.answer(&client).await;
+            if after != VERSIONS[2] {
+                unseen.push(format!("{edit:?} of the {target:?}: still {after:?}"));
+            }
+        }
+        drop(client);
+        terminate_cleanly(server, Duration::from_secs(30));
+    }
+    assert!(
+        unseen.is_empty(),
+        "edits not seen on the next call: {unseen:#?}"
+    );
 }

@@ -4,6 +4,7 @@ mod cli;
 mod controls;
 mod dashboard;
 mod drift;
+#[cfg(unix)]
 mod edits;
 mod engine;
 mod fixtures;

@@ -2,7 +2,9 @@
 //! modification time in nanoseconds. A file whose stamp is what it was at the last read is not
 //! read again, except within two seconds of its modification time: a write in the same
 //! timestamp tick as the last read would leave the stamp unchanged, so such a "racy" file is
-//! read and compared by content on every call until it settles (the rule of git's index).
+//! read and compared by content on every call until it settles (the rule of git's index). A
+//! read made while the file was racy vouches for nothing later, since a write after it may hide
+//! in the same stamp: the first call after the file settles reads it once more.
 //! A rename or a symlink swap changes the inode; an edit in place changes the time or the size.
 
 use std::fs::Metadata;
@@ -18,6 +20,9 @@ pub struct Stamp {
     inode: u64,
     size: u64,
     modified: Option<SystemTime>,
+    /// Whether the file had settled when the stamp was taken: only then can a read made under
+    /// it vouch for the file later.
+    settled: bool,
 }
 
 impl Stamp {
@@ -36,22 +41,23 @@ impl Stamp {
         };
         #[cfg(not(unix))]
         let (device, inode) = (0, 0);
+        let modified = metadata.modified().ok();
         Self {
             device,
             inode,
             size: metadata.len(),
-            modified: metadata.modified().ok(),
+            modified,
+            settled: modified
+                .and_then(|modified| SystemTime::now().duration_since(modified).ok())
+                .is_some_and(|age| age >= RACY),
         }
     }
 
-    /// Whether a read made when the file had this stamp still stands now: the same stamp, and
-    /// modified long enough ago that no write can hide in its timestamp.
+    /// Whether a read made when the file had the `earlier` stamp still stands now: the same
+    /// stamp, taken when the file had been modified long enough ago that no write could hide in
+    /// its timestamp.
     pub fn vouches_for(&self, earlier: Option<&Stamp>) -> bool {
-        let settled = self
-            .modified
-            .and_then(|modified| SystemTime::now().duration_since(modified).ok())
-            .is_some_and(|age| age >= RACY);
-        settled && earlier == Some(self)
+        earlier.is_some_and(|earlier| earlier.settled && earlier == self)
     }
 }
 
@@ -80,6 +86,14 @@ mod tests {
         assert!(settled.vouches_for(Some(&settled)));
         assert!(!settled.vouches_for(None));
         assert!(!settled.vouches_for(Some(&fresh)));
+        let taken_racy = Stamp {
+            settled: false,
+            ..settled
+        };
+        assert!(
+            !settled.vouches_for(Some(&taken_racy)),
+            "a read made while the file was racy vouches for nothing, even once it settled"
+        );
         assert_eq!(Stamp::of(dir.path()), None, "a folder has no stamp");
         assert_eq!(Stamp::of(&dir.path().join("missing")), None);
     }
