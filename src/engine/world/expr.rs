@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use jaq_core::load::{Arena, File, Loader};
 use jaq_core::{Compiler, Ctx, Vars, data};
-use jaq_json::Val;
+use jaq_json::{Num, Val};
 use serde_json::{Map, Number, Value};
 
 type Data = data::JustLut<Val>;
@@ -296,8 +296,10 @@ pub fn to_json(value: &Val) -> Result<Value, String> {
     Ok(match value {
         Val::Null => Value::Null,
         Val::Bool(b) => Value::Bool(*b),
-        Val::Num(_) => number(value)?,
-        Val::TStr(_) | Val::BStr(_) => {
+        Val::Num(num) => number(num)?,
+        // A text string's bytes as UTF-8, invalid sequences replaced, as jq prints them.
+        Val::TStr(bytes) => Value::String(String::from_utf8_lossy(bytes).into_owned()),
+        Val::BStr(_) => {
             let text = value.to_string();
             serde_json::from_str(&text).map_err(|e| format!("a string jq wrote: {e}"))?
         }
@@ -315,24 +317,27 @@ pub fn to_json(value: &Val) -> Result<Value, String> {
     })
 }
 
-fn number(value: &Val) -> Result<Value, String> {
-    let Val::Num(num) = value else {
-        unreachable!("called with numbers only")
-    };
+fn number(num: &Num) -> Result<Value, String> {
     if let Some(i) = num.as_isize() {
         return Ok(Value::Number(Number::from(i as i64)));
     }
-    let text = value.to_string();
-    let float: f64 = text
-        .parse()
-        .map_err(|_| format!("a number JSON cannot hold: {text}"))?;
+    let float = match num {
+        Num::Float(float) if float.is_finite() => *float,
+        other => {
+            let text = other.to_string();
+            text.parse::<f64>()
+                .ok()
+                .filter(|float| float.is_finite())
+                .ok_or_else(|| format!("a number JSON cannot hold: {text}"))?
+        }
+    };
     const EXACT: f64 = 9_007_199_254_740_992.0;
     if float.fract() == 0.0 && float.abs() < EXACT {
         return Ok(Value::Number(Number::from(float as i64)));
     }
     Number::from_f64(float)
         .map(Value::Number)
-        .ok_or_else(|| format!("a number JSON cannot hold: {text}"))
+        .ok_or_else(|| format!("a number JSON cannot hold: {float}"))
 }
 
 #[cfg(test)]
@@ -382,6 +387,8 @@ mod tests {
                 json!(1791201600),
             ),
             (".s", json!({"s": "a\"b<\u{2028}"}), json!("a\"b<\u{2028}")),
+            (".s + \"é\"", json!({"s": "\u{1F37D}"}), json!("\u{1F37D}é")),
+            ("[2.5, 1e15 + 0.5, -0]", json!(null), json!([2.5, 1_000_000_000_000_000.5, 0])),
         ];
         for (source, input, want) in cases {
             assert_eq!(run(source, input).unwrap(), want, "{source}");
@@ -440,6 +447,8 @@ mod tests {
         let cases = [
             ("error(\"no such restaurant\")", "no such restaurant"),
             ("empty", "the program gave no value"),
+            ("nan", "a number JSON cannot hold: NaN"),
+            ("infinite", "a number JSON cannot hold: Infinity"),
         ];
         for (source, want) in cases {
             assert_eq!(
