@@ -60,11 +60,6 @@ pub use world::clock::{ClockFile, Setting as ClockSetting, parse_duration};
 pub use world::store::WorldStore;
 pub use world::view::{ClockView, WorldView};
 
-/// A string as Go's `%q` prints it, for messages worded as production's Go code words them.
-pub fn go_quote(text: &str) -> String {
-    select::go_fmt::quote(text)
-}
-
 use catalog::cache::ParseCache;
 use controls::carried::CarriedFile;
 use controls::overrides::OverridesReader;

@@ -61,7 +61,7 @@ pub(crate) fn per_request(
             StatusCode::BAD_REQUEST,
             &format!(
                 "Bad Request: protocol version {} is only supported on stateless HTTP servers (set StreamableHTTPOptions.Stateless = true)",
-                crate::engine::go_quote(version)
+                crate::go::fmt::quote(version)
             ),
         ));
     }
@@ -96,8 +96,8 @@ pub(crate) fn per_request(
                 HEADER_MISMATCH,
                 format!(
                     "Mcp-Protocol-Version header {} does not match request {META_PROTOCOL_VERSION} {}",
-                    crate::engine::go_quote(header),
-                    crate::engine::go_quote(&meta)
+                    crate::go::fmt::quote(header),
+                    crate::go::fmt::quote(&meta)
                 ),
             ),
         )
@@ -141,13 +141,13 @@ pub(crate) fn standard(headers: &HeaderMap, request: &Request, version: &str) ->
     let Some(name) = text(NAME_HEADER) else {
         return Some(mismatch(format!(
             "missing required Mcp-Name header for method {}",
-            crate::engine::go_quote(&request.method)
+            crate::go::fmt::quote(&request.method)
         )));
     };
     let Some(in_body) = name_in_body(request, key) else {
         return Some(mismatch(format!(
             "failed to extract name from parameters for method {}",
-            crate::engine::go_quote(&request.method)
+            crate::go::fmt::quote(&request.method)
         )));
     };
     (name != in_body).then(|| {

@@ -3,8 +3,8 @@
 
 use serde_json::{Map, Value, json};
 
-use super::jsonrpc::go_json::{self, Escaping};
 use super::mcp::sorted;
+use crate::go::json::{self as go_json, Escaping};
 
 pub(crate) const URI: &str = "ui://careem-mcp-app";
 const NAME: &str = "careem-mcp-app";

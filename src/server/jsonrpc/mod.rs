@@ -1,8 +1,6 @@
 //! JSON-RPC as production's Go SDK speaks it, for every transport: reading messages, the
 //! envelope checks and their refusals, and answers written byte for byte as Go writes them.
 
-pub(crate) mod go_json;
-mod go_syntax;
 mod message;
 mod methods;
 mod response;

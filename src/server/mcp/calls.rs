@@ -219,7 +219,7 @@ impl Mcp {
             turn.come().await;
             self.journal_unknown(session, &call).await;
             drop(turn);
-            let unknown = format!("unknown tool {}", crate::engine::go_quote(&call.name));
+            let unknown = format!("unknown tool {}", crate::go::fmt::quote(&call.name));
             return Reply::Message(error_message(Some(id), &RpcError::new(-32602, unknown)));
         };
         let counted = self.in_flight.enter();

@@ -167,7 +167,7 @@ impl Mcp {
                 self.profile.header_versions(),
             ));
         }
-        let quoted = crate::engine::go_quote(&request.method);
+        let quoted = crate::go::fmt::quote(&request.method);
         match (method, &protocol) {
             (
                 Method::Initialize
@@ -360,7 +360,7 @@ impl Mcp {
                 let get: Get = params(raw, method_name, "mcp.GetPromptParams")?;
                 Err(RpcError::new(
                     -32602,
-                    format!("unknown prompt {}", crate::engine::go_quote(&get.name)),
+                    format!("unknown prompt {}", crate::go::fmt::quote(&get.name)),
                 ))
             }
             Method::ResourcesSubscribe => Err(RpcError::new(
@@ -369,7 +369,7 @@ impl Mcp {
             )),
             Method::Complete | Method::ResourcesUnsubscribe => Err(RpcError::new(
                 -32601,
-                format!("method not found: {}", crate::engine::go_quote(method_name)),
+                format!("method not found: {}", crate::go::fmt::quote(method_name)),
             )),
             Method::ToolsCall
             | Method::Cancelled
@@ -377,7 +377,7 @@ impl Mcp {
             | Method::RootsListChanged
             | Method::Progress => Err(RpcError::new(
                 -32601,
-                format!("method not found: {}", crate::engine::go_quote(method_name)),
+                format!("method not found: {}", crate::go::fmt::quote(method_name)),
             )),
         }
     }
@@ -443,7 +443,7 @@ fn optional_params<T: DeserializeOwned>(
         return Ok(None);
     };
     serde_json::from_str(raw.get()).map(Some).map_err(|_| {
-        let shown = crate::engine::go_quote(raw.get());
+        let shown = crate::go::fmt::quote(raw.get());
         let kind = super::jsonrpc::kind(raw.get());
         let bare = go_type.trim_start_matches("mcp.");
         RpcError::new(

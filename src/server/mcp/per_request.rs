@@ -5,7 +5,7 @@
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
-use crate::server::jsonrpc::go_json::{self, Escaping};
+use crate::go::json::{self as go_json, Escaping};
 use crate::server::jsonrpc::{INVALID_PARAMS, RpcError};
 use crate::server::profile::PROTOCOL_2026;
 

@@ -4,8 +4,8 @@
 use serde_json::{Map, Value};
 
 use crate::engine::CallOutput;
+use crate::go::json::{self as go_json, Escaping};
 use crate::server::WireProfile;
-use crate::server::jsonrpc::go_json::{self, Escaping};
 
 /// The protocol revisions `initialize` negotiates, newest first (every release: 2026-07-28
 /// has no `initialize`).
