@@ -98,7 +98,7 @@ impl Forwarder for Recorder {
         let tool = call.tool.clone();
         Box::pin(async move {
             let internal = || UpstreamError {
-                code: -32603,
+                code: i64::from(rmcp::model::ErrorCode::INTERNAL_ERROR.0),
                 message: INTERNAL_ERROR.to_string(),
                 data: None,
             };

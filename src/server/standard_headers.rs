@@ -7,6 +7,9 @@ use axum::body::Body;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::Response;
 
+use super::jsonrpc::codes::{
+    HEADER_MISMATCH, MISSING_CLIENT_CAPABILITIES, UNSUPPORTED_PROTOCOL_VERSION,
+};
 use super::jsonrpc::{
     self, INVALID_PARAMS, Id, METHOD_NOT_FOUND, Method, Refusal, Request, RpcError,
 };
@@ -16,13 +19,6 @@ use super::profile::PROTOCOL_2026;
 
 const METHOD_HEADER: &str = "mcp-method";
 const NAME_HEADER: &str = "mcp-name";
-
-/// v1.7.0's code for a header that disagrees with the body (or is missing).
-const HEADER_MISMATCH: i64 = -32020;
-/// v1.7.0's code for capabilities a method needs that the client did not declare.
-const MISSING_CLIENT_CAPABILITIES: i64 = -32021;
-/// v1.7.0's code for a per-request protocol version it does not speak.
-const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 
 /// Whether `version` (a header's) is 2026-07-28 or later.
 pub(crate) fn is_2026(version: &str) -> bool {

@@ -15,7 +15,9 @@ use super::in_flight::InFlightGuard;
 use super::session::{Session, Turn};
 use super::{Mcp, Reply, params, results};
 use crate::engine::{CallOutput, CallRequest, Fault, InPlace, Origin, Plan, Planning, Rendering};
-use crate::server::jsonrpc::{Id, RpcError, error_message, result_message};
+use crate::server::jsonrpc::{
+    INTERNAL_ERROR, INVALID_PARAMS, Id, RpcError, error_message, result_message,
+};
 use crate::server::{Forwarded, Forwarder};
 
 /// A Go server's exit status after a panic, which production's stack would show over stdio.
@@ -23,7 +25,7 @@ const CRASH_STATUS: i32 = 2;
 
 /// JSON-RPC's internal error, as a fault or a shutdown answers a call.
 pub(crate) fn internal_error() -> RpcError {
-    RpcError::new(-32603, "internal error")
+    RpcError::new(INTERNAL_ERROR, "internal error")
 }
 
 #[derive(Deserialize)]
@@ -220,7 +222,10 @@ impl Mcp {
             self.journal_unknown(session, &call).await;
             drop(turn);
             let unknown = format!("unknown tool {}", crate::go::fmt::quote(&call.name));
-            return Reply::Message(error_message(Some(id), &RpcError::new(-32602, unknown)));
+            return Reply::Message(error_message(
+                Some(id),
+                &RpcError::new(INVALID_PARAMS, unknown),
+            ));
         };
         let counted = self.in_flight.enter();
         let call = Planned {
