@@ -2,6 +2,7 @@
 //! overrides. Plain synchronous Rust: it knows nothing of MCP, async runtimes or terminals,
 //! so the server, `call` and `verify` all stand on the same ground.
 
+mod atomic_file;
 mod call;
 pub mod catalog;
 mod check;

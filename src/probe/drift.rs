@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use super::secrets::{Secrets, without_password};
 use super::size_in_words;
 use super::transport::{self, Client, Reach, answer};
-use super::{Scratch, load, write_empty};
+use super::{load, scratch_folder, write_empty};
 use crate::engine::{EngineConfig, Surface};
 use crate::server::{ServerOptions, WireProfile, start_http};
 
@@ -87,7 +87,7 @@ pub async fn production(
 /// release production speaks, so that only the files' differences show), read as production
 /// is.
 pub async fn project(config: &EngineConfig, wire: WireProfile) -> anyhow::Result<Surface> {
-    let scratch = Scratch::create()?;
+    let scratch = scratch_folder()?;
     let config = EngineConfig {
         overrides: scratch.path().join("overrides.json"),
         ..config.clone()

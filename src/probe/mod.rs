@@ -69,7 +69,7 @@ async fn in_process(
     config: &EngineConfig,
     transports: &[Transport],
 ) -> anyhow::Result<Vec<Finding>> {
-    let scratch = Scratch::create()?;
+    let scratch = scratch_folder()?;
     let config = EngineConfig {
         overrides: scratch.path().join("overrides.json"),
         ..config.clone()
@@ -190,32 +190,13 @@ fn write_empty(path: &Path) -> anyhow::Result<()> {
     overrides::write(path, &Overrides::new()).context("cannot prepare the overrides file")
 }
 
-/// A folder of our own under the system's temporary directory, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn create() -> anyhow::Result<Self> {
-        let path = std::env::temp_dir().join(format!(
-            "careem-mcp-verify-{}-{}",
-            std::process::id(),
-            uuid::Uuid::new_v4().simple()
-        ));
-        std::fs::create_dir_all(&path)
-            .with_context(|| format!("cannot create the temporary folder {}", path.display()))?;
-        Ok(Self(path))
-    }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        if let Err(error) = std::fs::remove_dir_all(&self.0) {
-            tracing::warn!("cannot remove {}: {error}", self.0.display());
-        }
-    }
+/// A folder of our own under the system's temporary directory for a server of our own to
+/// read its overrides from, removed when dropped.
+fn scratch_folder() -> anyhow::Result<tempfile::TempDir> {
+    tempfile::Builder::new()
+        .prefix("careem-mcp-verify-")
+        .tempdir()
+        .context("cannot create a temporary folder")
 }
 
 /// A running server's overrides file as it was before verify emptied it; put back on drop.

@@ -2,7 +2,6 @@
 //! files brought in line with it, and its answers written as scenarios (`record`), each file
 //! written whole or not at all.
 
-pub(super) mod atomic_file;
 pub mod drift;
 pub mod drift_write;
 pub(super) mod recording;
