@@ -6,12 +6,15 @@ mod atomic_file;
 mod call;
 pub mod catalog;
 mod check;
+mod clip;
 mod compute;
 mod controls;
 pub mod grade;
 pub mod journal;
+mod origin;
 mod output;
 pub mod runs;
+mod safe_read;
 mod select;
 pub mod toolfile;
 mod upstream;
@@ -27,7 +30,7 @@ use serde_json::Value;
 // The front door: everything the server, the probe, the dashboard and the CLI use. The types
 // a call needs are here by name; families of functions keep their module's name
 // (`journal::recent`, `overrides::clear`), so that each name says where it belongs.
-pub use call::{CallRequest, InPlace, Origin, Planning, Unjournalled};
+pub use call::{CallRequest, InPlace, Planning, Unjournalled};
 pub use catalog::project::{Named, ProjectLayout, absolute};
 pub use catalog::{Loaded, Tool, tool_paths};
 pub use check::diff::{Change, Difference, differences, pointer_token};
@@ -44,6 +47,7 @@ pub use controls::plan::Plan;
 pub use controls::positions::{Place, Positions};
 pub use controls::{force, overrides};
 pub use journal::{Follower, JournalStatus, Recent, descriptor_limit, open_journals_cap};
+pub use origin::Origin;
 pub use output::{
     CallOutput, Decision, DecisionKind, INTERNAL_ERROR, JsonShape, Recorded, Rendering, UnknownTool,
 };

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::entries::{Control, Controls};
 use crate::engine::atomic_file;
-use crate::engine::catalog::safe_read;
+use crate::engine::safe_read;
 
 /// The file as written: each tool's entry as JSON, kept whole even when it cannot be used, so
 /// that an edit by the CLI never drops what a person wrote.

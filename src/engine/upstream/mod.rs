@@ -11,7 +11,8 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use super::Engine;
-use super::call::{Origin, Unjournalled};
+use super::call::Unjournalled;
+use super::origin::Origin;
 use super::output::{self, CallOutput, Decision, JsonShape, Recorded};
 use recording::{RecordOptions, Recording, Stored};
 

@@ -14,7 +14,7 @@ use chrono::{DateTime, SecondsFormat, TimeDelta, Utc};
 use serde_json::{Map, Value};
 
 use crate::engine::atomic_file;
-use crate::engine::catalog::safe_read::TOOL_FILE_LIMIT;
+use crate::engine::safe_read::TOOL_FILE_LIMIT;
 use crate::engine::toolfile::{self, ToolFile};
 
 /// Held while a file is read, added to and written back, by the threads of this process; the

@@ -16,8 +16,8 @@ use serde_json::{Map, Value, json};
 
 pub(crate) use calls::{Arrival, ToolCall};
 pub(crate) use in_flight::InFlight;
-pub(crate) use results::{DEFAULT_HEADER_VERSION, sorted};
-pub use results::{advertised, advertised_as, call_result_json, rewritten_fields};
+pub(crate) use results::DEFAULT_HEADER_VERSION;
+pub use results::{advertised, advertised_as, rewritten_fields};
 pub(crate) use session::Session;
 
 use super::jsonrpc::{

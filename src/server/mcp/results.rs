@@ -1,14 +1,15 @@
 //! The fixed answers (identity, tool list, widget) and a call's result, in the shape and key
 //! order of the Go SDK's structs: what production's `encoding/json` writes for them.
 
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::shapes::{
-    Annotations, CallToolResult, DiscoverResult, Implementation, InitializeResult, PUBLIC_UNCACHED,
-    PlainHint, ServerCapabilities, TOOL_FIELDS, TextContent, Tool, ToolAnnotations,
+    Annotations, DiscoverResult, Implementation, InitializeResult, PUBLIC_UNCACHED, PlainHint,
+    ServerCapabilities, TOOL_FIELDS, Tool, ToolAnnotations,
 };
 use crate::engine::CallOutput;
+use crate::go;
+use crate::go::call_result::Content;
 use crate::go::json::{self as go_json, Escaping};
 use crate::server::WireProfile;
 
@@ -80,7 +81,7 @@ pub fn advertised(definition: &Map<String, Value>) -> Map<String, Value> {
 #[must_use]
 pub fn advertised_as(definition: &Map<String, Value>, profile: WireProfile) -> Map<String, Value> {
     let tool = Tool {
-        meta: definition.get("_meta").map(sorted),
+        meta: definition.get("_meta").map(go_json::sorted),
         annotations: definition
             .get("annotations")
             .map(|value| annotations(value, profile)),
@@ -175,23 +176,6 @@ fn annotations(value: &Value, profile: WireProfile) -> Annotations<'_> {
     })
 }
 
-/// A value as Go writes a `map[string]any`: every object's keys sorted.
-pub(crate) fn sorted(value: &Value) -> Value {
-    match value {
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            Value::Object(
-                keys.into_iter()
-                    .map(|key| (key.clone(), sorted(&map[key])))
-                    .collect(),
-            )
-        }
-        Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
-        other => other.clone(),
-    }
-}
-
 /// `{"tools":[…]}`, written once at start-up: the list is fixed.
 pub(crate) fn tools_list(tools: &[Map<String, Value>]) -> Vec<u8> {
     let mut out = br#"{"tools":["#.to_vec();
@@ -205,29 +189,9 @@ pub(crate) fn tools_list(tools: &[Map<String, Value>]) -> Vec<u8> {
     out
 }
 
-/// A call's result as the SDK writes a typed handler's: one text item, `structuredContent`
-/// when the value is an object, `isError` only when true. A value's text is its JSON as
-/// `json.Marshal` writes it (HTML escaped), and the text item is itself marshalled so, as the
-/// SDK's `TextContent` is.
+/// A call's result as the SDK writes a typed handler's.
 pub(crate) fn call_result(output: &CallOutput) -> Vec<u8> {
-    let text = if output.json.is_some() {
-        go_json::html_escaped(&output.text)
-    } else {
-        std::borrow::Cow::Borrowed(output.text.as_str())
-    };
-    let structured = if output.json == Some(crate::engine::JsonShape::Object) {
-        serde_json::from_str::<&RawValue>(&text).ok()
-    } else {
-        None
-    };
-    let result = CallToolResult {
-        content: [TextContent::new(&text)],
-        structured_content: structured,
-        is_error: output.is_error,
-    };
-    let mut out = Vec::with_capacity(2 * text.len() + 96);
-    go_json::write(&mut out, &result, Escaping::Html);
-    out
+    go::call_result::write(&output.text, output.content(), output.is_error)
 }
 
 /// The result of a call that failed inside (`internal server error`, `isError`).
@@ -237,19 +201,7 @@ pub(crate) fn internal_error_result() -> Vec<u8> {
 
 /// A result with `isError` and `text` as its one text item, as the SDK's `SetError` writes it.
 pub(crate) fn error_result(text: &str) -> Vec<u8> {
-    let result = CallToolResult {
-        content: [TextContent::new(text)],
-        structured_content: None,
-        is_error: true,
-    };
-    go_json::to_vec(&result, Escaping::Html)
-}
-
-/// A result as data, for the callers outside MCP that show one (`careem-mcp call`, the
-/// dashboard): the same JSON the client reads.
-#[must_use]
-pub fn call_result_json(output: &CallOutput) -> Value {
-    serde_json::from_slice(&call_result(output)).unwrap_or(Value::Null)
+    go::call_result::write(text, Content::Text, true)
 }
 
 #[cfg(test)]
