@@ -29,7 +29,7 @@ pub enum Planning {
     /// Drawn already by the caller with [`Engine::plan`]: the server, which waits the delay
     /// before it asks for the answer. A plan with a fault is answered by the fault: the call is
     /// journalled as the fault's, and the transport fires it.
-    Given(Plan),
+    DrawnByCaller(Plan),
     /// Drawn with [`Engine::plan`], then cut before it was answered (a shutdown, or the
     /// client's cancellation during its delay): journalled with the outcome `cancelled`.
     Cancelled(Plan),
@@ -74,7 +74,7 @@ pub enum InPlace {
     /// Nothing done: the tool's file changed since its last parse, and a parse may take
     /// milliseconds; or the call may change the run's world, which waits for the run's lock.
     /// [`Engine::answer`] answers the same request where blocking is fine.
-    Cold,
+    NeedsBlocking,
 }
 
 /// An answer whose journal line is still to be written.
@@ -112,11 +112,11 @@ impl Engine {
     /// made here when the tool's file is parsed already as it is on disk now (then a call is a
     /// read of the file, opened without blocking, and a render), and the journal line is
     /// written here when that cannot block either. Otherwise the caller finishes on a blocking
-    /// thread: [`InPlace::Cold`] with [`Engine::answer`], [`InPlace::Unjournalled`] with
+    /// thread: [`InPlace::NeedsBlocking`] with [`Engine::answer`], [`InPlace::Unjournalled`] with
     /// [`Engine::journal`].
     pub fn answer_in_place(&self, request: &CallRequest) -> InPlace {
         let Some(output) = self.answer_unjournalled(request, Reading::InPlace) else {
-            return InPlace::Cold;
+            return InPlace::NeedsBlocking;
         };
         let line = Unjournalled {
             output,
@@ -182,7 +182,7 @@ impl Engine {
             output::log(&output);
             return Some(output);
         }
-        if let Planning::Given(plan) = &request.planning
+        if let Planning::DrawnByCaller(plan) = &request.planning
             && let Some(fault) = plan.fault
         {
             let output = CallOutput::faulted(&request.tool, request.arguments.clone(), plan, fault);
@@ -203,7 +203,7 @@ impl Engine {
             return None;
         }
         let plan = match &request.planning {
-            Planning::Given(plan) | Planning::Cancelled(plan) => Cow::Borrowed(plan),
+            Planning::DrawnByCaller(plan) | Planning::Cancelled(plan) => Cow::Borrowed(plan),
             Planning::Forced(scenario) => Cow::Owned(Plan::forced(scenario)),
             Planning::Drawn => Cow::Owned(Plan {
                 fault: None,

@@ -31,7 +31,7 @@ use serde_json::Value;
 // a call needs are here by name; families of functions keep their module's name
 // (`journal::recent`, `overrides::clear`), so that each name says where it belongs.
 pub use call::{CallRequest, InPlace, Planning, Unjournalled};
-pub use catalog::project::{Named, ProjectLayout, absolute};
+pub use catalog::project::{LayoutPaths, Named, ProjectLayout, absolute};
 pub use catalog::{Loaded, Tool, tool_paths};
 pub use check::diff::{Change, Difference, differences, pointer_token};
 pub use check::honesty::{sample_arguments, violations};
@@ -68,7 +68,7 @@ pub use world::view::{ClockView, WorldView};
 use catalog::cache::ParseCache;
 use controls::carried::CarriedFile;
 use controls::overrides::OverridesReader;
-use controls::plan::Dice;
+use controls::plan::PlanDraws;
 use journal::Journal;
 use toolfile::entropy::Entropy;
 use toolfile::template::RenderContext;
@@ -100,7 +100,7 @@ pub struct Engine {
     /// What ended stdio servers left for their clients' next process, beside the overrides
     /// file.
     carried: CarriedFile,
-    dice: Dice,
+    dice: PlanDraws,
     journal: Option<Journal>,
     /// The world folder, shared with the engines of the runs made from this one.
     world: Arc<World>,
@@ -138,7 +138,7 @@ impl Engine {
         world: Arc<World>,
     ) -> Self {
         let entropy = config.seed.map(Entropy::seeded).unwrap_or_default();
-        let dice = Dice::new(config.seed);
+        let dice = PlanDraws::new(config.seed);
         Self {
             overrides: OverridesReader::new(config.overrides.clone()),
             carried: CarriedFile::beside(&config.overrides),

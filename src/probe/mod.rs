@@ -22,7 +22,7 @@ pub use bounded::size_in_words;
 use checks::Target;
 pub use finding::{Finding, Verdict, failed};
 pub use secrets::{Secrets, without_password};
-pub use transport::{DEFAULT_MAX_EVENT, Reach, sse};
+pub use transport::{DEFAULT_MAX_EVENT, RemoteAccess, sse};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Transport {
@@ -112,7 +112,7 @@ async fn against_url(plan: &Plan, url: &str) -> anyhow::Result<Vec<Finding>> {
         .overrides_given
         .then_some(plan.config.overrides.as_path());
     // Put back when this function ends, however it ends.
-    let _saved = overrides.map(Saved::take).transpose()?;
+    let _saved = overrides.map(SavedOverrides::take).transpose()?;
     let target = Target {
         engine: &engine,
         overrides,
@@ -200,12 +200,12 @@ fn scratch_folder() -> anyhow::Result<tempfile::TempDir> {
 }
 
 /// A running server's overrides file as it was before verify emptied it; put back on drop.
-struct Saved {
+struct SavedOverrides {
     path: PathBuf,
     bytes: Option<Vec<u8>>,
 }
 
-impl Saved {
+impl SavedOverrides {
     fn take(path: &Path) -> anyhow::Result<Self> {
         let bytes = match overrides::read_bytes(path) {
             Ok(bytes) => Some(bytes),
@@ -221,7 +221,7 @@ impl Saved {
     }
 }
 
-impl Drop for Saved {
+impl Drop for SavedOverrides {
     fn drop(&mut self) {
         let restored = match &self.bytes {
             Some(bytes) => std::fs::write(&self.path, bytes),

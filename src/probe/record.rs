@@ -14,7 +14,7 @@ use serde_json::value::RawValue;
 
 use super::drift::{Unreachable, Upstream};
 use super::secrets::{Secrets, without_password};
-use super::transport::{self, Client, Reach};
+use super::transport::{self, Client, RemoteAccess};
 use crate::engine::{Engine, INTERNAL_ERROR, RecordOptions, UpstreamAnswer, UpstreamCall};
 use crate::server::{Forwarded, Forwarder, UpstreamError};
 
@@ -52,7 +52,7 @@ pub struct Recording {
 pub async fn connect(
     url: &str,
     via: Upstream,
-    reach: &Reach,
+    reach: &RemoteAccess,
     engine: Arc<Engine>,
     recording: Recording,
 ) -> Result<Recorder, Unreachable> {

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use super::in_flight::InFlightGuard;
-use super::session::{Session, Turn};
+use super::session::{JournalSlot, Session};
 use super::{Mcp, Reply, params, results};
 use crate::engine::{CallOutput, CallRequest, Fault, InPlace, Origin, Plan, Planning, Rendering};
 use crate::server::jsonrpc::{
@@ -161,7 +161,7 @@ fn out_of_range(text: &str, line: usize, column: usize) -> Option<(&str, &str)> 
 #[derive(Debug)]
 pub(crate) struct Arrival {
     plan: Option<Plan>,
-    turn: Turn,
+    turn: JournalSlot,
 }
 
 impl Arrival {
@@ -173,7 +173,7 @@ impl Arrival {
 impl Mcp {
     /// A call of `tool` arriving in `session` now.
     pub(crate) fn arrive(&self, session: &Session, tool: &str) -> Arrival {
-        let turn = session.take_turn();
+        let turn = session.take_journal_slot();
         // A forwarded call has no plan: the upstream answers it, with no delay or fault.
         if self.forwarder.is_some() || session.engine().tool(tool).is_none() {
             return Arrival { plan: None, turn };
@@ -272,7 +272,7 @@ impl Mcp {
                 self.journal_cancelled(session, &call, &plan);
                 return reply;
             }
-            turn = session.take_turn();
+            turn = session.take_journal_slot();
         }
         if let Some(fault) = plan.fault {
             turn.come().await;
@@ -310,9 +310,9 @@ impl Mcp {
         name: String,
         arguments: Option<Map<String, Value>>,
         plan: Plan,
-        mut turn: Turn,
+        mut turn: JournalSlot,
     ) -> Result<CallOutput, String> {
-        let request = request(session, name, arguments, Planning::Given(plan));
+        let request = request(session, name, arguments, Planning::DrawnByCaller(plan));
         turn.come().await;
         let engine = Arc::clone(session.engine());
         let in_place = panic::catch_unwind(AssertUnwindSafe(|| engine.answer_in_place(&request)))
@@ -322,7 +322,7 @@ impl Mcp {
             InPlace::Unjournalled(line) => {
                 tokio::task::spawn_blocking(move || engine.journal(line))
             }
-            InPlace::Cold => tokio::task::spawn_blocking(move || engine.answer(&request)),
+            InPlace::NeedsBlocking => tokio::task::spawn_blocking(move || engine.answer(&request)),
         };
         blocking.await.map_err(|error| error.to_string())
     }
@@ -399,7 +399,7 @@ impl Mcp {
             session,
             call.name.clone(),
             call.arguments_map(),
-            Planning::Given(plan.clone()),
+            Planning::DrawnByCaller(plan.clone()),
         );
         self.journal_only(session, request).await;
     }
@@ -412,7 +412,7 @@ async fn forward(
     session: &Session,
     id: &Id,
     call: &ToolCall,
-    mut turn: Turn,
+    mut turn: JournalSlot,
 ) -> Reply {
     let forwarded = Forwarded {
         tool: call.name.clone(),
@@ -465,7 +465,7 @@ fn request(
 struct Planned {
     call: ToolCall,
     plan: Plan,
-    turn: Turn,
+    turn: JournalSlot,
     counted: InFlightGuard,
 }
 
