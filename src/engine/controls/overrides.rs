@@ -71,9 +71,9 @@ pub fn read_bytes(path: &Path) -> io::Result<Vec<u8>> {
 }
 
 /// Held by a CLI command while it reads, changes and writes the overrides file, so that two
-/// commands at once never lose one's update (50 parallel `scenario` commands kept 3 to 6 of 20
-/// tools before). The lock is on a file beside the overrides file, never on the overrides
-/// file itself: the rename in [`write`] replaces that file, and a lock on the replaced one
+/// commands at once never lose one's update: without it, a command's write replaces the file
+/// another command read a moment before, and its change is gone. The lock is on a file beside
+/// the overrides file, never on the overrides file itself: the rename in [`write`] replaces that file, and a lock on the replaced one
 /// would let the next command in beside the one still holding it. Released when dropped.
 #[derive(Debug)]
 pub struct EditLock {
