@@ -121,7 +121,7 @@ fn text_call(engine: &Engine) {
 /// A call as the Streamable HTTP path makes it: planned already, the text alone.
 fn text_request(tool: &str, args: &Map<String, Value>, plan: &Plan) -> CallRequest {
     CallRequest {
-        planning: Planning::Given(plan.clone()),
+        planning: Planning::DrawnByCaller(plan.clone()),
         rendering: Rendering::Text,
         ..CallRequest::new(Origin::Http, tool, Some(args.clone()))
     }

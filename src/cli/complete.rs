@@ -5,13 +5,18 @@ use std::path::PathBuf;
 
 use clap_complete::CompletionCandidate;
 
-use crate::engine::{ProjectLayout, catalog};
+use crate::engine::{LayoutPaths, ProjectLayout, catalog};
 
 /// The tools folder as every subcommand resolves it, from the command line being completed.
 fn tools_dir() -> PathBuf {
     let project = named("--project", "CAREEM_MCP_PROJECT");
     let tools = named("--tools", "CAREEM_MCP_TOOLS");
-    ProjectLayout::derive(project.as_deref(), tools.as_deref(), None, None).tools
+    ProjectLayout::derive(LayoutPaths {
+        project: project.as_deref(),
+        tools: tools.as_deref(),
+        ..LayoutPaths::default()
+    })
+    .tools
 }
 
 /// `FLAG VALUE` or `FLAG=VALUE` on the command line being completed, else the variable `env`.

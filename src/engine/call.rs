@@ -7,55 +7,16 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::compute;
 use super::controls::plan::Plan;
+use super::origin::Origin;
 use super::output::{self, CallOutput, Decision, INTERNAL_ERROR, Rendering};
 use super::select::arguments;
 use super::select::selection::select;
 use super::toolfile::{Answer, Outcome, Parsed, ToolFile};
 use super::{Engine, Tool};
-
-/// Where a call comes from, as the journal's `transport` names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Origin {
-    /// Streamable HTTP (`/mcp`).
-    Http,
-    /// The legacy SSE transport.
-    Sse,
-    Stdio,
-    /// `careem-mcp call`.
-    Cli,
-    /// The dashboard's "try a call".
-    Dashboard,
-}
-
-impl Origin {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Http => "http",
-            Self::Sse => "sse",
-            Self::Stdio => "stdio",
-            Self::Cli => "cli",
-            Self::Dashboard => "dashboard",
-        }
-    }
-
-    /// Whether an agent made the call over MCP. Only such a call of a tool that does not exist
-    /// is journalled: `call` and the dashboard refuse an unknown name before it is a call.
-    pub fn is_mcp(self) -> bool {
-        matches!(self, Self::Http | Self::Sse | Self::Stdio)
-    }
-}
-
-impl std::fmt::Display for Origin {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// How a call's plan (its scenario, step, delay and fault) is decided.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,7 +29,7 @@ pub enum Planning {
     /// Drawn already by the caller with [`Engine::plan`]: the server, which waits the delay
     /// before it asks for the answer. A plan with a fault is answered by the fault: the call is
     /// journalled as the fault's, and the transport fires it.
-    Given(Plan),
+    DrawnByCaller(Plan),
     /// Drawn with [`Engine::plan`], then cut before it was answered (a shutdown, or the
     /// client's cancellation during its delay): journalled with the outcome `cancelled`.
     Cancelled(Plan),
@@ -113,7 +74,7 @@ pub enum InPlace {
     /// Nothing done: the tool's file changed since its last parse, and a parse may take
     /// milliseconds; or the call may change the run's world, which waits for the run's lock.
     /// [`Engine::answer`] answers the same request where blocking is fine.
-    Cold,
+    NeedsBlocking,
 }
 
 /// An answer whose journal line is still to be written.
@@ -151,11 +112,11 @@ impl Engine {
     /// made here when the tool's file is parsed already as it is on disk now (then a call is a
     /// read of the file, opened without blocking, and a render), and the journal line is
     /// written here when that cannot block either. Otherwise the caller finishes on a blocking
-    /// thread: [`InPlace::Cold`] with [`Engine::answer`], [`InPlace::Unjournalled`] with
+    /// thread: [`InPlace::NeedsBlocking`] with [`Engine::answer`], [`InPlace::Unjournalled`] with
     /// [`Engine::journal`].
     pub fn answer_in_place(&self, request: &CallRequest) -> InPlace {
         let Some(output) = self.answer_unjournalled(request, Reading::InPlace) else {
-            return InPlace::Cold;
+            return InPlace::NeedsBlocking;
         };
         let line = Unjournalled {
             output,
@@ -221,7 +182,7 @@ impl Engine {
             output::log(&output);
             return Some(output);
         }
-        if let Planning::Given(plan) = &request.planning
+        if let Planning::DrawnByCaller(plan) = &request.planning
             && let Some(fault) = plan.fault
         {
             let output = CallOutput::faulted(&request.tool, request.arguments.clone(), plan, fault);
@@ -242,7 +203,7 @@ impl Engine {
             return None;
         }
         let plan = match &request.planning {
-            Planning::Given(plan) | Planning::Cancelled(plan) => Cow::Borrowed(plan),
+            Planning::DrawnByCaller(plan) | Planning::Cancelled(plan) => Cow::Borrowed(plan),
             Planning::Forced(scenario) => Cow::Owned(Plan::forced(scenario)),
             Planning::Drawn => Cow::Owned(Plan {
                 fault: None,

@@ -2,15 +2,19 @@
 //! overrides. Plain synchronous Rust: it knows nothing of MCP, async runtimes or terminals,
 //! so the server, `call` and `verify` all stand on the same ground.
 
+mod atomic_file;
 mod call;
 pub mod catalog;
 mod check;
+mod clip;
 mod compute;
 mod controls;
 pub mod grade;
 pub mod journal;
+mod origin;
 mod output;
 pub mod runs;
+mod safe_read;
 mod select;
 pub mod toolfile;
 mod upstream;
@@ -26,8 +30,8 @@ use serde_json::Value;
 // The front door: everything the server, the probe, the dashboard and the CLI use. The types
 // a call needs are here by name; families of functions keep their module's name
 // (`journal::recent`, `overrides::clear`), so that each name says where it belongs.
-pub use call::{CallRequest, InPlace, Origin, Planning, Unjournalled};
-pub use catalog::project::{Named, ProjectLayout, absolute};
+pub use call::{CallRequest, InPlace, Planning, Unjournalled};
+pub use catalog::project::{LayoutPaths, Named, ProjectLayout, absolute};
 pub use catalog::{Loaded, Tool, tool_paths};
 pub use check::diff::{Change, Difference, differences, pointer_token};
 pub use check::honesty::{sample_arguments, violations};
@@ -43,6 +47,7 @@ pub use controls::plan::Plan;
 pub use controls::positions::{Place, Positions};
 pub use controls::{force, overrides};
 pub use journal::{Follower, JournalStatus, Recent, descriptor_limit, open_journals_cap};
+pub use origin::Origin;
 pub use output::{
     CallOutput, Decision, DecisionKind, INTERNAL_ERROR, JsonShape, Recorded, Rendering, UnknownTool,
 };
@@ -60,15 +65,10 @@ pub use world::clock::{ClockFile, Setting as ClockSetting, parse_duration};
 pub use world::store::WorldStore;
 pub use world::view::{ClockView, WorldView};
 
-/// A string as Go's `%q` prints it, for messages worded as production's Go code words them.
-pub fn go_quote(text: &str) -> String {
-    select::go_fmt::quote(text)
-}
-
 use catalog::cache::ParseCache;
 use controls::carried::CarriedFile;
 use controls::overrides::OverridesReader;
-use controls::plan::Dice;
+use controls::plan::PlanDraws;
 use journal::Journal;
 use toolfile::entropy::Entropy;
 use toolfile::template::RenderContext;
@@ -100,7 +100,7 @@ pub struct Engine {
     /// What ended stdio servers left for their clients' next process, beside the overrides
     /// file.
     carried: CarriedFile,
-    dice: Dice,
+    dice: PlanDraws,
     journal: Option<Journal>,
     /// The world folder, shared with the engines of the runs made from this one.
     world: Arc<World>,
@@ -138,7 +138,7 @@ impl Engine {
         world: Arc<World>,
     ) -> Self {
         let entropy = config.seed.map(Entropy::seeded).unwrap_or_default();
-        let dice = Dice::new(config.seed);
+        let dice = PlanDraws::new(config.seed);
         Self {
             overrides: OverridesReader::new(config.overrides.clone()),
             carried: CarriedFile::beside(&config.overrides),

@@ -4,10 +4,12 @@
 
 use serde_json::{Map, Value};
 
+use super::clip::{LOG_LIMIT, NAME_LIMIT, clip};
 use super::controls::entries::Fault;
 use super::controls::plan::Plan;
-use super::journal::clip::{LOG_LIMIT, NAME_LIMIT, clip};
 use super::select::arguments;
+use crate::go;
+use crate::go::call_result::Content;
 
 /// The only text a client sees when something inside went wrong; details go to the log.
 pub const INTERNAL_ERROR: &str = "internal server error";
@@ -142,6 +144,23 @@ pub struct CallOutput {
 }
 
 impl CallOutput {
+    /// What the text is, as the SDK writes a result of it.
+    #[must_use]
+    pub fn content(&self) -> Content {
+        match self.json {
+            None => Content::Text,
+            Some(JsonShape::Other) => Content::Json,
+            Some(JsonShape::Object) => Content::JsonObject,
+        }
+    }
+
+    /// The MCP result a client reads for this answer, as data: what `careem-mcp call` and the
+    /// dashboard show.
+    #[must_use]
+    pub fn result_json(&self) -> Value {
+        go::call_result::to_value(&self.text, self.content(), self.is_error)
+    }
+
     /// An answer with no value: an error until a scenario answers, at the plan's step and delay.
     pub(super) fn unanswered(
         tool: &str,

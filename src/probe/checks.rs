@@ -496,7 +496,9 @@ async fn forcing(session: &mut ProbeSession<'_>, path: &Path) -> Result<String, 
 /// Test 10: an unknown tool is a JSON-RPC error -32602, not a tool result.
 async fn unknown_tool(session: &mut ProbeSession<'_>) -> Result<String, String> {
     match session.request("does_not_exist", &json!({}), "").await {
-        Err(ServiceError::McpError(error)) if error.code.0 == -32602 => {
+        Err(ServiceError::McpError(error))
+            if error.code == rmcp::model::ErrorCode::INVALID_PARAMS =>
+        {
             Ok(format!("-32602: {}", error.message))
         }
         Err(ServiceError::McpError(error)) => Err(format!(

@@ -13,8 +13,8 @@ use serde_json::{Value, json};
 
 use super::secrets::{Secrets, without_password};
 use super::size_in_words;
-use super::transport::{self, Client, Reach, answer};
-use super::{Scratch, load, write_empty};
+use super::transport::{self, Client, RemoteAccess, answer};
+use super::{load, scratch_folder, write_empty};
 use crate::engine::{EngineConfig, Surface};
 use crate::server::{ServerOptions, WireProfile, start_http};
 
@@ -63,7 +63,7 @@ pub struct Unreachable {
 pub async fn production(
     url: &str,
     via: Upstream,
-    reach: &Reach,
+    reach: &RemoteAccess,
     bounds: Bounds,
 ) -> Result<Surface, Unreachable> {
     let secrets = Secrets::of(url, &reach.headers);
@@ -87,7 +87,7 @@ pub async fn production(
 /// release production speaks, so that only the files' differences show), read as production
 /// is.
 pub async fn project(config: &EngineConfig, wire: WireProfile) -> anyhow::Result<Surface> {
-    let scratch = Scratch::create()?;
+    let scratch = scratch_folder()?;
     let config = EngineConfig {
         overrides: scratch.path().join("overrides.json"),
         ..config.clone()
@@ -105,7 +105,7 @@ pub async fn project(config: &EngineConfig, wire: WireProfile) -> anyhow::Result
     .await
     .context("cannot start a server on the project's tool files")?;
     let url = server.url();
-    let reach = Reach::default();
+    let reach = RemoteAccess::default();
     let read = async {
         let client = transport::http_reaching(&url, &reach).await?;
         let surface = surface(&client, reach.timeout, Bounds::default()).await;

@@ -22,7 +22,7 @@ pub use bounded::size_in_words;
 use checks::Target;
 pub use finding::{Finding, Verdict, failed};
 pub use secrets::{Secrets, without_password};
-pub use transport::{DEFAULT_MAX_EVENT, Reach, sse};
+pub use transport::{DEFAULT_MAX_EVENT, RemoteAccess, sse};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Transport {
@@ -69,7 +69,7 @@ async fn in_process(
     config: &EngineConfig,
     transports: &[Transport],
 ) -> anyhow::Result<Vec<Finding>> {
-    let scratch = Scratch::create()?;
+    let scratch = scratch_folder()?;
     let config = EngineConfig {
         overrides: scratch.path().join("overrides.json"),
         ..config.clone()
@@ -112,7 +112,7 @@ async fn against_url(plan: &Plan, url: &str) -> anyhow::Result<Vec<Finding>> {
         .overrides_given
         .then_some(plan.config.overrides.as_path());
     // Put back when this function ends, however it ends.
-    let _saved = overrides.map(Saved::take).transpose()?;
+    let _saved = overrides.map(SavedOverrides::take).transpose()?;
     let target = Target {
         engine: &engine,
         overrides,
@@ -190,41 +190,22 @@ fn write_empty(path: &Path) -> anyhow::Result<()> {
     overrides::write(path, &Overrides::new()).context("cannot prepare the overrides file")
 }
 
-/// A folder of our own under the system's temporary directory, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn create() -> anyhow::Result<Self> {
-        let path = std::env::temp_dir().join(format!(
-            "careem-mcp-verify-{}-{}",
-            std::process::id(),
-            uuid::Uuid::new_v4().simple()
-        ));
-        std::fs::create_dir_all(&path)
-            .with_context(|| format!("cannot create the temporary folder {}", path.display()))?;
-        Ok(Self(path))
-    }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        if let Err(error) = std::fs::remove_dir_all(&self.0) {
-            tracing::warn!("cannot remove {}: {error}", self.0.display());
-        }
-    }
+/// A folder of our own under the system's temporary directory for a server of our own to
+/// read its overrides from, removed when dropped.
+fn scratch_folder() -> anyhow::Result<tempfile::TempDir> {
+    tempfile::Builder::new()
+        .prefix("careem-mcp-verify-")
+        .tempdir()
+        .context("cannot create a temporary folder")
 }
 
 /// A running server's overrides file as it was before verify emptied it; put back on drop.
-struct Saved {
+struct SavedOverrides {
     path: PathBuf,
     bytes: Option<Vec<u8>>,
 }
 
-impl Saved {
+impl SavedOverrides {
     fn take(path: &Path) -> anyhow::Result<Self> {
         let bytes = match overrides::read_bytes(path) {
             Ok(bytes) => Some(bytes),
@@ -240,7 +221,7 @@ impl Saved {
     }
 }
 
-impl Drop for Saved {
+impl Drop for SavedOverrides {
     fn drop(&mut self) {
         let restored = match &self.bytes {
             Some(bytes) => std::fs::write(&self.path, bytes),

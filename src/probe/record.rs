@@ -14,7 +14,7 @@ use serde_json::value::RawValue;
 
 use super::drift::{Unreachable, Upstream};
 use super::secrets::{Secrets, without_password};
-use super::transport::{self, Client, Reach};
+use super::transport::{self, Client, RemoteAccess};
 use crate::engine::{Engine, INTERNAL_ERROR, RecordOptions, UpstreamAnswer, UpstreamCall};
 use crate::server::{Forwarded, Forwarder, UpstreamError};
 
@@ -52,7 +52,7 @@ pub struct Recording {
 pub async fn connect(
     url: &str,
     via: Upstream,
-    reach: &Reach,
+    reach: &RemoteAccess,
     engine: Arc<Engine>,
     recording: Recording,
 ) -> Result<Recorder, Unreachable> {
@@ -98,7 +98,7 @@ impl Forwarder for Recorder {
         let tool = call.tool.clone();
         Box::pin(async move {
             let internal = || UpstreamError {
-                code: -32603,
+                code: i64::from(rmcp::model::ErrorCode::INTERNAL_ERROR.0),
                 message: INTERNAL_ERROR.to_string(),
                 data: None,
             };

@@ -9,7 +9,7 @@ use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::transport::Reach;
+use super::transport::RemoteAccess;
 use crate::server::WireProfile;
 
 const SESSION_ID: &str = "mcp-session-id";
@@ -74,7 +74,7 @@ fn matching(observed: &Observed) -> Option<WireProfile> {
 /// # Errors
 ///
 /// The server cannot be reached, or its `initialize` is not answered with a result.
-pub async fn observe(url: &str, reach: &Reach) -> Result<Observed, String> {
+pub async fn observe(url: &str, reach: &RemoteAccess) -> Result<Observed, String> {
     let client = reqwest::Client::builder()
         .timeout(reach.timeout)
         .build()

@@ -37,7 +37,7 @@ const STDERR_LINES: usize = 20;
 /// (production's `Authorization`), how long connecting and the handshake may take, and the
 /// largest event or JSON body read from it.
 #[derive(Debug, Clone)]
-pub struct Reach {
+pub struct RemoteAccess {
     pub headers: HeaderMap,
     pub timeout: Duration,
     /// The most bytes one SSE event (its lines together) or one JSON answer may hold; past it
@@ -45,11 +45,11 @@ pub struct Reach {
     pub max_event: usize,
 }
 
-/// The default of [`Reach::max_event`]: an answer larger than a tool file may be (8 MiB) could
+/// The default of [`RemoteAccess::max_event`]: an answer larger than a tool file may be (8 MiB) could
 /// not be recorded anyway, and production's answers are a few KiB.
 pub const DEFAULT_MAX_EVENT: usize = 8 << 20;
 
-impl Default for Reach {
+impl Default for RemoteAccess {
     fn default() -> Self {
         Self {
             headers: HeaderMap::new(),
@@ -59,7 +59,7 @@ impl Default for Reach {
     }
 }
 
-impl Reach {
+impl RemoteAccess {
     /// `url` without user and password, and these reach settings with the `Basic`
     /// credential they make (unless an `Authorization` header is given already): the URL the
     /// HTTP client holds, and may show in an error or a log line, then holds no secret.
@@ -84,17 +84,17 @@ impl Reach {
 }
 
 pub async fn http(url: &str) -> Result<Client, String> {
-    http_reaching(url, &Reach::default()).await
+    http_reaching(url, &RemoteAccess::default()).await
 }
 
 /// Legacy SSE at `url` with no extra headers: verify's own servers, and the clients of the
 /// project's tests.
 pub async fn sse(url: &str) -> Result<Client, String> {
-    sse_reaching(url, &Reach::default()).await
+    sse_reaching(url, &RemoteAccess::default()).await
 }
 
 /// Streamable HTTP at `url`, every request carrying `reach`'s headers.
-pub async fn http_reaching(url: &str, reach: &Reach) -> Result<Client, String> {
+pub async fn http_reaching(url: &str, reach: &RemoteAccess) -> Result<Client, String> {
     let (url, reach) = &reach.for_url(url);
     let mut config = StreamableHttpClientTransportConfig::with_uri(url.as_str());
     config.max_sse_event_size = reach.max_event;
@@ -106,7 +106,7 @@ pub async fn http_reaching(url: &str, reach: &Reach) -> Result<Client, String> {
 /// Legacy SSE at `url`: the endpoint its `endpoint` event names receives the messages, when it
 /// is on the same origin (scheme, host and port) as `url`; every request carries `reach`'s
 /// headers, and no event may pass `reach.max_event`.
-pub async fn sse_reaching(url: &str, reach: &Reach) -> Result<Client, String> {
+pub async fn sse_reaching(url: &str, reach: &RemoteAccess) -> Result<Client, String> {
     let (bare, reach) = reach.for_url(url);
     let secrets = Arc::new(Secrets::of(url, &reach.headers));
     let (url, limit) = (bare.as_str(), reach.timeout);

@@ -70,7 +70,7 @@ impl IntoResponse for Refusal {
                     StatusCode::FORBIDDEN,
                     &format!(
                         "Forbidden: invalid Host header {}",
-                        crate::engine::go_quote(&host)
+                        crate::go::fmt::quote(&host)
                     ),
                 )
             }

@@ -40,7 +40,7 @@ use mcp::InFlight;
 pub use connections::ConnectionLimits;
 pub use guard::is_loopback;
 pub use http::{AppState, app};
-pub use mcp::{advertised, advertised_as, call_result_json, rewritten_fields};
+pub use mcp::{advertised, advertised_as, rewritten_fields};
 pub use profile::{UnknownProfile, WireProfile};
 pub use run::{run_until_signal, runtime};
 pub use sessions::DEFAULT_MAX_SESSIONS;

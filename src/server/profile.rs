@@ -6,6 +6,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::jsonrpc::codes;
+
 /// A Go SDK release (and its options) that production may run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 pub enum WireProfile {
@@ -90,8 +92,8 @@ impl WireProfile {
     /// The JSON-RPC code of an unknown resource: v1.7.0's `ResourceNotFoundError` is -32602.
     pub(crate) fn unknown_resource_code(self) -> i64 {
         match self {
-            Self::GoSdk161 => -32002,
-            Self::GoSdk170 | Self::GoSdk170Stateless => -32602,
+            Self::GoSdk161 => codes::RESOURCE_NOT_FOUND,
+            Self::GoSdk170 | Self::GoSdk170Stateless => codes::INVALID_PARAMS,
         }
     }
 

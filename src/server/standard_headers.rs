@@ -7,6 +7,9 @@ use axum::body::Body;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::Response;
 
+use super::jsonrpc::codes::{
+    HEADER_MISMATCH, MISSING_CLIENT_CAPABILITIES, UNSUPPORTED_PROTOCOL_VERSION,
+};
 use super::jsonrpc::{
     self, INVALID_PARAMS, Id, METHOD_NOT_FOUND, Method, Refusal, Request, RpcError,
 };
@@ -16,13 +19,6 @@ use super::profile::PROTOCOL_2026;
 
 const METHOD_HEADER: &str = "mcp-method";
 const NAME_HEADER: &str = "mcp-name";
-
-/// v1.7.0's code for a header that disagrees with the body (or is missing).
-const HEADER_MISMATCH: i64 = -32020;
-/// v1.7.0's code for capabilities a method needs that the client did not declare.
-const MISSING_CLIENT_CAPABILITIES: i64 = -32021;
-/// v1.7.0's code for a per-request protocol version it does not speak.
-const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 
 /// Whether `version` (a header's) is 2026-07-28 or later.
 pub(crate) fn is_2026(version: &str) -> bool {
@@ -61,7 +57,7 @@ pub(crate) fn per_request(
             StatusCode::BAD_REQUEST,
             &format!(
                 "Bad Request: protocol version {} is only supported on stateless HTTP servers (set StreamableHTTPOptions.Stateless = true)",
-                crate::engine::go_quote(version)
+                crate::go::fmt::quote(version)
             ),
         ));
     }
@@ -96,8 +92,8 @@ pub(crate) fn per_request(
                 HEADER_MISMATCH,
                 format!(
                     "Mcp-Protocol-Version header {} does not match request {META_PROTOCOL_VERSION} {}",
-                    crate::engine::go_quote(header),
-                    crate::engine::go_quote(&meta)
+                    crate::go::fmt::quote(header),
+                    crate::go::fmt::quote(&meta)
                 ),
             ),
         )
@@ -141,13 +137,13 @@ pub(crate) fn standard(headers: &HeaderMap, request: &Request, version: &str) ->
     let Some(name) = text(NAME_HEADER) else {
         return Some(mismatch(format!(
             "missing required Mcp-Name header for method {}",
-            crate::engine::go_quote(&request.method)
+            crate::go::fmt::quote(&request.method)
         )));
     };
     let Some(in_body) = name_in_body(request, key) else {
         return Some(mismatch(format!(
             "failed to extract name from parameters for method {}",
-            crate::engine::go_quote(&request.method)
+            crate::go::fmt::quote(&request.method)
         )));
     };
     (name != in_body).then(|| {

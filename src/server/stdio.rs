@@ -7,9 +7,14 @@
 
 use std::sync::Arc;
 
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use std::io;
+
+use futures::StreamExt;
+use tokio::io::{AsyncRead, AsyncWriteExt};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
+use tokio_util::bytes::{Bytes, BytesMut};
+use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, Decoder, FramedRead};
 use tokio_util::sync::CancellationToken;
 
 use super::ServerOptions;
@@ -35,12 +40,12 @@ pub async fn serve_stdio(
     let (answers, queue) = mpsc::channel::<Vec<u8>>(QUEUE);
     let gone = CancellationToken::new();
     let writer = tokio::spawn(write_answers(queue, gone.clone()));
-    let mut reader = BufReader::new(tokio::io::stdin());
+    let mut lines = FramedRead::new(tokio::io::stdin(), LineCodec::new(MAX_LINE));
     let mut running = JoinSet::new();
     tokio::pin!(shutdown);
     loop {
         let line = tokio::select! {
-            line = read_line(&mut reader) => line,
+            line = next_line(&mut lines) => line,
             () = &mut shutdown => {
                 tracing::info!("shutting down");
                 super::drain(mcp.in_flight()).await;
@@ -174,51 +179,68 @@ fn deliver(reply: Reply, permit: mpsc::OwnedPermit<Vec<u8>>) {
     }
 }
 
-/// The next line of stdin, without its newline; `None` at the end. A line over [`MAX_LINE`]
-/// is read past and skipped.
-async fn read_line<R: tokio::io::AsyncBufRead + Unpin>(reader: &mut R) -> Option<Vec<u8>> {
+/// One line of stdin as [`LineCodec`] frames it.
+enum Line {
+    /// A line, without its newline.
+    Text(Bytes),
+    /// A line over the bound, whose rest the codec skips.
+    TooLong,
+}
+
+/// `AnyDelimiterCodec` on newlines, as rmcp's decoder frames stdio, with a line over the bound
+/// handed on as [`Line::TooLong`] rather than as the error that would end the stream.
+struct LineCodec(AnyDelimiterCodec);
+
+impl LineCodec {
+    /// Lines of at most `max` bytes with their newline.
+    fn new(max: usize) -> Self {
+        Self(AnyDelimiterCodec::new_with_max_length(
+            b"\n".to_vec(),
+            b"\n".to_vec(),
+            max.saturating_sub(1),
+        ))
+    }
+}
+
+impl Decoder for LineCodec {
+    type Item = Line;
+    type Error = io::Error;
+
+    fn decode(&mut self, buffer: &mut BytesMut) -> io::Result<Option<Line>> {
+        lifted(self.0.decode(buffer))
+    }
+
+    fn decode_eof(&mut self, buffer: &mut BytesMut) -> io::Result<Option<Line>> {
+        lifted(self.0.decode_eof(buffer))
+    }
+}
+
+fn lifted(framed: Result<Option<Bytes>, AnyDelimiterCodecError>) -> io::Result<Option<Line>> {
+    match framed {
+        Ok(line) => Ok(line.map(Line::Text)),
+        Err(AnyDelimiterCodecError::MaxChunkLengthExceeded) => Ok(Some(Line::TooLong)),
+        Err(AnyDelimiterCodecError::Io(error)) => Err(error),
+    }
+}
+
+/// The next line of `lines` that says something, without its line ending; `None` at the end
+/// or when reading fails. Blank lines are passed over; a line over the bound is skipped with
+/// a warning.
+async fn next_line<R: AsyncRead + Unpin>(lines: &mut FramedRead<R, LineCodec>) -> Option<Bytes> {
     loop {
-        let mut line = Vec::new();
-        let mut over = false;
-        loop {
-            let buffer = match reader.fill_buf().await {
-                Ok(buffer) => buffer,
-                Err(error) => {
-                    tracing::warn!("cannot read stdin: {error}");
-                    return None;
-                }
-            };
-            if buffer.is_empty() {
-                return (!line.is_empty() && !over).then_some(line);
-            }
-            let (taken, done) = match buffer.iter().position(|byte| *byte == b'\n') {
-                Some(at) => (at + 1, true),
-                None => (buffer.len(), false),
-            };
-            if !over {
-                line.extend_from_slice(&buffer[..taken]);
-                if line.len() > MAX_LINE {
-                    over = true;
-                    line = Vec::new();
+        match lines.next().await? {
+            Ok(Line::Text(mut line)) => {
+                let end = line.len() - line.iter().rev().take_while(|b| **b == b'\r').count();
+                line.truncate(end);
+                if !line.iter().all(u8::is_ascii_whitespace) {
+                    return Some(line);
                 }
             }
-            reader.consume(taken);
-            if done {
-                break;
+            Ok(Line::TooLong) => tracing::warn!("skipped a line longer than {MAX_LINE} bytes"),
+            Err(error) => {
+                tracing::warn!("cannot read stdin: {error}");
+                return None;
             }
-        }
-        if over {
-            tracing::warn!("skipped a line longer than {MAX_LINE} bytes");
-            continue;
-        }
-        while line
-            .last()
-            .is_some_and(|byte| matches!(byte, b'\n' | b'\r'))
-        {
-            line.pop();
-        }
-        if !line.iter().all(u8::is_ascii_whitespace) {
-            return Some(line);
         }
     }
 }
@@ -238,5 +260,32 @@ async fn write_answers(mut queue: mpsc::Receiver<Vec<u8>>, gone: CancellationTok
             gone.cancel();
             return;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every message line `input` holds, framed within `max` bytes a line.
+    async fn lines_of(input: &[u8], max: usize) -> Vec<String> {
+        let mut lines = FramedRead::new(input, LineCodec::new(max));
+        let mut found = Vec::new();
+        while let Some(line) = next_line(&mut lines).await {
+            found.push(String::from_utf8_lossy(&line).into_owned());
+        }
+        found
+    }
+
+    #[tokio::test]
+    async fn lines_lose_their_endings_blank_and_long_ones_are_skipped() {
+        let input = b"abc\n\r\n \t\n0123456789\nfou\r\nxyzzy\n\nlast";
+        assert_eq!(lines_of(input, 5).await, ["abc", "fou", "last"]);
+        // A long last line without its newline is skipped too, and the bound counts the
+        // newline: "abcd\n" is five bytes, "abcde\n" six.
+        assert_eq!(
+            lines_of(b"abcd\nabcde\nok\n0123456789", 5).await,
+            ["abcd", "ok"]
+        );
     }
 }

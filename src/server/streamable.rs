@@ -373,7 +373,7 @@ fn standalone(
         let refusal = if well_formed {
             "stream replay unsupported".to_string()
         } else {
-            format!("malformed Last-Event-ID {}", crate::engine::go_quote(&text))
+            format!("malformed Last-Event-ID {}", crate::go::fmt::quote(&text))
         };
         return plain::error(StatusCode::BAD_REQUEST, &refusal);
     }

@@ -3,8 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::jsonrpc::go_json::{self, Escaping};
-use super::mcp::sorted;
+use crate::go::json::{self as go_json, Escaping};
 
 pub(crate) const URI: &str = "ui://careem-mcp-app";
 const NAME: &str = "careem-mcp-app";
@@ -25,7 +24,7 @@ pub(crate) struct Widget {
 impl Widget {
     pub(crate) fn new(widget_domain: &str) -> Self {
         let domain = widget_domain.trim_end_matches('/');
-        let meta = sorted(&Value::Object(meta(domain)));
+        let meta = go_json::sorted(&Value::Object(meta(domain)));
         let mut resource = Map::new();
         resource.insert("_meta".into(), meta.clone());
         resource.insert("description".into(), DESCRIPTION.into());

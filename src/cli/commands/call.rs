@@ -9,7 +9,6 @@ use crate::cli::{Status, printer};
 use crate::engine::{
     CallRequest, Decision, Origin, Planning, ProjectLayout, UnknownTool, did_you_mean,
 };
-use crate::server::call_result_json;
 
 pub fn run(global: &GlobalArgs, layout: &ProjectLayout, args: &CallArgs) -> anyhow::Result<Status> {
     let arguments = parse_arguments(args.arguments.as_deref())?;
@@ -42,7 +41,7 @@ pub fn run(global: &GlobalArgs, layout: &ProjectLayout, args: &CallArgs) -> anyh
         _ => "none (invalid arguments)".to_string(),
     };
     let is_error = output.is_error;
-    let result = call_result_json(&output);
+    let result = output.result_json();
     let text = if printer::stdout_is_terminal() && !args.compact {
         serde_json::to_string_pretty(&result)?
     } else {

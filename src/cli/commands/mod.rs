@@ -22,16 +22,16 @@ use anyhow::{Context, bail};
 
 use super::args::{Cli, Command, GlobalArgs};
 use super::{Status, init_logging};
-use crate::engine::{Engine, EngineConfig, ProjectLayout, absolute};
+use crate::engine::{Engine, EngineConfig, LayoutPaths, ProjectLayout, absolute};
 
 pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
     let global = cli.global;
-    let project = ProjectLayout::derive(
-        global.project.as_deref(),
-        global.tools.as_deref(),
-        global.overrides.as_deref(),
-        global.journal.as_deref(),
-    );
+    let project = ProjectLayout::derive(LayoutPaths {
+        project: global.project.as_deref(),
+        tools: global.tools.as_deref(),
+        overrides: global.overrides.as_deref(),
+        journal: global.journal.as_deref(),
+    });
     init_logging(log_level(&cli.command));
     let run = global.run.as_ref();
     match cli.command {

@@ -7,9 +7,9 @@ use reqwest::header::HeaderMap;
 
 use crate::cli::args::{ReachArgs, parse_header};
 use crate::engine::absolute;
-use crate::probe::Reach;
+use crate::probe::RemoteAccess;
 
-pub fn reach(args: &ReachArgs) -> anyhow::Result<Reach> {
+pub fn reach(args: &ReachArgs) -> anyhow::Result<RemoteAccess> {
     let mut headers: HeaderMap = args
         .headers
         .iter()
@@ -36,7 +36,7 @@ pub fn reach(args: &ReachArgs) -> anyhow::Result<Reach> {
             }
         }
     }
-    Ok(Reach {
+    Ok(RemoteAccess {
         headers,
         timeout: args.timeout,
         max_event: args.max_event_size,

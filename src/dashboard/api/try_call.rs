@@ -1,7 +1,8 @@
 //! `POST /api/call`: one call run in process as `careem-mcp call` runs it
 //! ([`crate::engine::Engine::answer`]), journalled as made from the dashboard, answered
-//! with the MCP result a client would get (shaped by the server's own [`call_result_json`]) and
-//! the scenario that produced it.
+//! with the MCP result a client would get
+//! ([`crate::engine::CallOutput::result_json`], shaped as the server shapes it) and the
+//! scenario that produced it.
 
 use axum::Json;
 use axum::http::StatusCode;
@@ -11,7 +12,6 @@ use serde_json::{Map, Value};
 use super::in_run::InRun;
 use super::{ApiError, blocking};
 use crate::engine::{CallRequest, Decision, DecisionKind, Origin, Planning, UnknownTool};
-use crate::server::call_result_json;
 
 #[derive(Debug, Deserialize)]
 pub(super) struct CallBody {
@@ -62,7 +62,7 @@ pub(super) async fn run(
             decision: output.decision.kind(),
             arguments: output.arguments.clone(),
             micros: output.micros,
-            result: call_result_json(&output),
+            result: output.result_json(),
         }))
     })
     .await

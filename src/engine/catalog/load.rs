@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Map, Value};
 
-use super::safe_read;
+use crate::engine::safe_read;
 use crate::engine::toolfile::diagnostic::Diagnostic;
 use crate::engine::toolfile::{self, Answer, Parsed, Program, Scenario, ToolFile};
 use crate::engine::world::{Generation, World};

@@ -4,7 +4,6 @@
 pub(super) mod cache;
 pub(super) mod load;
 pub(super) mod project;
-pub(super) mod safe_read;
 pub(super) mod stamp;
 
 pub use load::{Loaded, Tool, load, tool_paths};

@@ -28,15 +28,26 @@ pub struct Named {
     pub overrides: bool,
 }
 
+/// The paths a user named (`--project`, `--tools`, `--overrides`, `--journal`); each left
+/// `None` takes its usual place under the project folder.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LayoutPaths<'a> {
+    pub project: Option<&'a Path>,
+    pub tools: Option<&'a Path>,
+    pub overrides: Option<&'a Path>,
+    pub journal: Option<&'a Path>,
+}
+
 impl ProjectLayout {
-    /// The layout under `project` (the current folder when `None`), each part replaced by the
-    /// path named for it; a relative name is taken from the project folder.
-    pub fn derive(
-        project: Option<&Path>,
-        tools: Option<&Path>,
-        overrides: Option<&Path>,
-        journal: Option<&Path>,
-    ) -> Self {
+    /// The layout under `paths.project` (the current folder when `None`), each part replaced by
+    /// the path named for it; a relative name is taken from the project folder.
+    pub fn derive(paths: LayoutPaths<'_>) -> Self {
+        let LayoutPaths {
+            project,
+            tools,
+            overrides,
+            journal,
+        } = paths;
         let base = project.unwrap_or(Path::new(""));
         let under =
             |named: Option<&Path>, default: &str| base.join(named.unwrap_or(Path::new(default)));
@@ -133,8 +144,11 @@ mod tests {
             ),
         ];
         for (project, tools, [want_tools, want_overrides, want_journal]) in cases {
-            let layout =
-                ProjectLayout::derive(project.map(Path::new), tools.map(Path::new), None, None);
+            let layout = ProjectLayout::derive(LayoutPaths {
+                project: project.map(Path::new),
+                tools: tools.map(Path::new),
+                ..LayoutPaths::default()
+            });
             assert_eq!(
                 [
                     layout.tools.as_path(),
@@ -145,12 +159,12 @@ mod tests {
                 "{project:?} {tools:?}"
             );
         }
-        let named = ProjectLayout::derive(
-            Some(Path::new("/p")),
-            None,
-            Some(Path::new("o.json")),
-            Some(Path::new("/j.jsonl")),
-        );
+        let named = ProjectLayout::derive(LayoutPaths {
+            project: Some(Path::new("/p")),
+            tools: None,
+            overrides: Some(Path::new("o.json")),
+            journal: Some(Path::new("/j.jsonl")),
+        });
         assert_eq!(
             (named.overrides.as_path(), named.journal.as_path()),
             (Path::new("/p/o.json"), Path::new("/j.jsonl"))
@@ -196,9 +210,12 @@ mod tests {
             ),
         ];
         for (project, tools, want) in cases {
-            let layout =
-                ProjectLayout::derive(project.map(Path::new), tools.map(Path::new), None, None)
-                    .for_run(&run);
+            let layout = ProjectLayout::derive(LayoutPaths {
+                project: project.map(Path::new),
+                tools: tools.map(Path::new),
+                ..LayoutPaths::default()
+            })
+            .for_run(&run);
             assert_eq!(
                 [
                     layout.tools.as_path(),

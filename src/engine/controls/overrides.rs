@@ -4,14 +4,15 @@
 
 use crate::engine::catalog::stamp::Stamp;
 use std::collections::BTreeMap;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
 use super::entries::{Control, Controls};
-use crate::engine::catalog::safe_read;
+use crate::engine::atomic_file;
+use crate::engine::safe_read;
 
 /// The file as written: each tool's entry as JSON, kept whole even when it cannot be used, so
 /// that an edit by the CLI never drops what a person wrote.
@@ -70,9 +71,9 @@ pub fn read_bytes(path: &Path) -> io::Result<Vec<u8>> {
 }
 
 /// Held by a CLI command while it reads, changes and writes the overrides file, so that two
-/// commands at once never lose one's update (50 parallel `scenario` commands kept 3 to 6 of 20
-/// tools before). The lock is on a file beside the overrides file, never on the overrides
-/// file itself: the rename in [`write`] replaces that file, and a lock on the replaced one
+/// commands at once never lose one's update: without it, a command's write replaces the file
+/// another command read a moment before, and its change is gone. The lock is on a file beside
+/// the overrides file, never on the overrides file itself: the rename in [`write`] replaces that file, and a lock on the replaced one
 /// would let the next command in beside the one still holding it. Released when dropped.
 #[derive(Debug)]
 pub struct EditLock {
@@ -110,8 +111,7 @@ fn file_name(path: &Path) -> String {
         .unwrap_or_default()
 }
 
-/// Writes to a temporary file beside the target, then renames it over the target and syncs
-/// the folder, so that the new name survives a crash as well as the new bytes. A file larger
+/// Writes the file whole or not at all ([`atomic_file::write`]). A file larger
 /// than a server reads ([`safe_read::OVERRIDES_LIMIT`]) is refused and nothing is written.
 pub fn write(path: &Path, overrides: &Overrides) -> Result<(), OverridesError> {
     let fail = |source| OverridesError::Write {
@@ -127,30 +127,7 @@ pub fn write(path: &Path, overrides: &Overrides) -> Result<(), OverridesError> {
             size: text.len(),
         });
     }
-    let dir = parent(path);
-    std::fs::create_dir_all(dir).map_err(fail)?;
-    let temp = dir.join(format!(".{}.{}.tmp", file_name(path), std::process::id()));
-    let written = std::fs::File::create(&temp).and_then(|mut file| {
-        file.write_all(text.as_bytes())?;
-        file.sync_all()
-    });
-    if let Err(source) = written.and_then(|()| std::fs::rename(&temp, path)) {
-        let _ = std::fs::remove_file(&temp);
-        return Err(fail(source));
-    }
-    sync_dir(dir).map_err(fail)
-}
-
-/// A rename is durable only once its folder is synced (Linux, most Unix file systems).
-#[cfg(unix)]
-fn sync_dir(dir: &Path) -> io::Result<()> {
-    std::fs::File::open(dir)?.sync_all()
-}
-
-/// Windows cannot open a folder as a file; its renames are journalled by NTFS.
-#[cfg(not(unix))]
-fn sync_dir(_dir: &Path) -> io::Result<()> {
-    Ok(())
+    atomic_file::write(path, text.as_bytes()).map_err(fail)
 }
 
 /// Reads the file strictly, lets `change` edit it, and writes it back, holding the edit lock

@@ -42,11 +42,11 @@ enum Purpose {
 /// same delays and faults on every run however its calls interleave with other sessions', and
 /// each new session draws afresh (not the first session's draws again).
 #[derive(Debug, Default)]
-pub struct Dice {
+pub struct PlanDraws {
     seed: Option<u64>,
 }
 
-impl Dice {
+impl PlanDraws {
     pub fn new(seed: Option<u64>) -> Self {
         Self { seed }
     }
@@ -83,7 +83,7 @@ pub fn plan(
     tool: &str,
     (session, client): (Option<&str>, Option<&str>),
     positions: &Positions,
-    dice: &Dice,
+    dice: &PlanDraws,
 ) -> Plan {
     let own = controls.tool(tool);
     let default = controls.default_entry().map(|entry| &entry.control.each);
@@ -141,7 +141,7 @@ mod tests {
     fn plans(file: serde_json::Value, tool: &str, calls: usize, seed: u64) -> Vec<Plan> {
         let controls = controls(file);
         let positions = Positions::default();
-        let dice = Dice::new(Some(seed));
+        let dice = PlanDraws::new(Some(seed));
         (0..calls)
             .map(|_| plan(&controls, tool, (Some("s"), None), &positions, &dice))
             .collect()

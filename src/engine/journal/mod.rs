@@ -1,12 +1,11 @@
 //! The call journal: its line format and writer, its file on disk, and reading it back.
 
-pub(super) mod clip;
 pub(super) mod file;
 mod open_files;
 pub(super) mod read;
 pub(super) mod write;
 
-pub use clip::clip;
+pub use super::clip::clip;
 pub use file::JournalStatus;
 pub use open_files::{cap as open_journals_cap, descriptor_limit};
 pub use read::{Follower, Recent, clear, complete_end, last_lines, parse, parse_gap, recent};

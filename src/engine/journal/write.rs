@@ -9,9 +9,9 @@ use chrono::{SecondsFormat, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::clip::{JOURNAL_LIMIT, NAME_LIMIT, clip};
 use super::file::{DEFAULT_MAX_SIZE, JournalFile, JournalStatus};
-use crate::engine::call::Origin;
+use crate::engine::clip::{JOURNAL_LIMIT, NAME_LIMIT, clip};
+use crate::engine::origin::Origin;
 use crate::engine::output::{CallOutput, Decision, Recorded};
 
 /// One journal line.

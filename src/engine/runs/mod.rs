@@ -169,14 +169,18 @@ mod tests {
     use serde_json::{Map, Value, json};
 
     use super::*;
-    use crate::engine::{CallRequest, EngineConfig, Origin, force, journal};
+    use crate::engine::{CallRequest, EngineConfig, LayoutPaths, Origin, force, journal};
 
     const RIDE: &str = "ride_get_status";
 
     fn project() -> (tempfile::TempDir, ProjectLayout, Runs) {
         let dir = tempfile::tempdir().expect("a temporary folder");
         let tools = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools");
-        let layout = ProjectLayout::derive(Some(dir.path()), Some(&tools), None, None);
+        let layout = ProjectLayout::derive(LayoutPaths {
+            project: Some(dir.path()),
+            tools: Some(&tools),
+            ..LayoutPaths::default()
+        });
         let config = EngineConfig {
             tools_dir: layout.tools.clone(),
             overrides: layout.overrides.clone(),
@@ -321,7 +325,11 @@ mod tests {
     fn without_a_journal_no_run_keeps_one() {
         let dir = tempfile::tempdir().expect("a temporary folder");
         let tools = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools");
-        let layout = ProjectLayout::derive(Some(dir.path()), Some(&tools), None, None);
+        let layout = ProjectLayout::derive(LayoutPaths {
+            project: Some(dir.path()),
+            tools: Some(&tools),
+            ..LayoutPaths::default()
+        });
         let config = EngineConfig {
             tools_dir: layout.tools.clone(),
             overrides: layout.overrides.clone(),

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::go_wording;
+use crate::go::wording;
 
 /// The names an object schema's `required` lists, in its order.
 pub fn required(schema: &Value) -> impl Iterator<Item = &str> {
@@ -54,8 +54,8 @@ pub fn validate(
     let Some(error) = validator.iter_errors(args).next() else {
         return Ok(());
     };
-    let details = go_wording::first_error(schema, args)
-        .unwrap_or_else(|| format!("validating root: {error}"));
+    let details =
+        wording::first_error(schema, args).unwrap_or_else(|| format!("validating root: {error}"));
     Err(format!("validating \"arguments\": {details}"))
 }
 

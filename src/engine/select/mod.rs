@@ -2,7 +2,5 @@
 //! production sees them, defaults applied and failures worded as the Go SDK words them.
 
 pub mod arguments;
-pub(super) mod go_fmt;
-pub(super) mod go_wording;
 pub(super) mod matcher;
 pub(super) mod selection;

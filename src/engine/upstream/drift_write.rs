@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::atomic_file;
 use super::drift::{Drift, Presence, Surface};
+use crate::engine::atomic_file;
 use crate::engine::catalog;
 use crate::engine::check::source_listing;
 use crate::engine::output::INTERNAL_ERROR;

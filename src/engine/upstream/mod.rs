@@ -2,7 +2,6 @@
 //! files brought in line with it, and its answers written as scenarios (`record`), each file
 //! written whole or not at all.
 
-pub(super) mod atomic_file;
 pub mod drift;
 pub mod drift_write;
 pub(super) mod recording;
@@ -12,7 +11,8 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use super::Engine;
-use super::call::{Origin, Unjournalled};
+use super::call::Unjournalled;
+use super::origin::Origin;
 use super::output::{self, CallOutput, Decision, JsonShape, Recorded};
 use recording::{RecordOptions, Recording, Stored};
 

@@ -13,8 +13,8 @@ use std::sync::{Mutex, PoisonError};
 use chrono::{DateTime, SecondsFormat, TimeDelta, Utc};
 use serde_json::{Map, Value};
 
-use super::atomic_file;
-use crate::engine::catalog::safe_read::TOOL_FILE_LIMIT;
+use crate::engine::atomic_file;
+use crate::engine::safe_read::TOOL_FILE_LIMIT;
 use crate::engine::toolfile::{self, ToolFile};
 
 /// Held while a file is read, added to and written back, by the threads of this process; the

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::engine::catalog::safe_read;
+use crate::engine::safe_read;
 
 /// What the clock file says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

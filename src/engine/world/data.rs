@@ -11,7 +11,7 @@ use std::time::SystemTime;
 use serde_json::{Map, Value};
 
 use super::locate;
-use crate::engine::catalog::safe_read;
+use crate::engine::safe_read;
 use crate::engine::toolfile::diagnostic::Diagnostic;
 
 /// The folder under `tools/` that holds the world.

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{Value, json};
 
-use crate::engine::catalog::safe_read;
+use crate::engine::safe_read;
 
 /// The version of `world.json`'s layout; a file of another version starts from the seed.
 const VERSION: u64 = 1;

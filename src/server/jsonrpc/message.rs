@@ -190,7 +190,7 @@ pub(crate) fn kind(raw: &str) -> &'static str {
 /// serde's complaint about `text` as Go's decoder words it.
 fn syntax(text: &[u8], error: &serde_json::Error) -> String {
     if error.classify() != serde_json::error::Category::Data {
-        return super::go_syntax::complaint(text);
+        return crate::go::syntax::complaint(text);
     }
     let kind = kind(&String::from_utf8_lossy(text));
     format!("json: cannot unmarshal {kind} into Go value of type jsonrpc2.wireCombined")

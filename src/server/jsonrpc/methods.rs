@@ -1,6 +1,7 @@
 //! The methods a Go SDK server receives, and its envelope check of each request: a method it
 //! does not know, an id where none belongs (or none where one does), `params` left out.
 
+use super::codes::{INVALID_REQUEST, METHOD_NOT_FOUND, UNCODED};
 use super::message::Request;
 use super::response::RpcError;
 use crate::server::WireProfile;
@@ -86,11 +87,11 @@ const TABLE: [(&str, Method, Flags); 18] = [
 /// this text; over stdio a JSON-RPC error with [`Refusal::code`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum Refusal {
-    #[error("JSON RPC not handled: {} unsupported", crate::engine::go_quote(.0))]
+    #[error("JSON RPC not handled: {} unsupported", crate::go::fmt::quote(.0))]
     NotHandled(String),
-    #[error("invalid request: unexpected id for {}", crate::engine::go_quote(.0))]
+    #[error("invalid request: unexpected id for {}", crate::go::fmt::quote(.0))]
     UnexpectedId(String),
-    #[error("invalid request: missing id for {}", crate::engine::go_quote(.0))]
+    #[error("invalid request: missing id for {}", crate::go::fmt::quote(.0))]
     MissingId(String),
     #[error("invalid request: missing required \"params\"")]
     MissingParams,
@@ -103,17 +104,13 @@ impl Refusal {
         match self {
             Self::NotHandled(method) if profile.not_handled_is_method_not_found() => RpcError::new(
                 METHOD_NOT_FOUND,
-                format!("method not found: {}", crate::engine::go_quote(method)),
+                format!("method not found: {}", crate::go::fmt::quote(method)),
             ),
-            Self::NotHandled(_) => RpcError::new(0, self.to_string()),
+            Self::NotHandled(_) => RpcError::new(UNCODED, self.to_string()),
             _ => RpcError::new(INVALID_REQUEST, self.to_string()),
         }
     }
 }
-
-pub(crate) const INVALID_REQUEST: i64 = -32600;
-pub(crate) const METHOD_NOT_FOUND: i64 = -32601;
-pub(crate) const INVALID_PARAMS: i64 = -32602;
 
 /// The SDK's `checkRequest`, against the table of `profile`'s release.
 pub(crate) fn check(request: &Request, profile: WireProfile) -> Result<Method, Refusal> {

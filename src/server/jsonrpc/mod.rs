@@ -1,15 +1,15 @@
 //! JSON-RPC as production's Go SDK speaks it, for every transport: reading messages, the
 //! envelope checks and their refusals, and answers written byte for byte as Go writes them.
 
-pub(crate) mod go_json;
-mod go_syntax;
+pub(crate) mod codes;
 mod message;
 mod methods;
 mod response;
 mod surrogates;
 
-pub(crate) use message::{Id, Message, Request, decode, kind, read_batch};
-pub(crate) use methods::{
-    INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, Method, Refusal, check,
+pub(crate) use codes::{
+    INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, UNCODED,
 };
+pub(crate) use message::{Id, Message, Request, decode, kind, read_batch};
+pub(crate) use methods::{Method, Refusal, check};
 pub(crate) use response::{RpcError, error_message, result_message};

@@ -4,8 +4,8 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::go_json::{self, Escaping};
 use super::message::Id;
+use crate::go::json::{self as go_json, Escaping};
 
 /// A JSON-RPC error as the SDK sends it: `data` left out when empty.
 #[derive(Debug, Clone, PartialEq, Serialize)]

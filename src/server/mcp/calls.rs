@@ -12,10 +12,12 @@ use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use super::in_flight::InFlightGuard;
-use super::session::{Session, Turn};
+use super::session::{JournalSlot, Session};
 use super::{Mcp, Reply, params, results};
 use crate::engine::{CallOutput, CallRequest, Fault, InPlace, Origin, Plan, Planning, Rendering};
-use crate::server::jsonrpc::{Id, RpcError, error_message, result_message};
+use crate::server::jsonrpc::{
+    INTERNAL_ERROR, INVALID_PARAMS, Id, RpcError, error_message, result_message,
+};
 use crate::server::{Forwarded, Forwarder};
 
 /// A Go server's exit status after a panic, which production's stack would show over stdio.
@@ -23,7 +25,7 @@ const CRASH_STATUS: i32 = 2;
 
 /// JSON-RPC's internal error, as a fault or a shutdown answers a call.
 pub(crate) fn internal_error() -> RpcError {
-    RpcError::new(-32603, "internal error")
+    RpcError::new(INTERNAL_ERROR, "internal error")
 }
 
 #[derive(Deserialize)]
@@ -159,7 +161,7 @@ fn out_of_range(text: &str, line: usize, column: usize) -> Option<(&str, &str)> 
 #[derive(Debug)]
 pub(crate) struct Arrival {
     plan: Option<Plan>,
-    turn: Turn,
+    turn: JournalSlot,
 }
 
 impl Arrival {
@@ -171,7 +173,7 @@ impl Arrival {
 impl Mcp {
     /// A call of `tool` arriving in `session` now.
     pub(crate) fn arrive(&self, session: &Session, tool: &str) -> Arrival {
-        let turn = session.take_turn();
+        let turn = session.take_journal_slot();
         // A forwarded call has no plan: the upstream answers it, with no delay or fault.
         if self.forwarder.is_some() || session.engine().tool(tool).is_none() {
             return Arrival { plan: None, turn };
@@ -219,8 +221,11 @@ impl Mcp {
             turn.come().await;
             self.journal_unknown(session, &call).await;
             drop(turn);
-            let unknown = format!("unknown tool {}", crate::engine::go_quote(&call.name));
-            return Reply::Message(error_message(Some(id), &RpcError::new(-32602, unknown)));
+            let unknown = format!("unknown tool {}", crate::go::fmt::quote(&call.name));
+            return Reply::Message(error_message(
+                Some(id),
+                &RpcError::new(INVALID_PARAMS, unknown),
+            ));
         };
         let counted = self.in_flight.enter();
         let call = Planned {
@@ -267,7 +272,7 @@ impl Mcp {
                 self.journal_cancelled(session, &call, &plan);
                 return reply;
             }
-            turn = session.take_turn();
+            turn = session.take_journal_slot();
         }
         if let Some(fault) = plan.fault {
             turn.come().await;
@@ -305,9 +310,9 @@ impl Mcp {
         name: String,
         arguments: Option<Map<String, Value>>,
         plan: Plan,
-        mut turn: Turn,
+        mut turn: JournalSlot,
     ) -> Result<CallOutput, String> {
-        let request = request(session, name, arguments, Planning::Given(plan));
+        let request = request(session, name, arguments, Planning::DrawnByCaller(plan));
         turn.come().await;
         let engine = Arc::clone(session.engine());
         let in_place = panic::catch_unwind(AssertUnwindSafe(|| engine.answer_in_place(&request)))
@@ -317,7 +322,7 @@ impl Mcp {
             InPlace::Unjournalled(line) => {
                 tokio::task::spawn_blocking(move || engine.journal(line))
             }
-            InPlace::Cold => tokio::task::spawn_blocking(move || engine.answer(&request)),
+            InPlace::NeedsBlocking => tokio::task::spawn_blocking(move || engine.answer(&request)),
         };
         blocking.await.map_err(|error| error.to_string())
     }
@@ -394,7 +399,7 @@ impl Mcp {
             session,
             call.name.clone(),
             call.arguments_map(),
-            Planning::Given(plan.clone()),
+            Planning::DrawnByCaller(plan.clone()),
         );
         self.journal_only(session, request).await;
     }
@@ -407,7 +412,7 @@ async fn forward(
     session: &Session,
     id: &Id,
     call: &ToolCall,
-    mut turn: Turn,
+    mut turn: JournalSlot,
 ) -> Reply {
     let forwarded = Forwarded {
         tool: call.name.clone(),
@@ -460,7 +465,7 @@ fn request(
 struct Planned {
     call: ToolCall,
     plan: Plan,
-    turn: Turn,
+    turn: JournalSlot,
     counted: InFlightGuard,
 }
 

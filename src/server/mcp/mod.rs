@@ -6,6 +6,7 @@ mod in_flight;
 pub(crate) mod per_request;
 mod results;
 mod session;
+mod shapes;
 
 use std::sync::Arc;
 
@@ -15,12 +16,13 @@ use serde_json::{Map, Value, json};
 
 pub(crate) use calls::{Arrival, ToolCall};
 pub(crate) use in_flight::InFlight;
-pub(crate) use results::{DEFAULT_HEADER_VERSION, sorted};
-pub use results::{advertised, advertised_as, call_result_json, rewritten_fields};
+pub(crate) use results::DEFAULT_HEADER_VERSION;
+pub use results::{advertised, advertised_as, rewritten_fields};
 pub(crate) use session::Session;
 
 use super::jsonrpc::{
-    Id, METHOD_NOT_FOUND, Method, Request, RpcError, error_message, result_message,
+    INVALID_PARAMS, Id, METHOD_NOT_FOUND, Method, Request, RpcError, UNCODED, error_message,
+    result_message,
 };
 use super::profile::{PROTOCOL_2026, Transport, WireProfile};
 use super::widget::{URI as WIDGET_URI, Widget};
@@ -167,7 +169,7 @@ impl Mcp {
                 self.profile.header_versions(),
             ));
         }
-        let quoted = crate::engine::go_quote(&request.method);
+        let quoted = crate::go::fmt::quote(&request.method);
         match (method, &protocol) {
             (
                 Method::Initialize
@@ -278,13 +280,14 @@ impl Mcp {
                 }
                 let initialize: Initialize = params(raw, method_name, "mcp.initializeParamsV2")
                     .map_err(|error| match raw.map(RawValue::get) {
-                        Some("null") => {
-                            RpcError::new(0, "handling 'initialize': missing required \"params\"")
-                        }
+                        Some("null") => RpcError::new(
+                            UNCODED,
+                            "handling 'initialize': missing required \"params\"",
+                        ),
                         _ => error,
                     })?;
                 if self.profile.refuses_second_initialize() && session.is_initialized() {
-                    return Err(RpcError::new(0, "duplicate \"initialize\" received"));
+                    return Err(RpcError::new(UNCODED, "duplicate \"initialize\" received"));
                 }
                 let client = initialize
                     .client_info
@@ -317,7 +320,7 @@ impl Mcp {
                     .and_then(|page| page.cursor)
                     .is_some_and(|cursor| !cursor.is_empty())
                 {
-                    return Err(RpcError::new(-32602, "invalid params"));
+                    return Err(RpcError::new(INVALID_PARAMS, "invalid params"));
                 }
                 Ok(match method {
                     Method::ToolsList => self.tools.clone(),
@@ -359,25 +362,25 @@ impl Mcp {
                 }
                 let get: Get = params(raw, method_name, "mcp.GetPromptParams")?;
                 Err(RpcError::new(
-                    -32602,
-                    format!("unknown prompt {}", crate::engine::go_quote(&get.name)),
+                    INVALID_PARAMS,
+                    format!("unknown prompt {}", crate::go::fmt::quote(&get.name)),
                 ))
             }
             Method::ResourcesSubscribe => Err(RpcError::new(
-                -32601,
+                METHOD_NOT_FOUND,
                 "method not found: server does not support resource subscriptions",
             )),
             Method::Complete | Method::ResourcesUnsubscribe => Err(RpcError::new(
-                -32601,
-                format!("method not found: {}", crate::engine::go_quote(method_name)),
+                METHOD_NOT_FOUND,
+                format!("method not found: {}", crate::go::fmt::quote(method_name)),
             )),
             Method::ToolsCall
             | Method::Cancelled
             | Method::Initialized
             | Method::RootsListChanged
             | Method::Progress => Err(RpcError::new(
-                -32601,
-                format!("method not found: {}", crate::engine::go_quote(method_name)),
+                METHOD_NOT_FOUND,
+                format!("method not found: {}", crate::go::fmt::quote(method_name)),
             )),
         }
     }
@@ -443,7 +446,7 @@ fn optional_params<T: DeserializeOwned>(
         return Ok(None);
     };
     serde_json::from_str(raw.get()).map(Some).map_err(|_| {
-        let shown = crate::engine::go_quote(raw.get());
+        let shown = crate::go::fmt::quote(raw.get());
         let kind = super::jsonrpc::kind(raw.get());
         let bare = go_type.trim_start_matches("mcp.");
         RpcError::new(

@@ -5,7 +5,8 @@
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
-use crate::server::jsonrpc::go_json::{self, Escaping};
+use crate::go::json::{self as go_json, Escaping};
+use crate::server::jsonrpc::codes::UNSUPPORTED_PROTOCOL_VERSION;
 use crate::server::jsonrpc::{INVALID_PARAMS, RpcError};
 use crate::server::profile::PROTOCOL_2026;
 
@@ -13,9 +14,6 @@ pub(crate) const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocol
 const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
 const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
-
-/// v1.7.0's code for a per-request protocol version it does not speak.
-const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 
 /// How a request asks to be served.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,9 +3,15 @@
 
 use serde_json::{Map, Value};
 
+use super::shapes::{
+    Annotations, DiscoverResult, Implementation, InitializeResult, PUBLIC_UNCACHED, PlainHint,
+    ServerCapabilities, TOOL_FIELDS, Tool, ToolAnnotations,
+};
 use crate::engine::CallOutput;
+use crate::go;
+use crate::go::call_result::Content;
+use crate::go::json::{self as go_json, Escaping};
 use crate::server::WireProfile;
-use crate::server::jsonrpc::go_json::{self, Escaping};
 
 /// The protocol revisions `initialize` negotiates, newest first (every release: 2026-07-28
 /// has no `initialize`).
@@ -23,16 +29,13 @@ pub(crate) fn negotiated(asked: &str) -> &'static str {
         .unwrap_or(PROTOCOL_VERSIONS[0])
 }
 
-/// The `initialize` result for `version`: `InitializeResult`'s fields in its order.
+/// The `initialize` result for `version`.
 pub(crate) fn initialize(name: &str, version: &str, protocol: &str, resources: bool) -> Vec<u8> {
-    let capabilities = capabilities(resources);
-    let mut info = Map::new();
-    info.insert("name".into(), name.into());
-    info.insert("version".into(), version.into());
-    let mut result = Map::new();
-    result.insert("capabilities".into(), Value::Object(capabilities));
-    result.insert("protocolVersion".into(), protocol.into());
-    result.insert("serverInfo".into(), Value::Object(info));
+    let result = InitializeResult {
+        capabilities: ServerCapabilities::new(resources),
+        protocol_version: protocol,
+        server_info: Implementation { name, version },
+    };
     go_json::to_vec(&result, Escaping::Envelope)
 }
 
@@ -40,41 +43,29 @@ pub(crate) fn initialize(name: &str, version: &str, protocol: &str, resources: b
 /// revisions offered and the capabilities. Discover is only answered per request, so its
 /// `resultType` and `_meta` come with every such result (`per_request::annotate`).
 pub(crate) fn discover(versions: &[&str], resources: bool) -> Vec<u8> {
-    let mut out = br#"{"ttlMs":0,"cacheScope":"public","supportedVersions":"#.to_vec();
-    go_json::write(&mut out, versions, Escaping::Envelope);
-    out.extend_from_slice(br#","capabilities":"#);
-    go_json::write(&mut out, &capabilities(resources), Escaping::Envelope);
-    out.push(b'}');
-    out
+    let result = DiscoverResult {
+        cache: PUBLIC_UNCACHED,
+        supported_versions: versions,
+        capabilities: ServerCapabilities::new(resources),
+    };
+    go_json::to_vec(&result, Escaping::Envelope)
 }
 
-/// A list or read result as `profile`'s release writes it: v1.7.0's carry the cache hints
-/// (`ttlMs` 0, `cacheScope` public) ahead of their own fields.
+/// A list or read result (written once, as bytes) as `profile`'s release writes it: v1.7.0's
+/// carry the cache hints ahead of their own fields, as Go writes an embedded struct's fields.
 pub(crate) fn cacheable(result: &[u8], profile: WireProfile) -> Vec<u8> {
     match result.strip_prefix(b"{") {
         Some(rest) if profile.caches_results() => {
-            let mut out = br#"{"ttlMs":0,"cacheScope":"public","#.to_vec();
+            let mut out = go_json::to_vec(&PUBLIC_UNCACHED, Escaping::Envelope);
+            out.pop();
+            if rest != b"}" {
+                out.push(b',');
+            }
             out.extend_from_slice(rest);
             out
         }
         _ => result.to_vec(),
     }
-}
-
-fn capabilities(resources: bool) -> Map<String, Value> {
-    let mut capabilities = Map::new();
-    capabilities.insert("logging".into(), Value::Object(Map::new()));
-    if resources {
-        capabilities.insert("resources".into(), listed());
-    }
-    capabilities.insert("tools".into(), listed());
-    capabilities
-}
-
-fn listed() -> Value {
-    let mut changed = Map::new();
-    changed.insert("listChanged".into(), true.into());
-    Value::Object(changed)
 }
 
 /// A tool definition as the default profile's release (v1.6.1) advertises it: the fields of the
@@ -89,34 +80,27 @@ pub fn advertised(definition: &Map<String, Value>) -> Map<String, Value> {
 /// of `ToolAnnotations` even when false.
 #[must_use]
 pub fn advertised_as(definition: &Map<String, Value>, profile: WireProfile) -> Map<String, Value> {
-    const ORDER: [&str; 8] = [
-        "_meta",
-        "annotations",
-        "description",
-        "inputSchema",
-        "name",
-        "outputSchema",
-        "title",
-        "icons",
-    ];
-    let mut tool = Map::new();
-    for key in ORDER {
-        let Some(value) = definition.get(key) else {
-            continue;
-        };
-        let value = match key {
-            "_meta" => sorted(value),
-            "annotations" => annotations(value, profile),
-            _ => value.clone(),
-        };
-        tool.insert(key.to_string(), value);
+    let tool = Tool {
+        meta: definition.get("_meta").map(go_json::sorted),
+        annotations: definition
+            .get("annotations")
+            .map(|value| annotations(value, profile)),
+        description: definition.get("description"),
+        input_schema: definition.get("inputSchema"),
+        name: definition.get("name"),
+        output_schema: definition.get("outputSchema"),
+        title: definition.get("title"),
+        icons: definition.get("icons"),
+        others: definition
+            .iter()
+            .filter(|(key, _)| !TOOL_FIELDS.contains(&key.as_str()))
+            .map(|(key, value)| (key.clone(), value.clone()))
+            .collect(),
+    };
+    match serde_json::to_value(tool) {
+        Ok(Value::Object(tool)) => tool,
+        _ => Map::new(),
     }
-    for (key, value) in definition {
-        if !ORDER.contains(&key.as_str()) {
-            tool.insert(key.clone(), value.clone());
-        }
-    }
-    tool
 }
 
 /// Each field of `definition` that `profile`'s SDK sends otherwise than it is written, as a
@@ -170,51 +154,26 @@ fn rewritten(
     }
 }
 
-fn annotations(value: &Value, profile: WireProfile) -> Value {
-    const ORDER: [&str; 5] = [
-        "destructiveHint",
-        "idempotentHint",
-        "openWorldHint",
-        "readOnlyHint",
-        "title",
-    ];
+/// `ToolAnnotations` from a file's `annotations`: v1.6.1 leaves a plain boolean out when it is
+/// false (given or not), v1.7.0 sends it always; an empty title is left out.
+fn annotations(value: &Value, profile: WireProfile) -> Annotations<'_> {
     let Value::Object(given) = value else {
-        return value.clone();
+        return Annotations::Written(value);
     };
-    let mut out = Map::new();
-    let plain = ["idempotentHint", "readOnlyHint"];
-    for key in ORDER {
-        match (key, given.get(key)) {
-            (key, None) if profile.sends_false_hints() && plain.contains(&key) => {
-                out.insert(key.to_string(), Value::Bool(false));
-            }
-            (_, None) => {}
-            ("idempotentHint" | "readOnlyHint", Some(Value::Bool(false)))
-                if !profile.sends_false_hints() => {}
-            ("title", Some(Value::String(title))) if title.is_empty() => {}
-            (_, Some(value)) => {
-                out.insert(key.to_string(), value.clone());
-            }
-        }
-    }
-    Value::Object(out)
-}
-
-/// A value as Go writes a `map[string]any`: every object's keys sorted.
-pub(crate) fn sorted(value: &Value) -> Value {
-    match value {
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            Value::Object(
-                keys.into_iter()
-                    .map(|key| (key.clone(), sorted(&map[key])))
-                    .collect(),
-            )
-        }
-        Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
-        other => other.clone(),
-    }
+    let plain = |key: &str| match given.get(key) {
+        None if profile.sends_false_hints() => Some(PlainHint::Zero(false)),
+        Some(Value::Bool(false)) if !profile.sends_false_hints() => None,
+        hint => hint.map(PlainHint::Written),
+    };
+    Annotations::Go(ToolAnnotations {
+        destructive_hint: given.get("destructiveHint"),
+        idempotent_hint: plain("idempotentHint"),
+        open_world_hint: given.get("openWorldHint"),
+        read_only_hint: plain("readOnlyHint"),
+        title: given
+            .get("title")
+            .filter(|title| title.as_str() != Some("")),
+    })
 }
 
 /// `{"tools":[…]}`, written once at start-up: the list is fixed.
@@ -230,29 +189,9 @@ pub(crate) fn tools_list(tools: &[Map<String, Value>]) -> Vec<u8> {
     out
 }
 
-/// A call's result as the SDK writes a typed handler's: one text item, `structuredContent`
-/// when the value is an object, `isError` only when true. A value's text is its JSON as
-/// `json.Marshal` writes it (HTML escaped), and the text item is itself marshalled so, as the
-/// SDK's `TextContent` is.
+/// A call's result as the SDK writes a typed handler's.
 pub(crate) fn call_result(output: &CallOutput) -> Vec<u8> {
-    let text = if output.json.is_some() {
-        go_json::html_escaped(&output.text)
-    } else {
-        std::borrow::Cow::Borrowed(output.text.as_str())
-    };
-    let mut out = Vec::with_capacity(2 * text.len() + 96);
-    out.extend_from_slice(br#"{"content":[{"type":"text","text":"#);
-    go_json::write(&mut out, text.as_ref(), Escaping::Html);
-    out.extend_from_slice(b"}]");
-    if output.json == Some(crate::engine::JsonShape::Object) {
-        out.extend_from_slice(br#","structuredContent":"#);
-        out.extend_from_slice(text.as_bytes());
-    }
-    if output.is_error {
-        out.extend_from_slice(br#","isError":true"#);
-    }
-    out.push(b'}');
-    out
+    go::call_result::write(&output.text, output.content(), output.is_error)
 }
 
 /// The result of a call that failed inside (`internal server error`, `isError`).
@@ -262,17 +201,7 @@ pub(crate) fn internal_error_result() -> Vec<u8> {
 
 /// A result with `isError` and `text` as its one text item, as the SDK's `SetError` writes it.
 pub(crate) fn error_result(text: &str) -> Vec<u8> {
-    let mut out = br#"{"content":[{"type":"text","text":"#.to_vec();
-    go_json::write(&mut out, text, Escaping::Html);
-    out.extend_from_slice(br#"}],"isError":true}"#);
-    out
-}
-
-/// A result as data, for the callers outside MCP that show one (`careem-mcp call`, the
-/// dashboard): the same JSON the client reads.
-#[must_use]
-pub fn call_result_json(output: &CallOutput) -> Value {
-    serde_json::from_slice(&call_result(output)).unwrap_or(Value::Null)
+    go::call_result::write(text, Content::Text, true)
 }
 
 #[cfg(test)]

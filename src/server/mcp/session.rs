@@ -35,12 +35,12 @@ pub(crate) struct Session {
 /// that arrived before it, so that the journal follows arrival order even when calls are
 /// answered at once. Dropping it lets the next call write.
 #[derive(Debug)]
-pub(crate) struct Turn {
+pub(crate) struct JournalSlot {
     previous: Option<oneshot::Receiver<()>>,
     _done: oneshot::Sender<()>,
 }
 
-impl Turn {
+impl JournalSlot {
     /// Resolves once every call that arrived before this one has written its line (or gone).
     pub(crate) async fn come(&mut self) {
         if let Some(previous) = self.previous.take() {
@@ -156,14 +156,14 @@ impl Session {
     }
 
     /// The next place in the journal, taken as a call arrives.
-    pub(crate) fn take_turn(&self) -> Turn {
+    pub(crate) fn take_journal_slot(&self) -> JournalSlot {
         let (done, next) = oneshot::channel();
         let previous = self
             .last_turn
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .replace(next);
-        Turn {
+        JournalSlot {
             previous,
             _done: done,
         }

@@ -1,4 +1,4 @@
-//! Priority 2: connections are bounded. Half-sent headers, stalled bodies and idle kept-alive
+//! Connections are bounded. Half-sent headers, stalled bodies and idle kept-alive
 //! connections are closed after their timeout; at most `--max-connections` are open, and at the
 //! cap a new client displaces a half-open one, so a flood cannot keep a normal client out. SSE
 //! streams and slow answers outlive every timeout.

@@ -1,4 +1,4 @@
-//! Priority 5: edits never lose updates. Concurrent `scenario` commands each keep their entry;
+//! Edits never lose updates. Concurrent `scenario` commands each keep their entry;
 //! `calls --follow` prints every call, whole, across `calls --clear`; `scenario` never writes
 //! an overrides file larger than a server reads.
 

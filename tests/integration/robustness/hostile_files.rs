@@ -1,4 +1,4 @@
-//! Priority 1: files are read safely. A tool file or the overrides file replaced by a FIFO, a
+//! Files are read safely. A tool file or the overrides file replaced by a FIFO, a
 //! device or a huge file answers at once, in bounded memory, with the reason on stderr; symlink
 //! loops in the tools folder do not stop the server from starting.
 

@@ -1,4 +1,4 @@
-//! Priority 4: output is bounded. The per-call log line and the journal entry of a call with a
+//! Output is bounded. The per-call log line and the journal entry of a call with a
 //! large argument are clipped and say the whole length; the journal rotates past
 //! `--journal-max-size`, keeping one rotated file; a journal deleted mid-run is recreated.
 

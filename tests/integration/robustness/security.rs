@@ -90,7 +90,7 @@ async fn no_file_outside_the_tools_folder_is_read_because_of_a_client() {
         match call(&client, name, json!({})).await {
             Err(ServiceError::McpError(error)) => {
                 assert_eq!(error.code, ErrorCode::INVALID_PARAMS, "{name:?}");
-                let quoted = careem_mcp::engine::go_quote(name);
+                let quoted = careem_mcp::go::fmt::quote(name);
                 assert_eq!(error.message, format!("unknown tool {quoted}"), "{name:?}");
             }
             other => panic!("{name:?}: expected unknown tool, got {other:?}"),

@@ -1,4 +1,4 @@
-//! Priority 6: shutdown always ends. A call still running when the grace period is over (or
+//! Shutdown always ends. A call still running when the grace period is over (or
 //! one that never ends, a `hang` fault) is answered `-32603 internal error`, and the process
 //! exits 0 within a bounded time even when a call is stuck in a write no shutdown can interrupt.
 

@@ -209,7 +209,7 @@ fn quote_char(c: char) -> String {
         '\'' => r"'\''".to_string(),
         '"' => r#"'"'"#.to_string(),
         c if c.is_control() => {
-            let quoted = crate::engine::go_quote(&c.to_string());
+            let quoted = super::fmt::quote(&c.to_string());
             format!("'{}'", &quoted[1..quoted.len() - 1])
         }
         c => format!("'{c}'"),

@@ -5,6 +5,7 @@
 use std::io;
 
 use serde::Serialize;
+use serde_json::Value;
 use serde_json::ser::{CompactFormatter, Formatter};
 
 /// Which of Go's two string escapings a value gets.
@@ -57,6 +58,23 @@ pub(crate) fn to_vec<T: Serialize + ?Sized>(value: &T, escaping: Escaping) -> Ve
     let mut out = Vec::with_capacity(128);
     write(&mut out, value, escaping);
     out
+}
+
+/// A value as Go writes a `map[string]any`: every object's keys sorted.
+pub(crate) fn sorted(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            Value::Object(
+                keys.into_iter()
+                    .map(|key| (key.clone(), sorted(&map[key])))
+                    .collect(),
+            )
+        }
+        Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
+        other => other.clone(),
+    }
 }
 
 /// Compact JSON text (serde's) as Go's `json.Marshal` would have written the same value. In

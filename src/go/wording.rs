@@ -15,7 +15,7 @@
 use regex::Regex;
 use serde_json::{Map, Value};
 
-use super::go_fmt;
+use super::fmt;
 
 /// jsonschema-go's message for the first way `instance` breaks `schema`, without the SDK's
 /// `validating "arguments": ` prefix; `None` if the walk finds nothing.
@@ -60,18 +60,18 @@ fn type_error(schema: &Map<String, Value>, instance: &Value) -> Option<String> {
     match schema.get("type")? {
         Value::String(want) if !fits(want) => Some(format!(
             "type: {} has type {}, want {}",
-            go_fmt::v(instance),
-            go_fmt::quote(got),
-            go_fmt::quote(want)
+            fmt::v(instance),
+            fmt::quote(got),
+            fmt::quote(want)
         )),
         Value::Array(wants) => {
             let wants: Vec<&str> = wants.iter().filter_map(Value::as_str).collect();
             (!wants.iter().any(|want| fits(want))).then(|| {
                 format!(
                     "type: {} has type {}, want one of {}",
-                    go_fmt::v(instance),
-                    go_fmt::quote(got),
-                    go_fmt::quote(&wants.join(", "))
+                    fmt::v(instance),
+                    fmt::quote(got),
+                    fmt::quote(&wants.join(", "))
                 )
             })
         }
@@ -100,8 +100,8 @@ fn enum_error(schema: &Map<String, Value>, instance: &Value) -> Option<String> {
     (!options.iter().any(|option| equal(option, instance))).then(|| {
         format!(
             "enum: {} does not equal any of: {}",
-            go_fmt::v(instance),
-            go_fmt::v(&Value::Array(options.clone()))
+            fmt::v(instance),
+            fmt::v(&Value::Array(options.clone()))
         )
     })
 }
@@ -111,8 +111,8 @@ fn const_error(schema: &Map<String, Value>, instance: &Value) -> Option<String> 
     (!equal(want, instance)).then(|| {
         format!(
             "const: {} does not equal {}",
-            go_fmt::v(instance),
-            go_fmt::v(want)
+            fmt::v(instance),
+            fmt::v(want)
         )
     })
 }
@@ -123,13 +123,13 @@ type Breaks = fn(f64, f64) -> bool;
 fn number_error(schema: &Map<String, Value>, instance: &Value) -> Option<String> {
     let n = instance.as_f64()?;
     let bound = |key: &str| schema.get(key).and_then(Value::as_f64);
-    let rational = go_fmt::rational(n);
+    let rational = fmt::rational(n);
     if let Some(m) = bound("multipleOf")
         && (n / m).fract() != 0.0
     {
         return Some(format!(
             "multipleOf: {rational} is not a multiple of {}",
-            go_fmt::fixed(m)
+            fmt::fixed(m)
         ));
     }
     let checks: [(&str, Breaks, &str); 4] = [
@@ -148,7 +148,7 @@ fn number_error(schema: &Map<String, Value>, instance: &Value) -> Option<String>
     ];
     checks.into_iter().find_map(|(key, fails, words)| {
         let m = bound(key)?;
-        fails(n, m).then(|| format!("{key}: {rational} {words} {}", go_fmt::fixed(m)))
+        fails(n, m).then(|| format!("{key}: {rational} {words} {}", fmt::fixed(m)))
     })
 }
 
@@ -166,7 +166,7 @@ fn string_error(schema: &Map<String, Value>, instance: &Value) -> Option<String>
     {
         return Some(format!(
             "minLength: {} contains {length} Unicode code points, fewer than {m}",
-            go_fmt::quote(s)
+            fmt::quote(s)
         ));
     }
     if let Some(m) = count("maxLength")
@@ -174,7 +174,7 @@ fn string_error(schema: &Map<String, Value>, instance: &Value) -> Option<String>
     {
         return Some(format!(
             "maxLength: {} contains {length} Unicode code points, more than {m}",
-            go_fmt::quote(s)
+            fmt::quote(s)
         ));
     }
     let pattern = schema.get("pattern")?.as_str()?;
@@ -182,8 +182,8 @@ fn string_error(schema: &Map<String, Value>, instance: &Value) -> Option<String>
     (!matches).then(|| {
         format!(
             "pattern: {} does not match regular expression {}",
-            go_fmt::quote(s),
-            go_fmt::quote(pattern)
+            fmt::quote(s),
+            fmt::quote(pattern)
         )
     })
 }
@@ -268,7 +268,7 @@ fn object(schema: &Map<String, Value>, instance: &Value, path: &str) -> Option<S
             if !names.is_empty() {
                 return Some(format!(
                     "unexpected additional properties {}",
-                    go_fmt::quote_all(names)
+                    fmt::quote_all(names)
                 ));
             }
         }
@@ -304,12 +304,8 @@ fn object(schema: &Map<String, Value>, instance: &Value, path: &str) -> Option<S
         .filter_map(Value::as_str)
         .filter(|name| !fields.contains_key(*name))
         .collect();
-    (!missing.is_empty()).then(|| {
-        format!(
-            "required: missing properties: {}",
-            go_fmt::quote_all(missing)
-        )
-    })
+    (!missing.is_empty())
+        .then(|| format!("required: missing properties: {}", fmt::quote_all(missing)))
 }
 
 /// Child schemas' paths are JSON Pointers from the root; only the root itself is `root`.
