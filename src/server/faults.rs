@@ -3,11 +3,18 @@
 //! layer, as production's load balancer stands in front of its Go server; the faults the SDK's
 //! layer answers (`-32603`, `hang`, a stdio process that ends) live in `mcp/calls.rs`.
 
+use std::sync::Arc;
+
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
+use serde_json::value::RawValue;
+use tokio_util::sync::CancellationToken;
 
-use crate::engine::Fault;
+use super::mcp::{Arrival, Mcp, Session};
+use super::plain;
+use super::sessions::Sessions;
+use crate::engine::{Fault, Origin};
 
 /// Whether the ingress answers `fault` over HTTP, instead of the SDK's layer.
 pub(crate) fn answered_by_ingress(fault: Fault) -> bool {
@@ -17,8 +24,57 @@ pub(crate) fn answered_by_ingress(fault: Fault) -> bool {
     )
 }
 
+/// What the ingress reaches of the server behind it: the MCP layer that journals, the session
+/// table, and the shutdown that ends a wait.
+#[derive(Clone, Copy)]
+pub(crate) struct Ingress<'a> {
+    pub(crate) mcp: &'a Mcp,
+    pub(crate) sessions: &'a Sessions,
+    pub(crate) shutdown: &'a CancellationToken,
+}
+
+impl Ingress<'_> {
+    /// The one step of a call whose fault the ingress answers ([`Arrival::ingress_fault`]),
+    /// the same over every HTTP transport: the plan's delay first (docs/CONTROLS.md), then the
+    /// journal line, then the end of what the fault ends, then the ingress's answer. A shutdown
+    /// during the delay answers 503, as an ingress whose upstream went away does.
+    pub(crate) async fn answer(
+        self,
+        session: &Arc<Session>,
+        params: Option<&RawValue>,
+        arrival: Arrival,
+        fault: Fault,
+    ) -> Response {
+        let waited = self
+            .mcp
+            .delay_and_journal_fault(session, params, arrival, self.shutdown)
+            .await;
+        if !waited {
+            return ingress_answer(Fault::Http503);
+        }
+        // A session without an id (v1.7.0's stateless) lives for its POST alone.
+        let Some(id) = session.id() else {
+            return ingress_answer(fault);
+        };
+        match fault {
+            Fault::SessionExpired => {
+                session.expire();
+                self.sessions.close(id);
+            }
+            // Over legacy SSE the connection the ingress cuts is the session's stream: the
+            // POST went through, the answer never comes.
+            Fault::Drop if session.origin() == Origin::Sse => {
+                self.sessions.close(id);
+                return plain::empty(StatusCode::ACCEPTED);
+            }
+            _ => {}
+        }
+        ingress_answer(fault)
+    }
+}
+
 /// The ingress's answer to a faulted call.
-pub(crate) fn ingress_answer(fault: Fault) -> Response {
+fn ingress_answer(fault: Fault) -> Response {
     let (status, body) = match fault {
         Fault::Http502 => (
             StatusCode::BAD_GATEWAY,
@@ -27,7 +83,7 @@ pub(crate) fn ingress_answer(fault: Fault) -> Response {
         Fault::Http503 => (StatusCode::SERVICE_UNAVAILABLE, "no healthy upstream"),
         Fault::Http504 => (StatusCode::GATEWAY_TIMEOUT, "upstream request timeout"),
         Fault::SessionExpired => {
-            return crate::server::plain::error(StatusCode::NOT_FOUND, "session not found");
+            return plain::error(StatusCode::NOT_FOUND, "session not found");
         }
         Fault::Drop | Fault::Hang | Fault::InternalError => return broken_stream(),
     };

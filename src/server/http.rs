@@ -78,6 +78,7 @@ pub fn app(state: AppState) -> Router {
         Arc::clone(&state.mcp),
         Arc::clone(&state.sessions),
         Arc::clone(&state.streams),
+        state.shutdown.clone(),
     );
     let tools = state.mcp.tool_count();
     let router = Router::new()
