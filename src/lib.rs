@@ -3,10 +3,12 @@
 //! Five layers: [`engine`] (files to answers, no protocol), [`server`] (the engine behind MCP
 //! over Streamable HTTP, legacy SSE and stdio), [`dashboard`] (the page beside it), [`probe`]
 //! (the client side of MCP: the acceptance suite) and [`cli`] (the only layer that prints or
-//! exits). Only `server` and `probe` know MCP.
+//! exits). Only `server` and `probe` know MCP. [`http`] is the hardened HTTP listener that
+//! `server` and `dashboard` share.
 
 pub mod cli;
 pub mod dashboard;
 pub mod engine;
+pub mod http;
 pub mod probe;
 pub mod server;

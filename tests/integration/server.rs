@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use careem_mcp::http::BindError;
 use careem_mcp::server::{ServerError, ServerOptions, start_http};
 use rmcp::model::{ErrorCode, ReadResourceRequestParams};
 use rmcp::service::ServiceError;
@@ -610,7 +611,10 @@ async fn a_port_in_use_is_a_clear_error() {
     )
     .await
     .expect_err("in use");
-    assert!(matches!(error, ServerError::AddrInUse { .. }), "{error:?}");
+    assert!(
+        matches!(error, ServerError::Listen(BindError::AddrInUse { .. })),
+        "{error:?}"
+    );
     assert!(
         error
             .to_string()
