@@ -8,6 +8,7 @@ use std::sync::Arc;
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
+use futures::StreamExt;
 use serde_json::value::RawValue;
 use tokio_util::sync::CancellationToken;
 
@@ -28,12 +29,24 @@ pub(crate) fn answered_by_ingress(fault: Fault) -> bool {
 /// table, and the shutdown that ends a wait.
 #[derive(Clone, Copy)]
 pub(crate) struct Ingress<'a> {
-    pub(crate) mcp: &'a Mcp,
-    pub(crate) sessions: &'a Sessions,
-    pub(crate) shutdown: &'a CancellationToken,
+    mcp: &'a Mcp,
+    sessions: &'a Sessions,
+    shutdown: &'a CancellationToken,
 }
 
-impl Ingress<'_> {
+impl<'a> Ingress<'a> {
+    pub(crate) fn new(
+        mcp: &'a Mcp,
+        sessions: &'a Sessions,
+        shutdown: &'a CancellationToken,
+    ) -> Self {
+        Self {
+            mcp,
+            sessions,
+            shutdown,
+        }
+    }
+
     /// The one step of a call whose fault the ingress answers ([`Arrival::ingress_fault`]),
     /// the same over every HTTP transport: the plan's delay first (docs/CONTROLS.md), then the
     /// journal line, then the end of what the fault ends, then the ingress's answer. A shutdown
@@ -95,7 +108,7 @@ fn ingress_answer(fault: Fault) -> Response {
     response
 }
 
-/// A stream whose connection is reset before anything reaches the client.
+/// A POST's stream whose connection is reset before any event reaches the client.
 fn broken_stream() -> Response {
     let body = futures::stream::once(async {
         Err::<Bytes, std::io::Error>(std::io::Error::new(
@@ -103,15 +116,5 @@ fn broken_stream() -> Response {
             "connection reset",
         ))
     });
-    let mut response = Response::new(Body::from_stream(body));
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static("no-cache, no-transform"),
-    );
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/event-stream"),
-    );
-    response
+    super::streamable::stream(body.boxed(), None)
 }

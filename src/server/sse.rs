@@ -260,14 +260,9 @@ async fn post(sse: &Sse, id: &str, run: Option<&RunName>, body: &[u8]) -> Respon
     {
         let arrived = sse.mcp.arrive(&session, &name);
         if let Some(fault) = arrived.ingress_fault() {
-            let ingress = Ingress {
-                mcp: &sse.mcp,
-                sessions: &sse.sessions,
-                shutdown: &sse.shutdown,
-            };
-            return ingress
-                .answer(&session, request.params.as_deref(), arrived, fault)
-                .await;
+            let ingress = Ingress::new(&sse.mcp, &sse.sessions, &sse.shutdown);
+            let params = request.params.as_deref();
+            return ingress.answer(&session, params, arrived, fault).await;
         }
         arrival = Some(arrived);
     }

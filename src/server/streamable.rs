@@ -264,14 +264,9 @@ async fn post(
             && let Some(fault) = arrival.as_ref().and_then(Arrival::ingress_fault)
             && let Some(arrival) = arrival
         {
-            let ingress = Ingress {
-                mcp: &http.mcp,
-                sessions: &http.sessions,
-                shutdown: &http.shutdown,
-            };
-            return ingress
-                .answer(&session, request.params.as_deref(), arrival, fault)
-                .await;
+            let ingress = Ingress::new(&http.mcp, &http.sessions, &http.shutdown);
+            let params = request.params.as_deref();
+            return ingress.answer(&session, params, arrival, fault).await;
         }
         arrivals.push(arrival);
     }
@@ -415,25 +410,29 @@ pub(crate) fn event(message: &[u8]) -> Bytes {
 }
 
 /// A 200 `text/event-stream` answer with the SDK's headers.
-fn stream(
+pub(crate) fn stream(
     events: futures::stream::BoxStream<'static, Result<Bytes, std::io::Error>>,
     session: Option<&str>,
 ) -> Response {
     let mut response = Response::new(Body::from_stream(events));
+    stream_headers(&mut response, "text/event-stream");
+    if let Some(id) = session.and_then(|id| HeaderValue::from_str(id).ok()) {
+        response.headers_mut().insert(SESSION_ID, id);
+    }
+    response
+}
+
+/// The headers the SDK sets on a POST's answer before it writes it: no caching, the
+/// connection kept alive, and `content_type` (the stream's, or JSON for an error it answers
+/// instead).
+pub(crate) fn stream_headers(response: &mut Response, content_type: &'static str) {
     let headers = response.headers_mut();
     headers.insert(
         header::CACHE_CONTROL,
         HeaderValue::from_static("no-cache, no-transform"),
     );
     headers.insert(header::CONNECTION, HeaderValue::from_static("keep-alive"));
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/event-stream"),
-    );
-    if let Some(id) = session.and_then(|id| HeaderValue::from_str(id).ok()) {
-        headers.insert(SESSION_ID, id);
-    }
-    response
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
 }
 
 /// Go's `mime.ParseMediaType(...)`'s media type, lower-cased; empty when it does not parse.
