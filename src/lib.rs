@@ -4,11 +4,13 @@
 //! over Streamable HTTP, legacy SSE and stdio), [`dashboard`] (the page beside it), [`probe`]
 //! (the client side of MCP: the acceptance suite) and [`cli`] (the only layer that prints or
 //! exits). Only `server` and `probe` know MCP. [`go`] is a leaf beside them: Go's formatting
-//! and wording, used by the engine and the server alike.
+//! and wording, used by the engine and the server alike. [`http`] is the hardened HTTP
+//! listener that `server` and `dashboard` share.
 
 pub mod cli;
 pub mod dashboard;
 pub mod engine;
 pub mod go;
+pub mod http;
 pub mod probe;
 pub mod server;

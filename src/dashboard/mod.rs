@@ -6,7 +6,6 @@
 
 mod api;
 mod assets;
-mod body_timeout;
 mod guard;
 
 use std::net::SocketAddr;
@@ -14,16 +13,22 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::Router;
 use axum::extract::DefaultBodyLimit;
+use axum::http::StatusCode;
 use axum::middleware;
+use axum::response::{IntoResponse, Response};
+use axum::{Json, Router};
+use serde_json::json;
 use tokio::sync::Semaphore;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
+use tower::ServiceBuilder;
 
 use crate::engine::{Engine, EngineConfig, ProjectLayout, RunName, Runs, catalog};
-use crate::server::guard::HostGuard;
-use crate::server::{ConnectionLimits, ServerError, is_loopback, runtime, shutdown_signal};
+use crate::http::body::{BodyLimits, bound_bodies};
+use crate::http::guard::{HostGuard, guard_hosts};
+use crate::http::{ConnectionLimits, bind, connections, is_loopback, shutdown_signal};
+use crate::server::{ServerError, runtime};
 
 /// Request bodies above this are refused: the largest is a "try a call" form.
 const MAX_BODY_BYTES: usize = 1024 * 1024;
@@ -91,19 +96,40 @@ pub fn app(engine: Arc<Engine>, options: &DashboardOptions, shutdown: Cancellati
         run: None,
     };
     let hosts = Arc::new(HostGuard::new(&options.allowed_hosts));
+    let bodies = BodyLimits {
+        max_bytes: MAX_BODY_BYTES,
+        timeout: options.connections.body_timeout,
+        too_large,
+        too_slow,
+    };
     Router::new()
         .merge(assets::routes())
         .nest("/api", api::routes(dashboard))
-        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
-        .layer(middleware::from_fn_with_state(
-            options.connections.body_timeout,
-            body_timeout::read_bodies_in_time,
-        ))
-        .layer(middleware::from_fn(guard::writes_declare_json))
-        .layer(middleware::from_fn_with_state(
-            hosts,
-            crate::server::guard::guard_hosts,
-        ))
+        .layer(
+            ServiceBuilder::new()
+                .layer(middleware::from_fn_with_state(hosts, guard_hosts))
+                .layer(middleware::from_fn(guard::writes_declare_json))
+                .layer(middleware::from_fn_with_state(bodies, bound_bodies))
+                .layer(DefaultBodyLimit::max(MAX_BODY_BYTES)),
+        )
+}
+
+/// A body over [`MAX_BODY_BYTES`].
+fn too_large() -> Response {
+    (
+        StatusCode::PAYLOAD_TOO_LARGE,
+        Json(json!({"error": "the request body is too large"})),
+    )
+        .into_response()
+}
+
+/// A body that did not arrive within the body timeout.
+fn too_slow() -> Response {
+    (
+        StatusCode::REQUEST_TIMEOUT,
+        Json(json!({"error": "the request body did not arrive in time"})),
+    )
+        .into_response()
 }
 
 /// A dashboard started by [`start`]; dropping it stops it.
@@ -184,7 +210,7 @@ pub fn run_until_signal(
     served
 }
 
-/// Binds (port 0 picks a free port), starts serving in the background through `serve`'s
+/// Binds (port 0 picks a free port), starts serving in the background through the listener's
 /// accept loop (header and body timeouts, the connection cap) and returns at once.
 ///
 /// # Errors
@@ -194,12 +220,12 @@ pub async fn start(
     engine: Arc<Engine>,
     options: DashboardOptions,
 ) -> Result<RunningDashboard, ServerError> {
-    let listener = crate::server::bind(&options.host, options.port).await?;
+    let listener = bind(&options.host, options.port).await?;
     let addr = listener.local_addr()?;
     let shutdown = CancellationToken::new();
     let router = app(engine, &options, shutdown.clone());
     let signal = shutdown.clone();
-    let task = tokio::spawn(crate::server::connections::serve(
+    let task = tokio::spawn(connections::serve(
         listener,
         router,
         options.connections,

@@ -3,11 +3,19 @@
 //! layer, as production's load balancer stands in front of its Go server; the faults the SDK's
 //! layer answers (`-32603`, `hang`, a stdio process that ends) live in `mcp/calls.rs`.
 
+use std::sync::Arc;
+
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
+use futures::StreamExt;
+use serde_json::value::RawValue;
+use tokio_util::sync::CancellationToken;
 
-use crate::engine::Fault;
+use super::mcp::{Arrival, Mcp, Session};
+use super::plain;
+use super::sessions::Sessions;
+use crate::engine::{Fault, Origin};
 
 /// Whether the ingress answers `fault` over HTTP, instead of the SDK's layer.
 pub(crate) fn answered_by_ingress(fault: Fault) -> bool {
@@ -17,8 +25,69 @@ pub(crate) fn answered_by_ingress(fault: Fault) -> bool {
     )
 }
 
+/// What the ingress reaches of the server behind it: the MCP layer that journals, the session
+/// table, and the shutdown that ends a wait.
+#[derive(Clone, Copy)]
+pub(crate) struct Ingress<'a> {
+    mcp: &'a Mcp,
+    sessions: &'a Sessions,
+    shutdown: &'a CancellationToken,
+}
+
+impl<'a> Ingress<'a> {
+    pub(crate) fn new(
+        mcp: &'a Mcp,
+        sessions: &'a Sessions,
+        shutdown: &'a CancellationToken,
+    ) -> Self {
+        Self {
+            mcp,
+            sessions,
+            shutdown,
+        }
+    }
+
+    /// The one step of a call whose fault the ingress answers ([`Arrival::ingress_fault`]),
+    /// the same over every HTTP transport: the plan's delay first (docs/CONTROLS.md), then the
+    /// journal line, then the end of what the fault ends, then the ingress's answer. A shutdown
+    /// during the delay answers 503, as an ingress whose upstream went away does.
+    pub(crate) async fn answer(
+        self,
+        session: &Arc<Session>,
+        params: Option<&RawValue>,
+        arrival: Arrival,
+        fault: Fault,
+    ) -> Response {
+        let waited = self
+            .mcp
+            .delay_and_journal_fault(session, params, arrival, self.shutdown)
+            .await;
+        if !waited {
+            return ingress_answer(Fault::Http503);
+        }
+        // A session without an id (v1.7.0's stateless) lives for its POST alone.
+        let Some(id) = session.id() else {
+            return ingress_answer(fault);
+        };
+        match fault {
+            Fault::SessionExpired => {
+                session.expire();
+                self.sessions.close(id);
+            }
+            // Over legacy SSE the connection the ingress cuts is the session's stream: the
+            // POST went through, the answer never comes.
+            Fault::Drop if session.origin() == Origin::Sse => {
+                self.sessions.close(id);
+                return plain::empty(StatusCode::ACCEPTED);
+            }
+            _ => {}
+        }
+        ingress_answer(fault)
+    }
+}
+
 /// The ingress's answer to a faulted call.
-pub(crate) fn ingress_answer(fault: Fault) -> Response {
+fn ingress_answer(fault: Fault) -> Response {
     let (status, body) = match fault {
         Fault::Http502 => (
             StatusCode::BAD_GATEWAY,
@@ -27,7 +96,7 @@ pub(crate) fn ingress_answer(fault: Fault) -> Response {
         Fault::Http503 => (StatusCode::SERVICE_UNAVAILABLE, "no healthy upstream"),
         Fault::Http504 => (StatusCode::GATEWAY_TIMEOUT, "upstream request timeout"),
         Fault::SessionExpired => {
-            return crate::server::plain::error(StatusCode::NOT_FOUND, "session not found");
+            return plain::error(StatusCode::NOT_FOUND, "session not found");
         }
         Fault::Drop | Fault::Hang | Fault::InternalError => return broken_stream(),
     };
@@ -39,7 +108,7 @@ pub(crate) fn ingress_answer(fault: Fault) -> Response {
     response
 }
 
-/// A stream whose connection is reset before anything reaches the client.
+/// A POST's stream whose connection is reset before any event reaches the client.
 fn broken_stream() -> Response {
     let body = futures::stream::once(async {
         Err::<Bytes, std::io::Error>(std::io::Error::new(
@@ -47,15 +116,5 @@ fn broken_stream() -> Response {
             "connection reset",
         ))
     });
-    let mut response = Response::new(Body::from_stream(body));
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static("no-cache, no-transform"),
-    );
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/event-stream"),
-    );
-    response
+    super::streamable::stream(body.boxed(), None)
 }

@@ -2,20 +2,14 @@
 //! layer (`mcp/`), served over Streamable HTTP, legacy HTTP+SSE and stdio. The only layer that
 //! knows the protocol; it never prints (logs go through `tracing`).
 
-pub(crate) mod connections;
-mod faults;
-pub(crate) mod guard;
-mod guarded_body;
-mod http;
+pub(crate) mod faults;
 mod jsonrpc;
 mod mcp;
-pub(crate) mod memory;
-mod plain;
 mod profile;
 mod refusals;
+mod routes;
 mod run;
 mod sessions;
-mod shutdown_signal;
 mod sse;
 mod standard_headers;
 mod stateless;
@@ -30,21 +24,20 @@ use std::time::Duration;
 
 use futures::future::BoxFuture;
 use serde_json::value::RawValue;
-use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use crate::engine::{Engine, Origin};
+use crate::http::{BindError, ConnectionLimits, bind, connections, memory};
+// Go's `http.Error`, in which the transports answer, as `super::plain`.
+use crate::http::plain;
 use mcp::InFlight;
 
-pub use connections::ConnectionLimits;
-pub use guard::is_loopback;
-pub use http::{AppState, app};
 pub use mcp::{advertised, advertised_as, rewritten_fields};
 pub use profile::{UnknownProfile, WireProfile};
+pub use routes::{AppState, app};
 pub use run::{run_until_signal, runtime};
 pub use sessions::DEFAULT_MAX_SESSIONS;
-pub use shutdown_signal::shutdown_signal;
 pub use stdio::serve_stdio;
 
 /// How long [`RunningServer::shutdown`] waits for calls in flight, then for open connections,
@@ -141,16 +134,8 @@ impl Default for ServerOptions {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {
-    #[error(
-        "{addr} is already in use: another program is listening there (choose another --port, or 0 for a free one)"
-    )]
-    AddrInUse { addr: String },
-    #[error("cannot listen on {addr}")]
-    Bind {
-        addr: String,
-        #[source]
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Listen(#[from] BindError),
     #[error(transparent)]
     Io(#[from] std::io::Error),
 }
@@ -259,21 +244,5 @@ pub async fn start_http(
         table,
         in_flight,
         task: Some(task),
-    })
-}
-
-pub(crate) async fn bind(host: &str, port: u16) -> Result<TcpListener, ServerError> {
-    let addr = if host.contains(':') && !host.starts_with('[') {
-        format!("[{host}]:{port}")
-    } else {
-        format!("{host}:{port}")
-    };
-    let host = host.trim_start_matches('[').trim_end_matches(']');
-    TcpListener::bind((host, port)).await.map_err(|source| {
-        if source.kind() == std::io::ErrorKind::AddrInUse {
-            ServerError::AddrInUse { addr }
-        } else {
-            ServerError::Bind { addr, source }
-        }
     })
 }

@@ -5,8 +5,9 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{ServerError, ServerOptions, is_loopback, serve_stdio, shutdown_signal, start_http};
+use super::{ServerError, ServerOptions, serve_stdio, start_http};
 use crate::engine::Engine;
+use crate::http::{is_loopback, shutdown_signal};
 
 /// The async runtime `serve`, the dashboard and `verify` run in.
 ///

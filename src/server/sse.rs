@@ -12,8 +12,9 @@ use axum::extract::{Path, Query, Request, State};
 use axum::http::{HeaderValue, Method as HttpMethod, StatusCode, header};
 use axum::response::Response;
 use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
 
-use super::faults;
+use super::faults::Ingress;
 use super::jsonrpc::{self, Message, Method};
 use super::mcp::{Arrival, Mcp, Reply, Session, ToolCall};
 use super::plain;
@@ -31,6 +32,7 @@ pub(crate) struct Sse {
     pub(crate) sessions: Arc<Sessions>,
     outboxes: Arc<std::sync::Mutex<HashMap<String, Outbox>>>,
     streams: Arc<Streams>,
+    shutdown: CancellationToken,
 }
 
 /// Where a session's answers go: its stream's queue, and what the queue holds in bytes.
@@ -53,12 +55,18 @@ impl Outbox {
 }
 
 impl Sse {
-    pub(crate) fn new(mcp: Arc<Mcp>, sessions: Arc<Sessions>, streams: Arc<Streams>) -> Self {
+    pub(crate) fn new(
+        mcp: Arc<Mcp>,
+        sessions: Arc<Sessions>,
+        streams: Arc<Streams>,
+        shutdown: CancellationToken,
+    ) -> Self {
         Self {
             mcp,
             sessions,
             outboxes: Arc::default(),
             streams,
+            shutdown,
         }
     }
 
@@ -251,27 +259,10 @@ async fn post(sse: &Sse, id: &str, run: Option<&RunName>, body: &[u8]) -> Respon
         && let Some(name) = ToolCall::name_of(request.params.as_deref())
     {
         let arrived = sse.mcp.arrive(&session, &name);
-        if let Some(plan) = arrived.plan()
-            && let Some(fault) = plan
-                .fault
-                .filter(|fault| faults::answered_by_ingress(*fault))
-            && let Ok(call) = ToolCall::read(request.params.as_deref())
-        {
-            sse.mcp.journal_fault(&session, &call, plan).await;
-            match fault {
-                // The connection the ingress cuts is the session's stream: the POST went
-                // through, the answer never comes.
-                crate::engine::Fault::Drop => {
-                    sse.sessions.close(id);
-                    return plain::empty(StatusCode::ACCEPTED);
-                }
-                crate::engine::Fault::SessionExpired => {
-                    session.expire();
-                    sse.sessions.close(id);
-                }
-                _ => {}
-            }
-            return faults::ingress_answer(fault);
+        if let Some(fault) = arrived.ingress_fault() {
+            let ingress = Ingress::new(&sse.mcp, &sse.sessions, &sse.shutdown);
+            let params = request.params.as_deref();
+            return ingress.answer(&session, params, arrived, fault).await;
         }
         arrival = Some(arrived);
     }

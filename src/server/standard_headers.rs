@@ -193,16 +193,7 @@ pub(crate) fn error_status(version: &str, message: &[u8]) -> Option<StatusCode> 
 pub(crate) fn json_answer(status: StatusCode, message: Vec<u8>) -> Response {
     let mut response = Response::new(Body::from(message));
     *response.status_mut() = status;
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static("no-cache, no-transform"),
-    );
-    headers.insert(header::CONNECTION, HeaderValue::from_static("keep-alive"));
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
+    super::streamable::stream_headers(&mut response, "application/json");
     response
 }
 

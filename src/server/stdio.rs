@@ -24,7 +24,7 @@ use crate::engine::Engine;
 use crate::engine::Origin;
 
 /// A line longer than this is skipped, unread, as a body over the HTTP limit is refused.
-const MAX_LINE: usize = super::http::MAX_BODY_BYTES;
+const MAX_LINE: usize = super::routes::MAX_BODY_BYTES;
 /// Answers waiting for stdout before reading stops.
 const QUEUE: usize = 64;
 

@@ -13,16 +13,16 @@ use futures::StreamExt;
 use futures::stream::FuturesOrdered;
 use tokio_util::sync::CancellationToken;
 
-use super::faults;
-use super::jsonrpc::{self, Message, Method, Request as RpcRequest};
-use super::mcp::{Arrival, DEFAULT_HEADER_VERSION, Mcp, Reply, Session, ToolCall};
+use super::faults::Ingress;
+use super::jsonrpc::{self, Message, Method};
+use super::mcp::{Arrival, DEFAULT_HEADER_VERSION, Mcp, Reply, ToolCall};
 use super::plain;
 use super::profile::WireProfile;
 use super::sessions::{Live, Sessions};
 use super::streams::Streams;
 use super::{standard_headers, stateless};
 use crate::engine::Origin;
-use crate::engine::{Plan, RunName};
+use crate::engine::RunName;
 
 pub(crate) const SESSION_ID: &str = "mcp-session-id";
 const PROTOCOL_VERSION: &str = "mcp-protocol-version";
@@ -254,21 +254,21 @@ async fn post(
     // Calls arrive in order; the ingress answers its faults in front of the SDK, for a call
     // of a live session.
     let mut arrivals: Vec<Option<Arrival>> = Vec::with_capacity(requests.len());
+    let faults_served = !batch && (live.is_some() || profile.is_stateless());
     for (request, method) in &requests {
         let arrival = (*method == Method::ToolsCall && session.is_initialized())
             .then(|| ToolCall::name_of(request.params.as_deref()))
             .flatten()
-            .map(|name| (http.mcp.arrive(&session, &name), name));
-        let faults_served = live.is_some() || profile.is_stateless();
-        if let (false, true, Some((arrival, name))) = (batch, faults_served, &arrival)
-            && let Some(plan) = arrival.plan()
-            && let Some(fault) = plan
-                .fault
-                .filter(|fault| faults::answered_by_ingress(*fault))
+            .map(|name| http.mcp.arrive(&session, &name));
+        if faults_served
+            && let Some(fault) = arrival.as_ref().and_then(Arrival::ingress_fault)
+            && let Some(arrival) = arrival
         {
-            return ingress(http, &session, request, name, plan, fault).await;
+            let ingress = Ingress::new(&http.mcp, &http.sessions, &http.shutdown);
+            let params = request.params.as_deref();
+            return ingress.answer(&session, params, arrival, fault).await;
         }
-        arrivals.push(arrival.map(|(arrival, _)| arrival));
+        arrivals.push(arrival);
     }
     let initialize = requests
         .iter()
@@ -326,36 +326,6 @@ async fn post(
         })
         .take_until(async move { ended.ended().await });
     stream(events.boxed(), id.as_deref())
-}
-
-/// A fault the ingress answers: journalled, then its status (after the plan's delay).
-async fn ingress(
-    http: &Streamable,
-    session: &Arc<Session>,
-    request: &RpcRequest,
-    name: &str,
-    plan: &Plan,
-    fault: crate::engine::Fault,
-) -> Response {
-    if !plan.delay.is_zero() {
-        tokio::select! {
-            () = tokio::time::sleep(plan.delay) => {}
-            () = http.shutdown.cancelled() => {
-                return faults::ingress_answer(crate::engine::Fault::Http503);
-            }
-        }
-    }
-    match ToolCall::read(request.params.as_deref()) {
-        Ok(call) => http.mcp.journal_fault(session, &call, plan).await,
-        Err(_) => tracing::warn!(tool = %name, "a faulted call with unreadable params"),
-    }
-    if fault == crate::engine::Fault::SessionExpired
-        && let Some(id) = session.id()
-    {
-        session.expire();
-        http.sessions.close(id);
-    }
-    faults::ingress_answer(fault)
 }
 
 /// The standalone GET stream: one per session, open until the session or the client ends.
@@ -440,25 +410,29 @@ pub(crate) fn event(message: &[u8]) -> Bytes {
 }
 
 /// A 200 `text/event-stream` answer with the SDK's headers.
-fn stream(
+pub(crate) fn stream(
     events: futures::stream::BoxStream<'static, Result<Bytes, std::io::Error>>,
     session: Option<&str>,
 ) -> Response {
     let mut response = Response::new(Body::from_stream(events));
+    stream_headers(&mut response, "text/event-stream");
+    if let Some(id) = session.and_then(|id| HeaderValue::from_str(id).ok()) {
+        response.headers_mut().insert(SESSION_ID, id);
+    }
+    response
+}
+
+/// The headers the SDK sets on a POST's answer before it writes it: no caching, the
+/// connection kept alive, and `content_type` (the stream's, or JSON for an error it answers
+/// instead).
+pub(crate) fn stream_headers(response: &mut Response, content_type: &'static str) {
     let headers = response.headers_mut();
     headers.insert(
         header::CACHE_CONTROL,
         HeaderValue::from_static("no-cache, no-transform"),
     );
     headers.insert(header::CONNECTION, HeaderValue::from_static("keep-alive"));
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/event-stream"),
-    );
-    if let Some(id) = session.and_then(|id| HeaderValue::from_str(id).ok()) {
-        headers.insert(SESSION_ID, id);
-    }
-    response
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
 }
 
 /// Go's `mime.ParseMediaType(...)`'s media type, lower-cased; empty when it does not parse.

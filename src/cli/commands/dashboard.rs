@@ -6,7 +6,7 @@ use crate::cli::Status;
 use crate::cli::args::{DashboardArgs, GlobalArgs};
 use crate::dashboard::{DashboardOptions, run_until_signal};
 use crate::engine::ProjectLayout;
-use crate::server::ConnectionLimits;
+use crate::http::ConnectionLimits;
 
 pub fn run(
     global: &GlobalArgs,

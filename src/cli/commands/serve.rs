@@ -9,7 +9,8 @@ use super::{load_engine, run_layout};
 use crate::cli::Status;
 use crate::cli::args::{GlobalArgs, ServeArgs};
 use crate::engine::{Engine, JournalStatus, ProjectLayout, Runs, absolute};
-use crate::server::{ConnectionLimits, Forwarder, ServerOptions, run_until_signal};
+use crate::http::ConnectionLimits;
+use crate::server::{Forwarder, ServerOptions, run_until_signal};
 
 pub fn run(
     global: &GlobalArgs,

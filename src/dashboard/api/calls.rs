@@ -23,7 +23,7 @@ use super::in_run::InRun;
 use super::{ApiError, blocking};
 use crate::dashboard::Dashboard;
 use crate::engine::{Follower, journal};
-use crate::server::memory::release_free_memory;
+use crate::http::memory::release_free_memory;
 
 /// How many of the latest calls the page starts with.
 const SNAPSHOT: usize = 500;

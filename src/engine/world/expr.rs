@@ -388,7 +388,11 @@ mod tests {
             ),
             (".s", json!({"s": "a\"b<\u{2028}"}), json!("a\"b<\u{2028}")),
             (".s + \"é\"", json!({"s": "\u{1F37D}"}), json!("\u{1F37D}é")),
-            ("[2.5, 1e15 + 0.5, -0]", json!(null), json!([2.5, 1_000_000_000_000_000.5, 0])),
+            (
+                "[2.5, 1e15 + 0.5, -0]",
+                json!(null),
+                json!([2.5, 1_000_000_000_000_000.5, 0]),
+            ),
         ];
         for (source, input, want) in cases {
             assert_eq!(run(source, input).unwrap(), want, "{source}");

@@ -165,8 +165,12 @@ pub(crate) struct Arrival {
 }
 
 impl Arrival {
-    pub(crate) fn plan(&self) -> Option<&Plan> {
-        self.plan.as_ref()
+    /// The fault the ingress answers for this call, in front of this layer, if any.
+    pub(crate) fn ingress_fault(&self) -> Option<Fault> {
+        self.plan
+            .as_ref()?
+            .fault
+            .filter(|fault| crate::server::faults::answered_by_ingress(*fault))
     }
 }
 
@@ -379,7 +383,6 @@ impl Mcp {
         }
     }
 
-    /// Journals a call that a fault answered instead of a scenario.
     /// Journals a call cut before it was answered, with the outcome `cancelled`. The line is
     /// written on a blocking thread that nobody waits for: a call cut by a shutdown answers at
     /// once, and the process gives such writes a moment before it exits.
@@ -394,7 +397,45 @@ impl Mcp {
         drop(tokio::task::spawn_blocking(move || engine.answer(&request)));
     }
 
-    pub(crate) async fn journal_fault(&self, session: &Session, call: &ToolCall, plan: &Plan) {
+    /// Waits the arrival's delay, then journals the call as its fault answered it, in its turn:
+    /// the part of this layer in a fault the ingress answers. While it waits the call gives up
+    /// its place, as [`Mcp::planned`]'s delay does. A shutdown (`cut`) ends the wait: the call
+    /// is journalled as cancelled, and `false` comes back.
+    pub(crate) async fn delay_and_journal_fault(
+        &self,
+        session: &Session,
+        params: Option<&RawValue>,
+        arrival: Arrival,
+        cut: &CancellationToken,
+    ) -> bool {
+        let Arrival { plan, mut turn } = arrival;
+        let Some(plan) = plan else {
+            return true;
+        };
+        let call = ToolCall::read(params);
+        if !plan.delay.is_zero() {
+            drop(turn);
+            tokio::select! {
+                () = tokio::time::sleep(plan.delay) => {}
+                () = cut.cancelled() => {
+                    if let Ok(call) = &call {
+                        self.journal_cancelled(session, call, &plan);
+                    }
+                    return false;
+                }
+            }
+            turn = session.take_journal_slot();
+        }
+        turn.come().await;
+        match call {
+            Ok(call) => self.journal_fault(session, &call, &plan).await,
+            Err(_) => tracing::warn!("a faulted call with unreadable params"),
+        }
+        true
+    }
+
+    /// Journals a call that a fault answered instead of a scenario.
+    async fn journal_fault(&self, session: &Session, call: &ToolCall, plan: &Plan) {
         let request = request(
             session,
             call.name.clone(),

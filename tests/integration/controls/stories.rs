@@ -166,6 +166,47 @@ async fn each_fault_as_the_client_sees_it() {
     assert_eq!(faults, cases.len(), "every fault journalled");
 }
 
+/// A delay and an ingress fault together: the delay comes first, then the ingress's 504, on
+/// both HTTP transports, and the journal line records both. The only bound on the time is a
+/// lower one: the fault never arrives before its delay.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_ingress_fault_fires_after_its_delay() {
+    let delay = Duration::from_millis(1500);
+    let rig = Rig::start(&json!({})).await;
+    let cases = [
+        (Transport::Http, "504"),
+        (Transport::Sse, "upstream request timeout"),
+    ];
+    for (transport, want) in cases {
+        rig.force(&json!({"get_saved_locations": {"delay": "1500ms", "fault": "http-504"}}));
+        let client = rig.connect(transport).await;
+        let before = rig.journal().len();
+        let started = std::time::Instant::now();
+        let seen = call_within(
+            &client,
+            "get_saved_locations",
+            json!({}),
+            Duration::from_secs(30),
+        )
+        .await;
+        let waited = started.elapsed();
+        let error = seen.error().to_string();
+        assert!(error.contains(want), "{transport:?}: {error}");
+        assert!(
+            waited >= delay,
+            "{transport:?}: the fault came after {waited:?}, before its delay of {delay:?}"
+        );
+        let entries = rig.journal_with(before + 1).await;
+        let line = &entries[before];
+        assert_eq!(
+            (line.fault.as_deref(), line.delay_ms),
+            (Some("http-504"), Some(1500)),
+            "{transport:?}"
+        );
+        let _ = client.cancel().await;
+    }
+}
+
 /// A dropped connection and an expired session end what they end: the client's call fails,
 /// a Streamable HTTP session is gone (a new one works), a stdio server exits.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -30,15 +30,16 @@ enum Want<'a> {
     ToolResult,
 }
 
-/// (what, session, Content-Type, Accept, body, answer)
-type HttpRow<'a> = (
-    &'a str,
-    Option<&'a str>,
-    &'a str,
-    &'a str,
-    Vec<u8>,
-    Want<'a>,
-);
+/// One request of the Streamable HTTP table and the answer it must get.
+struct HttpRow<'a> {
+    what: &'a str,
+    /// The `Mcp-Session-Id` header, if any.
+    session: Option<&'a str>,
+    content_type: &'a str,
+    accept: &'a str,
+    body: Vec<u8>,
+    want: Want<'a>,
+}
 
 #[tokio::test]
 async fn bad_requests_on_streamable_http_get_exact_answers() {
@@ -64,49 +65,44 @@ async fn bad_requests_on_streamable_http_get_exact_answers() {
         not_an_object("number"),
     );
     let ping = json!({"jsonrpc": "2.0", "id": 2, "method": "ping"});
+    // Each row is a request as this session's client sends it (JSON, accepting JSON and a
+    // stream), but for what the row changes.
+    let row = |what, body, want| HttpRow {
+        what,
+        session,
+        content_type: json,
+        accept: ACCEPT,
+        body,
+        want,
+    };
     // Production's Go SDK's answers (docs/MCP_SERVER.md).
-    let cases: Vec<HttpRow> = vec![
-        (
+    let cases = [
+        row(
             "malformed JSON",
-            session,
-            json,
-            ACCEPT,
             b"{not json".to_vec(),
             Want::Http(
                 400,
                 "malformed payload: unmarshaling jsonrpc message: invalid character 'n' looking for beginning of object key string\n",
             ),
         ),
-        (
+        row(
             "empty body",
-            session,
-            json,
-            ACCEPT,
             Vec::new(),
             Want::Http(400, "POST requires a non-empty body\n"),
         ),
-        (
+        row(
             "invalid UTF-8, read as U+FFFD",
-            session,
-            json,
-            ACCEPT,
             b"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\",\"params\":{\"x\":\"\xff\xfe\"}}"
                 .to_vec(),
             Want::Result,
         ),
-        (
+        row(
             "arguments nested 10,000 levels",
-            session,
-            json,
-            ACCEPT,
             call_text("reverse_geocode", &nested(10_000)),
             Want::ToolError("validating \"arguments\": unmarshaling arguments: exceeded max depth"),
         ),
-        (
+        row(
             "batch array",
-            session,
-            json,
-            ACCEPT,
             message(
                 json!([{"jsonrpc": "2.0", "id": 2, "method": "ping"}, {"jsonrpc": "2.0", "id": 3, "method": "tools/list"}]),
             ),
@@ -115,132 +111,83 @@ async fn bad_requests_on_streamable_http_get_exact_answers() {
                 "JSON-RPC batching is not supported in 2025-06-18 and later (request version: 2025-06-18)\n",
             ),
         ),
-        (
+        row(
             "empty batch",
-            session,
-            json,
-            ACCEPT,
             b"[]".to_vec(),
             Want::Http(400, "malformed payload: empty batch\n"),
         ),
-        (
+        row(
             "no jsonrpc member",
-            session,
-            json,
-            ACCEPT,
             message(json!({"id": 2, "method": "ping"})),
             Want::Http(
                 400,
                 "malformed payload: invalid message version tag \"\"; expected \"2.0\"\n",
             ),
         ),
-        (
+        row(
             "params a string",
-            session,
-            json,
-            ACCEPT,
             message(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": "x"})),
             Want::RpcPrefix(0, call_error),
         ),
-        (
+        row(
             "unknown method",
-            session,
-            json,
-            ACCEPT,
             message(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/delete", "params": {}})),
             Want::Http(400, "JSON RPC not handled: \"tools/delete\" unsupported\n"),
         ),
-        (
+        row(
             "tools/call without params",
-            session,
-            json,
-            ACCEPT,
             message(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call"})),
             Want::Http(400, "invalid request: missing required \"params\"\n"),
         ),
-        (
+        row(
             "tools/call without name",
-            session,
-            json,
-            ACCEPT,
             message(
                 json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"arguments": {}}}),
             ),
             Want::Rpc(-32602, "unknown tool \"\""),
         ),
-        (
+        row(
             "tools/call name a number",
-            session,
-            json,
-            ACCEPT,
             message(
                 json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": 5}}),
             ),
             Want::RpcPrefix(0, call_error),
         ),
-        (
+        row(
             "arguments an array",
-            session,
-            json,
-            ACCEPT,
             call_text("reverse_geocode", "[1]"),
             Want::ToolError(&array),
         ),
-        (
+        row(
             "arguments a string",
-            session,
-            json,
-            ACCEPT,
             call_text("reverse_geocode", r#""x""#),
             Want::ToolError(&string),
         ),
-        (
+        row(
             "arguments a number",
-            session,
-            json,
-            ACCEPT,
             call_text("reverse_geocode", "5"),
             Want::ToolError(&number),
         ),
-        (
+        row(
             "arguments null (taken as {})",
-            session,
-            json,
-            ACCEPT,
             call_text("reverse_geocode", "null"),
             Want::ToolError(
                 r#"validating "arguments": validating root: required: missing properties: ["latitude" "longitude"]"#,
             ),
         ),
-        (
+        row(
             "resources/read without uri",
-            session,
-            json,
-            ACCEPT,
             message(json!({"jsonrpc": "2.0", "id": 2, "method": "resources/read", "params": {}})),
             Want::Rpc(-32002, "Resource not found"),
         ),
-        (
+        row(
             "unknown tool",
-            session,
-            json,
-            ACCEPT,
             call_text("does_not_exist", "{}"),
             Want::Rpc(-32602, r#"unknown tool "does_not_exist""#),
         ),
-        (
-            "1 MiB string argument",
-            session,
-            json,
-            ACCEPT,
-            long_search,
-            Want::ToolResult,
-        ),
-        (
+        row("1 MiB string argument", long_search, Want::ToolResult),
+        row(
             "argument nested 120 levels",
-            session,
-            json,
-            ACCEPT,
             call_text(
                 "search_locations",
                 &format!(r#"{{"query":{}}}"#, nested(120)),
@@ -249,65 +196,64 @@ async fn bad_requests_on_streamable_http_get_exact_answers() {
                 r#"validating "arguments": validating root: validating /properties/query: type: "#,
             ),
         ),
-        (
-            "Content-Type text/plain",
-            session,
-            "text/plain",
-            ACCEPT,
-            message(ping.clone()),
-            Want::Http(415, "Content-Type must be 'application/json'\n"),
-        ),
-        (
-            "no Content-Type parameters but form data",
-            session,
-            "application/x-www-form-urlencoded",
-            ACCEPT,
-            b"a=1".to_vec(),
-            Want::Http(415, "Content-Type must be 'application/json'\n"),
-        ),
-        (
-            "Accept without text/event-stream",
-            session,
-            json,
-            "application/json",
-            message(ping.clone()),
-            Want::Http(
-                400,
-                "Accept must contain both 'application/json' and 'text/event-stream'\n",
-            ),
-        ),
-        (
-            "Accept */* only",
-            session,
-            json,
-            "*/*",
-            message(ping.clone()),
-            Want::Result,
-        ),
-        (
-            "unknown session id",
-            Some("ZZZZUNKNOWNSESSIONZZZZZZZZ"),
-            json,
-            ACCEPT,
-            message(ping),
-            Want::Http(404, "session not found\n"),
-        ),
-        (
-            "no session id on a request",
-            None,
-            json,
-            ACCEPT,
-            message(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})),
-            Want::Rpc(
-                0,
-                "method \"tools/list\" is invalid during session initialization",
-            ),
-        ),
+        HttpRow {
+            content_type: "text/plain",
+            ..row(
+                "Content-Type text/plain",
+                message(ping.clone()),
+                Want::Http(415, "Content-Type must be 'application/json'\n"),
+            )
+        },
+        HttpRow {
+            content_type: "application/x-www-form-urlencoded",
+            ..row(
+                "no Content-Type parameters but form data",
+                b"a=1".to_vec(),
+                Want::Http(415, "Content-Type must be 'application/json'\n"),
+            )
+        },
+        HttpRow {
+            accept: "application/json",
+            ..row(
+                "Accept without text/event-stream",
+                message(ping.clone()),
+                Want::Http(
+                    400,
+                    "Accept must contain both 'application/json' and 'text/event-stream'\n",
+                ),
+            )
+        },
+        HttpRow {
+            accept: "*/*",
+            ..row("Accept */* only", message(ping.clone()), Want::Result)
+        },
+        HttpRow {
+            session: Some("ZZZZUNKNOWNSESSIONZZZZZZZZ"),
+            ..row(
+                "unknown session id",
+                message(ping),
+                Want::Http(404, "session not found\n"),
+            )
+        },
+        HttpRow {
+            session: None,
+            ..row(
+                "no session id on a request",
+                message(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})),
+                Want::Rpc(
+                    0,
+                    "method \"tools/list\" is invalid during session initialization",
+                ),
+            )
+        },
     ];
 
-    for (what, session, content_type, accept, body, want) in cases {
-        let (status, text) = raw.post(session, content_type, accept, body).await;
-        match want {
+    for case in cases {
+        let what = case.what;
+        let (status, text) = raw
+            .post(case.session, case.content_type, case.accept, case.body)
+            .await;
+        match case.want {
             Want::Http(code, exact) => {
                 assert_eq!((status, text.as_str()), (code, exact), "{what}");
             }

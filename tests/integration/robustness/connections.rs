@@ -3,69 +3,15 @@
 //! cap a new client displaces a half-open one, so a flood cannot keep a normal client out. SSE
 //! streams and slow answers outlive every timeout.
 
-use std::io::{ErrorKind, Read, Write};
 use std::net::TcpStream;
 
 use serde_json::json;
 
 use super::{DEADLINE, run_bounded};
 use crate::support::{
-    Project, assert_marina, call, http_client, marina, serve_binary, sse, terminate_cleanly,
-    wait_until_async,
+    Project, address, assert_marina, call, closed_by_server, connect, http_client, marina,
+    read_until_closed, serve_binary, sockets, sse, terminate_cleanly, wait_until_async,
 };
-
-/// `host:port` of a `/mcp` URL.
-fn address(url: &str) -> String {
-    url.trim_start_matches("http://")
-        .trim_end_matches("/mcp")
-        .to_string()
-}
-
-/// The sockets the process holds (its listener and connections among them).
-fn sockets(pid: u32) -> usize {
-    std::fs::read_dir(format!("/proc/{pid}/fd"))
-        .expect("the process's descriptors")
-        .filter_map(Result::ok)
-        .filter_map(|entry| std::fs::read_link(entry.path()).ok())
-        .filter(|target| target.to_string_lossy().starts_with("socket:"))
-        .count()
-}
-
-/// Whether the server has closed `stream` (without waiting).
-fn closed_by_server(stream: &TcpStream) -> bool {
-    stream.set_nonblocking(true).expect("non-blocking");
-    let mut byte = [0; 1];
-    match (&mut &*stream).read(&mut byte) {
-        Ok(0) => true,
-        Ok(_) => false,
-        Err(error) => error.kind() != ErrorKind::WouldBlock,
-    }
-}
-
-/// Reads until the server closes the connection (or resets it); fails the test when that does
-/// not happen by the deadline. Returns what arrived before.
-fn read_until_closed(mut stream: TcpStream, what: &str) -> String {
-    stream.set_read_timeout(Some(DEADLINE)).expect("a timeout");
-    let mut seen = Vec::new();
-    let mut chunk = [0; 4096];
-    loop {
-        match stream.read(&mut chunk) {
-            Ok(0) => break,
-            Ok(n) => seen.extend_from_slice(&chunk[..n]),
-            Err(error) if matches!(error.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
-                panic!("{what}: still open after {DEADLINE:?}")
-            }
-            Err(_) => break,
-        }
-    }
-    String::from_utf8_lossy(&seen).into_owned()
-}
-
-fn connect(addr: &str, sent: &[u8]) -> TcpStream {
-    let mut stream = TcpStream::connect(addr).expect("connects");
-    stream.write_all(sent).expect("sends");
-    stream
-}
 
 const HALF_HEADER: &[u8] = b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n";
 
@@ -83,7 +29,7 @@ async fn a_flood_of_half_open_connections_is_capped_and_normal_clients_are_still
     assert_marina(&before).await;
 
     let addr = address(&url);
-    let flood: Vec<TcpStream> = (0..FLOOD).map(|_| connect(&addr, HALF_HEADER)).collect();
+    let flood: Vec<TcpStream> = (0..FLOOD).map(|_| connect(addr, HALF_HEADER)).collect();
     // Every flood connection gets in, displacing an older half-open one: all but those the cap
     // holds end up closed. Never more than the cap are open meanwhile: the session's stream and
     // its idle connection, the last flood connections, and at most one accepted connection
@@ -133,17 +79,21 @@ async fn stalled_headers_bodies_and_idle_connections_are_closed_but_streams_are_
     assert_eq!(sse::post(&legacy.endpoint, geocode.to_string()).await, 202);
 
     let raw = tokio::task::spawn_blocking(move || {
-        let half = connect(&addr, HALF_HEADER);
-        let after_half = read_until_closed(half, "half-sent headers");
+        let half = connect(addr, HALF_HEADER);
+        let after_half = read_until_closed(half, DEADLINE, "half-sent headers");
         let health = b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
-        let idle = read_until_closed(connect(&addr, health), "an idle kept-alive connection");
+        let idle = read_until_closed(
+            connect(addr, health),
+            DEADLINE,
+            "an idle kept-alive connection",
+        );
         let stalled = [
             HALF_HEADER,
             b"Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n",
             b"Content-Length: 1000\r\n\r\n{\"jsonrpc\":",
         ]
         .concat();
-        let after_stall = read_until_closed(connect(&addr, &stalled), "a stalled body");
+        let after_stall = read_until_closed(connect(addr, &stalled), DEADLINE, "a stalled body");
         (after_half, idle, after_stall)
     });
     // A Streamable HTTP answer, on the POST's stream, arriving after both timeouts.

@@ -3,7 +3,7 @@
 //! client has half sent, its live streams are capped and their memory goes back when they
 //! close, and a journal rotation does not empty the live view.
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::net::TcpStream;
 use std::process::Stdio;
 use std::time::Duration;
@@ -13,7 +13,8 @@ use serde_json::{Value, json};
 use super::{DEADLINE, SLACK_KIB, run_bounded};
 use crate::support::sse::Events;
 use crate::support::{
-    Process, Project, StdioServer, kill_term, rss_kib, start_announced, wait_until,
+    Process, Project, StdioServer, closed_by_server, connect, kill_term, read_until_closed,
+    rss_kib, sockets, start_announced, wait_until,
 };
 
 /// `careem-mcp dashboard --port 0` with `args` in `project`: the process and `host:port`.
@@ -28,53 +29,13 @@ fn dashboard(project: &Project, args: &[&str]) -> (Process, String) {
     (process, addr)
 }
 
-fn connect(addr: &str, sent: &[u8]) -> TcpStream {
-    let mut stream = TcpStream::connect(addr).expect("connects");
-    stream.write_all(sent).expect("sends");
-    stream
-}
-
-/// The sockets process `pid` holds.
-fn sockets(pid: u32) -> usize {
-    std::fs::read_dir(format!("/proc/{pid}/fd"))
-        .expect("the process's descriptors")
-        .filter_map(Result::ok)
-        .filter_map(|entry| std::fs::read_link(entry.path()).ok())
-        .filter(|target| target.to_string_lossy().starts_with("socket:"))
-        .count()
-}
-
-/// Whether the dashboard has closed `stream` (without waiting).
-fn closed_by_server(stream: &TcpStream) -> bool {
-    stream.set_nonblocking(true).expect("non-blocking");
-    let mut byte = [0; 1];
-    match (&mut &*stream).read(&mut byte) {
-        Ok(0) => true,
-        Ok(_) => false,
-        Err(error) => error.kind() != std::io::ErrorKind::WouldBlock,
-    }
-}
-
-/// What arrives on `stream` until the dashboard closes it, within the deadline.
-fn read_until_closed(mut stream: TcpStream, what: &str) -> String {
-    stream.set_nonblocking(false).expect("blocking");
-    stream.set_read_timeout(Some(DEADLINE)).expect("a timeout");
-    let mut seen = Vec::new();
-    match stream.read_to_end(&mut seen) {
-        Ok(_) => {}
-        Err(error) if error.kind() == std::io::ErrorKind::ConnectionReset => {}
-        Err(error) => panic!("{what}: still open after {DEADLINE:?} ({error})"),
-    }
-    String::from_utf8_lossy(&seen).into_owned()
-}
-
 const HALF_HEADER: &[u8] = b"GET /api/calls HTTP/1.1\r\nHost: 127.0.0.1\r\n";
 const HALF_BODY: &[u8] = b"PUT /api/scenarios/ride_book HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"scenario\":";
 
 /// `GET path` on a connection of its own: the status code and the body.
 fn get(addr: &str, path: &str) -> (u16, String) {
     let request = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
-    let answer = read_until_closed(connect(addr, request.as_bytes()), path);
+    let answer = read_until_closed(connect(addr, request.as_bytes()), DEADLINE, path);
     let status = answer
         .split(' ')
         .nth(1)
@@ -118,9 +79,9 @@ fn the_dashboard_caps_and_times_its_connections() {
     assert_eq!(get(&addr, "/api/calls").0, 200, "a page is served");
     drop(flood);
 
-    let half = read_until_closed(connect(&addr, HALF_HEADER), "half-sent headers");
+    let half = read_until_closed(connect(&addr, HALF_HEADER), DEADLINE, "half-sent headers");
     assert_eq!(half, "", "closed without an answer");
-    let stalled = read_until_closed(connect(&addr, HALF_BODY), "a stalled body");
+    let stalled = read_until_closed(connect(&addr, HALF_BODY), DEADLINE, "a stalled body");
     assert!(
         stalled.starts_with("HTTP/1.1 408 Request Timeout"),
         "{stalled}"
@@ -209,6 +170,7 @@ fn open_unread_stream(addr: &str) -> (TcpStream, String) {
 }
 
 #[test]
+#[ignore = "measures the server's memory: .ci/run runs it with --ignored"]
 fn live_streams_are_capped_and_their_memory_comes_back() {
     let project = Project::copy_of_repo();
     // 300 calls of 20 KB: a 6 MB journal, each of whose snapshots used to be held whole.

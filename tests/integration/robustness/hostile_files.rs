@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use super::{DEADLINE, SLACK_KIB, run_bounded};
 use crate::support::{
-    Client, Lines, Project, assert_marina, call, http_client, make_fifo, marina, rss_kib,
+    Client, Lines, Process, Project, assert_marina, call, http_client, make_fifo, marina, rss_kib,
     serve_binary, terminate_cleanly,
 };
 
@@ -88,6 +88,7 @@ const NORMAL_MENU: &str = "Morning Syrniki Café";
 const FORCED_MENU: &str = "failed to get restaurant menu: unexpected response status 503";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "measures the server's memory: .ci/run runs it with --ignored"]
 async fn tool_files_that_block_or_are_huge_answer_at_once_in_bounded_memory() {
     let project = Project::copy_of_repo();
     let (server, url, mut stderr) = serve_binary(&project, &["--no-journal"]);
@@ -125,6 +126,7 @@ async fn tool_files_that_block_or_are_huge_answer_at_once_in_bounded_memory() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "measures the server's memory: .ci/run runs it with --ignored"]
 async fn overrides_files_that_block_or_are_huge_mean_no_overrides_in_bounded_memory() {
     let project = Project::copy_of_repo();
     let (server, url, mut stderr) = serve_binary(&project, &["--no-journal"]);
@@ -183,8 +185,8 @@ fn a_tool_file_that_would_block_at_start_up_is_an_error_not_a_hang() {
     }
 }
 
-#[tokio::test]
-async fn symlink_loops_in_the_tools_folder_are_not_followed() {
+/// A project whose tools folder holds two symlink loops, served: the server, its URL.
+fn serve_with_symlink_loops() -> (Project, Process, String) {
     let project = Project::copy_of_repo();
     let tools = project.path().join("tools");
     std::os::unix::fs::symlink(".", tools.join("self")).expect("self -> .");
@@ -192,6 +194,20 @@ async fn symlink_loops_in_the_tools_folder_are_not_followed() {
     let lint = run_bounded(&project, &["lint"]);
     assert_eq!(lint.code, 0, "{}", lint.stderr);
     let (server, url, _stderr) = serve_binary(&project, &["--no-journal"]);
+    (project, server, url)
+}
+
+#[tokio::test]
+async fn symlink_loops_in_the_tools_folder_are_not_followed() {
+    let (_project, server, url) = serve_with_symlink_loops();
+    assert_marina(&http_client(&url).await).await;
+    terminate_cleanly(server, DEADLINE);
+}
+
+#[tokio::test]
+#[ignore = "measures the server's memory: .ci/run runs it with --ignored"]
+async fn symlink_loops_in_the_tools_folder_cost_no_memory() {
+    let (_project, server, url) = serve_with_symlink_loops();
     let pid = server.0.id();
     assert_marina(&http_client(&url).await).await;
     assert!(rss_kib(pid) < SLACK_KIB * 2, "RSS {} KiB", rss_kib(pid));

@@ -3,8 +3,9 @@
 //! sessions, streams, stdio's output, output and memory bounds, property tests of the parser, renderer and matcher, the
 //! security rules, a bounded soak, shutdown, graceful or stuck, and hostile upstreams under
 //! `drift` and `record`. Each test drives the real
-//! binary, bounds time with deadlines (never a speed assertion) and memory by the server's own
-//! VmRSS.
+//! binary and bounds time with deadlines (never a speed assertion). The soak and the tests that
+//! bound memory by the server's own VmRSS are `#[ignore]`d: `.ci/run` runs them in a step of
+//! their own (`cargo test --test integration -- --ignored`).
 
 mod bad_input;
 mod broken_files;

@@ -74,6 +74,7 @@ fn read_to_the_end(mut stream: TcpStream) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "measures the server's memory: .ci/run runs it with --ignored"]
 async fn a_legacy_sse_client_that_stops_reading_loses_its_session_not_the_servers_memory() {
     const POSTS: usize = 20_000;
     let project = Project::copy_of_repo();

@@ -1,7 +1,7 @@
 //! Shared test scaffolding, one file per concern: a throwaway project and the binary run in
 //! it, rmcp's client over each transport, a server in process, raw HTTP, the SSE client, the
-//! binary as a child process, the journeys' agent and the points at the world's edges, and the
-//! one polling helper.
+//! binary as a child process, raw TCP connections, the journeys' agent and the points at the
+//! world's edges, and the one polling helper.
 
 mod agent;
 mod client;
@@ -11,6 +11,7 @@ mod http;
 mod process;
 mod project;
 mod raw_http;
+mod sockets;
 pub mod sse;
 pub mod upstream;
 mod wait;
@@ -35,5 +36,8 @@ pub use project::{
     tally_tool, tool_file,
 };
 pub use raw_http::{RawRequest, RawResponse, raw_exchange};
+#[cfg(target_os = "linux")]
+pub use sockets::sockets;
+pub use sockets::{closed_by_server, connect, read_until_closed};
 pub use upstream::Upstream;
 pub use wait::{wait_until, wait_until_async};

@@ -1,12 +1,12 @@
-//! The accept loop behind the HTTP listener (Streamable HTTP, legacy SSE and `/health` share
-//! it). `axum::serve` holds every connection for as long as the client likes and accepts as many
-//! as the process has file descriptors: a thousand half-sent headers locked normal clients out
-//! for good. Here every connection is bounded:
+//! The accept loop of the HTTP listener, under `serve` (Streamable HTTP, legacy SSE and
+//! `/health`) and the dashboard alike. `axum::serve` would hold every connection for as long as
+//! the client likes and accept as many as the process has file descriptors, so that a flood of
+//! half-sent headers locks normal clients out. Here every connection is bounded:
 //!
 //! - a connection waiting for a request's headers (its first, or the next one on a kept-alive
 //!   connection) is closed after `header_timeout` (hyper's header read timer covers both);
 //! - a request body still incomplete after `body_timeout` is answered 408 and its connection
-//!   closed (`http::read_bodies_in_time`);
+//!   closed (`body::bound_bodies`);
 //! - at most `max_connections` are open at once (fewer when the file-descriptor limit would not
 //!   leave room for files and the journal). At the cap, a new connection displaces the open one
 //!   that has been idle longest, those that never completed a request first, so a flood of

@@ -1,6 +1,6 @@
-//! SIGINT or SIGTERM, whichever comes first: what ends `serve` and `dashboard` (calls in
-//! flight finish first, see [`super::RunningServer::shutdown`]). Where SIGTERM cannot be
-//! listened for, SIGINT alone.
+//! SIGINT or SIGTERM, whichever comes first: what ends `serve` and `dashboard` (each then
+//! shuts down in its own order: `serve` lets the calls in flight finish first). Where SIGTERM
+//! cannot be listened for, SIGINT alone.
 
 pub async fn shutdown_signal() {
     let interrupt = tokio::signal::ctrl_c();

@@ -1,28 +1,29 @@
-//! The HTTP face: `/mcp` (Streamable HTTP), `/sse` (legacy SSE) and `/health`, behind one
-//! DNS-rebinding guard, one body limit and one body timeout.
+//! The routes: `/mcp` (Streamable HTTP), `/sse` (legacy SSE) and `/health`, behind the
+//! listener's layers (`crate::http`) in request order: the refusals' log (`serve -v`), the
+//! DNS-rebinding guard, then the body limit and deadline.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::body::Body;
-use axum::extract::{Request, State};
-use axum::http::{StatusCode, header};
-use axum::middleware::{self, Next};
+use axum::http::StatusCode;
+use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
+use tower::ServiceBuilder;
 
 use super::ServerOptions;
-use super::guard::{HostGuard, guard_hosts};
 use super::mcp::{InFlight, Mcp};
-use super::plain;
 use super::sessions::Sessions;
 use super::sse::Sse;
 use super::streamable::Streamable;
 use super::streams::Streams;
 use crate::engine::Engine;
+use crate::http::body::{BodyLimits, bound_bodies};
+use crate::http::guard::{HostGuard, guard_hosts};
+use crate::http::plain;
 
 /// Request bodies above this are refused with 413, on every route.
 pub(crate) const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
@@ -46,7 +47,7 @@ impl AppState {
         Self {
             mcp: Arc::new(Mcp::new(engine, options)),
             sessions: Sessions::new(options.max_sessions, options.session_idle, shutdown.clone()),
-            streams: Streams::new(super::connections::fitting_cap(
+            streams: Streams::new(crate::http::connections::fitting_cap(
                 options.connections.max_connections,
             )),
             guard: Arc::new(HostGuard::new(&options.allowed_hosts).without_origin_check()),
@@ -78,9 +79,16 @@ pub fn app(state: AppState) -> Router {
         Arc::clone(&state.mcp),
         Arc::clone(&state.sessions),
         Arc::clone(&state.streams),
+        state.shutdown.clone(),
     );
     let tools = state.mcp.tool_count();
-    let router = Router::new()
+    let bodies = BodyLimits {
+        max_bytes: MAX_BODY_BYTES,
+        timeout: state.body_timeout,
+        too_large,
+        too_slow,
+    };
+    let routes = Router::new()
         .route(
             "/mcp",
             any(super::streamable::handle).with_state(streamable.clone()),
@@ -95,20 +103,20 @@ pub fn app(state: AppState) -> Router {
             "/health",
             get(move || async move { axum::Json(json!({"status": "ok", "tools": tools})) }),
         )
-        .fallback(|| async { plain::error(StatusCode::NOT_FOUND, "404 page not found") })
-        .layer(middleware::from_fn_with_state(
-            state.body_timeout,
-            read_bodies_in_time,
-        ))
-        .layer(middleware::from_fn(refuse_large_bodies))
-        .layer(middleware::from_fn_with_state(state.guard, guard_hosts));
-    if state.verbose {
-        router.layer(middleware::from_fn(super::refusals::log_refusals))
-    } else {
-        router
-    }
+        .fallback(|| async { plain::not_found() });
+    routes.layer(
+        ServiceBuilder::new()
+            .option_layer(
+                state
+                    .verbose
+                    .then(|| middleware::from_fn(super::refusals::log_refusals)),
+            )
+            .layer(middleware::from_fn_with_state(state.guard, guard_hosts))
+            .layer(middleware::from_fn_with_state(bodies, bound_bodies)),
+    )
 }
 
+/// A body over [`MAX_BODY_BYTES`], as v1.7.0's SDK refuses it.
 fn too_large() -> Response {
     plain::error(
         StatusCode::PAYLOAD_TOO_LARGE,
@@ -116,49 +124,7 @@ fn too_large() -> Response {
     )
 }
 
-/// A declared length over the limit is refused before anything reads the body; streamed bodies
-/// are cut off by [`read_bodies_in_time`].
-async fn refuse_large_bodies(request: Request, next: Next) -> Response {
-    let declared = request
-        .headers()
-        .get(header::CONTENT_LENGTH)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.trim().parse::<u64>().ok());
-    if declared.is_some_and(|length| length > MAX_BODY_BYTES as u64) {
-        return too_large();
-    }
-    next.run(request).await
-}
-
-/// Reads the whole body (within the size limit) before any route sees it, and gives up after
-/// `timeout`: a client that sends its body slowly, or holds back its last bytes, would otherwise
-/// hold the connection and the buffered part for ever. It gets 408 and its connection is
-/// closed, as nginx answers a body that stalls. Requests without a body pass at once.
-async fn read_bodies_in_time(
-    State(timeout): State<Duration>,
-    request: Request,
-    next: Next,
-) -> Response {
-    let (parts, body) = request.into_parts();
-    match tokio::time::timeout(timeout, axum::body::to_bytes(body, MAX_BODY_BYTES)).await {
-        Ok(Ok(bytes)) => {
-            next.run(Request::from_parts(parts, Body::from(bytes)))
-                .await
-        }
-        Ok(Err(error)) => {
-            tracing::debug!("cannot read a request body: {error}");
-            too_large()
-        }
-        Err(_) => {
-            tracing::debug!(
-                "a request body still incomplete after {timeout:?}: closing its connection"
-            );
-            (
-                StatusCode::REQUEST_TIMEOUT,
-                [(header::CONNECTION, "close")],
-                "Request Timeout",
-            )
-                .into_response()
-        }
-    }
+/// A body that did not arrive within the body timeout.
+fn too_slow() -> Response {
+    (StatusCode::REQUEST_TIMEOUT, "Request Timeout").into_response()
 }
