@@ -12,7 +12,7 @@ use futures::StreamExt;
 use serde_json::value::RawValue;
 use tokio_util::sync::CancellationToken;
 
-use super::mcp::{Arrival, Mcp, Session};
+use super::mcp::{Mcp, PlannedCall, Session};
 use super::plain;
 use super::sessions::Sessions;
 use crate::engine::{Fault, Origin};
@@ -47,7 +47,7 @@ impl<'a> Ingress<'a> {
         }
     }
 
-    /// The one step of a call whose fault the ingress answers ([`Arrival::ingress_fault`]),
+    /// The one step of a call whose fault the ingress answers ([`PlannedCall::ingress_fault`]),
     /// the same over every HTTP transport: the plan's delay first (docs/CONTROLS.md), then the
     /// journal line, then the end of what the fault ends, then the ingress's answer. A shutdown
     /// during the delay answers 503, as an ingress whose upstream went away does.
@@ -55,7 +55,7 @@ impl<'a> Ingress<'a> {
         self,
         session: &Arc<Session>,
         params: Option<&RawValue>,
-        arrival: Arrival,
+        arrival: PlannedCall,
         fault: Fault,
     ) -> Response {
         let waited = self

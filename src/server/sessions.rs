@@ -17,14 +17,14 @@ pub const DEFAULT_MAX_SESSIONS: usize = 2000;
 
 /// A session in the table, with what the HTTP layers keep beside it.
 #[derive(Debug)]
-pub(crate) struct Live {
+pub(crate) struct OpenSession {
     pub(crate) session: Arc<Session>,
     touched: Mutex<Instant>,
     /// Whether the session's standalone GET stream is open (one at a time).
     pub(crate) standalone: AtomicBool,
 }
 
-impl Live {
+impl OpenSession {
     pub(crate) fn touch(&self) {
         *self.touched.lock().unwrap_or_else(PoisonError::into_inner) = Instant::now();
     }
@@ -36,7 +36,7 @@ impl Live {
 
 #[derive(Debug)]
 pub(crate) struct Sessions {
-    open: Mutex<HashMap<Arc<str>, Arc<Live>>>,
+    open: Mutex<HashMap<Arc<str>, Arc<OpenSession>>>,
     max: usize,
     idle: Duration,
     /// Told whenever a session ends, for the memory trimmer.
@@ -55,7 +55,7 @@ impl Sessions {
         })
     }
 
-    fn open(&self) -> std::sync::MutexGuard<'_, HashMap<Arc<str>, Arc<Live>>> {
+    fn open(&self) -> std::sync::MutexGuard<'_, HashMap<Arc<str>, Arc<OpenSession>>> {
         self.open.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
@@ -70,11 +70,11 @@ impl Sessions {
 
     /// Puts `session` in the table (ending the one idle longest when the table is full) and
     /// expires it once it has been idle for the idle time.
-    pub(crate) fn admit(self: &Arc<Self>, session: Arc<Session>) -> Arc<Live> {
+    pub(crate) fn admit(self: &Arc<Self>, session: Arc<Session>) -> Arc<OpenSession> {
         let Some(id) = session.id().map(Arc::<str>::from) else {
             unreachable!("HTTP sessions always have an id");
         };
-        let live = Arc::new(Live {
+        let live = Arc::new(OpenSession {
             session,
             touched: Mutex::new(Instant::now()),
             standalone: AtomicBool::new(false),
@@ -104,7 +104,7 @@ impl Sessions {
         live
     }
 
-    pub(crate) fn get(&self, id: &str) -> Option<Arc<Live>> {
+    pub(crate) fn get(&self, id: &str) -> Option<Arc<OpenSession>> {
         let live = self.open().get(id).cloned()?;
         live.touch();
         Some(live)
@@ -124,18 +124,18 @@ impl Sessions {
 
     /// Ends every session (shutdown).
     pub(crate) fn close_all(&self) {
-        let all: Vec<Arc<Live>> = self.open().drain().map(|(_, live)| live).collect();
+        let all: Vec<Arc<OpenSession>> = self.open().drain().map(|(_, live)| live).collect();
         for live in all {
             self.finish(&live);
         }
     }
 
-    fn finish(&self, live: &Live) {
+    fn finish(&self, live: &OpenSession) {
         live.session.end();
         self.ended.notify_one();
     }
 
-    fn expire_when_idle(self: &Arc<Self>, id: Arc<str>, live: &Arc<Live>) {
+    fn expire_when_idle(self: &Arc<Self>, id: Arc<str>, live: &Arc<OpenSession>) {
         let (sessions, live, idle) = (Arc::downgrade(self), Arc::clone(live), self.idle);
         let shutdown = self.shutdown.clone();
         tokio::spawn(async move {

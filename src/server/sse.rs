@@ -16,7 +16,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::faults::Ingress;
 use super::jsonrpc::{self, Message, Method};
-use super::mcp::{Arrival, Mcp, Reply, Session, ToolCall};
+use super::mcp::{Mcp, PlannedCall, Reply, Session, ToolCall};
 use super::plain;
 use super::sessions::Sessions;
 use super::streamable::event;
@@ -217,7 +217,7 @@ struct Stream {
     first: Option<Bytes>,
     receiver: mpsc::UnboundedReceiver<Bytes>,
     queued: Arc<AtomicUsize>,
-    live: Arc<super::sessions::Live>,
+    live: Arc<super::sessions::OpenSession>,
     _closing: Closing,
 }
 
@@ -306,7 +306,7 @@ async fn answer_on_stream(
     session: &Arc<Session>,
     request: jsonrpc::Request,
     method: Method,
-    arrival: Option<Arrival>,
+    arrival: Option<PlannedCall>,
     outbox: &Outbox,
     sessions: &Sessions,
     id: &str,

@@ -19,7 +19,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::ServerOptions;
 use super::jsonrpc::{self, Message, Method, error_message};
-use super::mcp::{Arrival, Mcp, Reply, Session};
+use super::mcp::{Mcp, PlannedCall, Reply, Session};
 use crate::engine::Engine;
 use crate::engine::Origin;
 
@@ -106,7 +106,7 @@ async fn handle(
         }
     }
     if batch {
-        let arrivals: Vec<Option<Arrival>> = checked
+        let arrivals: Vec<Option<PlannedCall>> = checked
             .iter()
             .map(|(request, method)| arrival(mcp, session, request, *method))
             .collect();
@@ -161,7 +161,7 @@ fn arrival(
     session: &Session,
     request: &jsonrpc::Request,
     method: Method,
-) -> Option<Arrival> {
+) -> Option<PlannedCall> {
     if method != Method::ToolsCall || !request.is_call() || !session.is_initialized() {
         return None;
     }

@@ -15,10 +15,10 @@ use tokio_util::sync::CancellationToken;
 
 use super::faults::Ingress;
 use super::jsonrpc::{self, Message, Method};
-use super::mcp::{Arrival, DEFAULT_HEADER_VERSION, Mcp, Reply, ToolCall};
+use super::mcp::{DEFAULT_HEADER_VERSION, Mcp, PlannedCall, Reply, ToolCall};
 use super::plain;
 use super::profile::WireProfile;
-use super::sessions::{Live, Sessions};
+use super::sessions::{OpenSession, Sessions};
 use super::streams::Streams;
 use super::{standard_headers, stateless};
 use crate::engine::Origin;
@@ -165,7 +165,7 @@ async fn serve(http: Streamable, run: Option<RunName>, request: Request) -> Resp
 /// A POST's messages, answered.
 async fn post(
     http: &Streamable,
-    live: Option<Arc<Live>>,
+    live: Option<Arc<OpenSession>>,
     run: Option<RunName>,
     headers: &HeaderMap,
     version: &str,
@@ -253,7 +253,7 @@ async fn post(
     }
     // Calls arrive in order; the ingress answers its faults in front of the SDK, for a call
     // of a live session.
-    let mut arrivals: Vec<Option<Arrival>> = Vec::with_capacity(requests.len());
+    let mut arrivals: Vec<Option<PlannedCall>> = Vec::with_capacity(requests.len());
     let faults_served = !batch && (live.is_some() || profile.is_stateless());
     for (request, method) in &requests {
         let arrival = (*method == Method::ToolsCall && session.is_initialized())
@@ -261,7 +261,7 @@ async fn post(
             .flatten()
             .map(|name| http.mcp.arrive(&session, &name));
         if faults_served
-            && let Some(fault) = arrival.as_ref().and_then(Arrival::ingress_fault)
+            && let Some(fault) = arrival.as_ref().and_then(PlannedCall::ingress_fault)
             && let Some(arrival) = arrival
         {
             let ingress = Ingress::new(&http.mcp, &http.sessions, &http.shutdown);
@@ -330,7 +330,7 @@ async fn post(
 
 /// The standalone GET stream: one per session, open until the session or the client ends.
 fn standalone(
-    live: &Arc<Live>,
+    live: &Arc<OpenSession>,
     headers: &HeaderMap,
     streams: &Arc<Streams>,
     profile: WireProfile,
@@ -375,7 +375,7 @@ fn standalone(
 }
 
 /// Marks the session's standalone stream closed when the body that holds it is dropped.
-struct StandaloneOpen(Arc<Live>);
+struct StandaloneOpen(Arc<OpenSession>);
 
 impl Drop for StandaloneOpen {
     fn drop(&mut self) {

@@ -159,12 +159,12 @@ fn out_of_range(text: &str, line: usize, column: usize) -> Option<(&str, &str)> 
 /// A call as it arrived: its plan (none for a tool that does not exist) and its place in the
 /// journal, both taken as it arrives so that sequences and journal lines follow arrival order.
 #[derive(Debug)]
-pub(crate) struct Arrival {
+pub(crate) struct PlannedCall {
     plan: Option<Plan>,
     turn: JournalSlot,
 }
 
-impl Arrival {
+impl PlannedCall {
     /// The fault the ingress answers for this call, in front of this layer, if any.
     pub(crate) fn ingress_fault(&self) -> Option<Fault> {
         self.plan
@@ -176,11 +176,11 @@ impl Arrival {
 
 impl Mcp {
     /// A call of `tool` arriving in `session` now.
-    pub(crate) fn arrive(&self, session: &Session, tool: &str) -> Arrival {
+    pub(crate) fn arrive(&self, session: &Session, tool: &str) -> PlannedCall {
         let turn = session.take_journal_slot();
         // A forwarded call has no plan: the upstream answers it, with no delay or fault.
         if self.forwarder.is_some() || session.engine().tool(tool).is_none() {
-            return Arrival { plan: None, turn };
+            return PlannedCall { plan: None, turn };
         }
         let planned = panic::catch_unwind(AssertUnwindSafe(|| {
             let client = session.client();
@@ -192,7 +192,7 @@ impl Mcp {
             tracing::error!("planning a call failed: it panicked");
             Plan::default()
         });
-        Arrival {
+        PlannedCall {
             plan: Some(plan),
             turn,
         }
@@ -204,10 +204,10 @@ impl Mcp {
         session: &Arc<Session>,
         id: &Id,
         call: ToolCall,
-        arrival: Option<Arrival>,
+        arrival: Option<PlannedCall>,
         cancelled: &CancellationToken,
     ) -> Reply {
-        let Arrival { plan, mut turn } =
+        let PlannedCall { plan, mut turn } =
             arrival.unwrap_or_else(|| self.arrive(session, &call.name));
         if let Some(forwarder) = &self.forwarder {
             let _counted = self.in_flight.enter();
@@ -405,10 +405,10 @@ impl Mcp {
         &self,
         session: &Session,
         params: Option<&RawValue>,
-        arrival: Arrival,
+        arrival: PlannedCall,
         cut: &CancellationToken,
     ) -> bool {
-        let Arrival { plan, mut turn } = arrival;
+        let PlannedCall { plan, mut turn } = arrival;
         let Some(plan) = plan else {
             return true;
         };

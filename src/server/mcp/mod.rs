@@ -14,7 +14,7 @@ use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
-pub(crate) use calls::{Arrival, ToolCall};
+pub(crate) use calls::{PlannedCall, ToolCall};
 pub(crate) use in_flight::InFlight;
 pub(crate) use results::DEFAULT_HEADER_VERSION;
 pub use results::{advertised, advertised_as, rewritten_fields};
@@ -129,7 +129,7 @@ impl Mcp {
         session: &Arc<Session>,
         request: Request,
         method: Method,
-        arrival: Option<Arrival>,
+        arrival: Option<PlannedCall>,
     ) -> Reply {
         let protocol = match self.admit(session, &request, method) {
             Ok(protocol) => protocol,
@@ -222,7 +222,7 @@ impl Mcp {
         session: &Arc<Session>,
         request: Request,
         method: Method,
-        arrival: Option<Arrival>,
+        arrival: Option<PlannedCall>,
     ) -> Reply {
         let Some(id) = request.id.clone() else {
             self.notified(session, &request, method);
