@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::cli::args::CallsArgs;
 use crate::cli::printable::{clipped, printable};
 use crate::cli::{Status, printer};
-use crate::engine::journal::Entry;
+use crate::engine::journal::{Entry, JournalWatch};
 use crate::engine::{ProjectLayout, Recent, RunName, absolute, journal, runs};
 
 /// The journal of `layout` (the run's, when `run` is named), or every run's with `--all-runs`.
@@ -191,18 +191,36 @@ fn gap_row(gap: &journal::Gap) -> Vec<String> {
     ]
 }
 
+/// How long `--follow` waits for a change before it looks anyway.
+const LOOK_AGAIN: Duration = Duration::from_secs(2);
+
 /// Prints each new call as it is journalled, one whole row at a time, until interrupted;
-/// carries on from the start of the file when the journal is cleared or rotated.
+/// carries on from the start of the file when the journal is cleared or rotated. It looks
+/// when the journal's folder changes ([`JournalWatch`]), and every [`LOOK_AGAIN`] besides.
 fn follow(path: &Path, args: &CallsArgs, recent: Recent) -> anyhow::Result<()> {
     let mut follower = recent
         .follow()
         .with_context(|| format!("cannot open {}", path.display()))?;
+    let (changed, change) = std::sync::mpsc::sync_channel(1);
+    let watch = JournalWatch::new(path, move || {
+        let _ = changed.try_send(());
+    });
+    let wait = match &watch {
+        Ok(_) => LOOK_AGAIN,
+        Err(error) => {
+            tracing::warn!(
+                "cannot watch {}: {error}; looking every 200 ms",
+                path.display()
+            );
+            Duration::from_millis(200)
+        }
+    };
     loop {
         let lines = follower
             .poll()
             .with_context(|| format!("cannot read {}", path.display()))?;
         if lines.is_empty() {
-            std::thread::sleep(Duration::from_millis(200));
+            let _ = change.recv_timeout(wait);
         }
         for line in lines {
             if let Some(entry) = journal::parse(&line)

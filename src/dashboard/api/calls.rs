@@ -16,12 +16,13 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use futures::Stream;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use tokio::sync::mpsc;
+use tokio::sync::{Notify, mpsc};
 use tokio_stream::wrappers::ReceiverStream;
 
 use super::in_run::InRun;
 use super::{ApiError, blocking};
 use crate::dashboard::Dashboard;
+use crate::engine::journal::JournalWatch;
 use crate::engine::{Follower, journal};
 use crate::http::memory::release_free_memory;
 
@@ -33,8 +34,11 @@ const SNAPSHOT: usize = 500;
 const SNAPSHOT_BYTES: usize = 2 * 1024 * 1024;
 /// Events waiting for a page that does not read: each is one journal line, at most ~200 KiB.
 const QUEUED_EVENTS: usize = 8;
-/// How often the stream looks for new lines: "within a second" with room to spare.
+/// How often the stream looks for new lines without being told of a change: where the
+/// journal's folder cannot be watched, "within a second" with room to spare.
 const POLL: Duration = Duration::from_millis(250);
+/// How often it looks anyway while the folder is watched.
+const LOOK_AGAIN: Duration = Duration::from_secs(2);
 
 #[derive(Debug, Deserialize)]
 pub(super) struct ListQuery {
@@ -147,11 +151,21 @@ async fn follow(dashboard: Dashboard, sender: mpsc::Sender<Result<Event, Infalli
         return;
     }
     let mut seen = Seen::of(&dashboard.journal);
-    let mut ticks = tokio::time::interval(POLL);
+    let changed = Arc::new(Notify::new());
+    let wake = Arc::clone(&changed);
+    let watch = JournalWatch::new(&dashboard.journal, move || wake.notify_one());
+    let mut ticks = tokio::time::interval(match &watch {
+        Ok(_) => LOOK_AGAIN,
+        Err(error) => {
+            tracing::warn!(path = %dashboard.journal.display(), "dashboard: cannot watch the journal ({error}); looking every {POLL:?}");
+            POLL
+        }
+    });
     loop {
         tokio::select! {
             () = dashboard.shutdown.cancelled() => return,
             () = sender.closed() => return,
+            () = changed.notified() => {}
             _ = ticks.tick() => {}
         }
         // A journal that did not exist yet is followed from its start once it does.
