@@ -17,14 +17,6 @@ use super::plain;
 use super::sessions::Sessions;
 use crate::engine::{Fault, Origin};
 
-/// Whether the ingress answers `fault` over HTTP, instead of the SDK's layer.
-pub(crate) fn answered_by_ingress(fault: Fault) -> bool {
-    matches!(
-        fault,
-        Fault::Http502 | Fault::Http503 | Fault::Http504 | Fault::Drop | Fault::SessionExpired
-    )
-}
-
 /// What the ingress reaches of the server behind it: the MCP layer that journals, the session
 /// table, and the shutdown that ends a wait.
 #[derive(Clone, Copy)]
@@ -116,5 +108,5 @@ fn broken_stream() -> Response {
             "connection reset",
         ))
     });
-    super::streamable::stream(body.boxed(), None)
+    super::post_answer::stream(body.boxed(), None)
 }

@@ -5,6 +5,7 @@
 pub(crate) mod faults;
 mod jsonrpc;
 mod mcp;
+mod post_answer;
 mod profile;
 mod refusals;
 mod routes;

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use axum::body::{Body, Bytes};
+use axum::body::Bytes;
 use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method as HttpMethod, StatusCode, header};
 use axum::response::Response;
@@ -17,6 +17,7 @@ use super::faults::Ingress;
 use super::jsonrpc::{self, Message, Method};
 use super::mcp::{DEFAULT_HEADER_VERSION, Mcp, PlannedCall, Reply, ToolCall};
 use super::plain;
+use super::post_answer::{SESSION_ID, stream};
 use super::profile::WireProfile;
 use super::sessions::{OpenSession, Sessions};
 use super::streams::Streams;
@@ -24,7 +25,6 @@ use super::{standard_headers, stateless};
 use crate::engine::Origin;
 use crate::engine::RunName;
 
-pub(crate) const SESSION_ID: &str = "mcp-session-id";
 const PROTOCOL_VERSION: &str = "mcp-protocol-version";
 const LAST_EVENT_ID: &str = "last-event-id";
 
@@ -407,32 +407,6 @@ pub(crate) fn event(message: &[u8]) -> Bytes {
     out.extend_from_slice(message);
     out.extend_from_slice(b"\n\n");
     Bytes::from(out)
-}
-
-/// A 200 `text/event-stream` answer with the SDK's headers.
-pub(crate) fn stream(
-    events: futures::stream::BoxStream<'static, Result<Bytes, std::io::Error>>,
-    session: Option<&str>,
-) -> Response {
-    let mut response = Response::new(Body::from_stream(events));
-    stream_headers(&mut response, "text/event-stream");
-    if let Some(id) = session.and_then(|id| HeaderValue::from_str(id).ok()) {
-        response.headers_mut().insert(SESSION_ID, id);
-    }
-    response
-}
-
-/// The headers the SDK sets on a POST's answer before it writes it: no caching, the
-/// connection kept alive, and `content_type` (the stream's, or JSON for an error it answers
-/// instead).
-pub(crate) fn stream_headers(response: &mut Response, content_type: &'static str) {
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static("no-cache, no-transform"),
-    );
-    headers.insert(header::CONNECTION, HeaderValue::from_static("keep-alive"));
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
 }
 
 /// Go's `mime.ParseMediaType(...)`'s media type, lower-cased; empty when it does not parse.

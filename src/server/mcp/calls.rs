@@ -156,6 +156,14 @@ fn out_of_range(text: &str, line: usize, column: usize) -> Option<(&str, &str)> 
     Some((key, &before[start..]))
 }
 
+/// Whether the ingress answers `fault` over HTTP, instead of the SDK's layer.
+fn answered_by_ingress(fault: Fault) -> bool {
+    matches!(
+        fault,
+        Fault::Http502 | Fault::Http503 | Fault::Http504 | Fault::Drop | Fault::SessionExpired
+    )
+}
+
 /// A call as it arrived: its plan (none for a tool that does not exist) and its place in the
 /// journal, both taken as it arrives so that sequences and journal lines follow arrival order.
 #[derive(Debug)]
@@ -170,7 +178,7 @@ impl PlannedCall {
         self.plan
             .as_ref()?
             .fault
-            .filter(|fault| crate::server::faults::answered_by_ingress(*fault))
+            .filter(|fault| answered_by_ingress(*fault))
     }
 }
 
