@@ -1,4 +1,5 @@
-//! An edit of a tool file or the overrides file is seen by a running server on its next call,
+//! An edit of a tool file, the overrides file or a world data file is seen by a running server
+//! on its next call,
 //! however it is made. Files are read again only when their stamp (device, inode, size,
 //! modification time) says they may have changed, or while they are within the racy window of
 //! two seconds after a write (docs/PERFORMANCE.md); each case below is one a stamp check gets
@@ -43,6 +44,8 @@ enum Target {
     ToolFile,
     /// `.run/overrides.json`, which forces the `pick` tool's scenario named by the version.
     Overrides,
+    /// `tools/world/echo.json`, whose version the `from_world` tool's jq program answers.
+    WorldData,
 }
 
 /// The versions a case writes: one and two have the same length, so a target's text for one
@@ -55,12 +58,13 @@ fn settled_time(age_secs: u64) -> SystemTime {
 }
 
 impl Target {
-    const ALL: [Self; 2] = [Self::ToolFile, Self::Overrides];
+    const ALL: [Self; 3] = [Self::ToolFile, Self::Overrides, Self::WorldData];
 
     fn relative(self) -> &'static str {
         match self {
             Self::ToolFile => "tools/echo.md",
             Self::Overrides => ".run/overrides.json",
+            Self::WorldData => "tools/world/echo.json",
         }
     }
 
@@ -73,6 +77,7 @@ impl Target {
                 ),
             ),
             Self::Overrides => format!("{{\"pick\": \"{version}\"}}"),
+            Self::WorldData => format!("{{\"v\": \"{version}\"}}"),
         }
     }
 
@@ -81,6 +86,7 @@ impl Target {
         let tool = match self {
             Self::ToolFile => "echo",
             Self::Overrides => "pick",
+            Self::WorldData => "from_world",
         };
         let result = call(client, tool, json!({}))
             .await
@@ -231,6 +237,13 @@ impl Edit {
 /// A project whose targets are at version zero, settled.
 fn project() -> Project {
     let project = Project::empty();
+    project.write(
+        "tools/from_world.md",
+        &tool_file(
+            "from_world",
+            "## Scenario: answer\n\n```jq response\n{v: .data.echo.v}\n```\n",
+        ),
+    );
     project.write(
         "tools/pick.md",
         &tool_file(

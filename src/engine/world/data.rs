@@ -6,11 +6,11 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
 
 use serde_json::{Map, Value};
 
 use super::locate;
+use crate::engine::catalog::stamp::Stamp;
 use crate::engine::safe_read;
 use crate::engine::toolfile::diagnostic::Diagnostic;
 
@@ -24,7 +24,7 @@ pub const SCHEMA_FOLDER: &str = "schema";
 const MAX_SIZE: u64 = 8 * 1024 * 1024;
 
 /// Everything in the world folder, read at one moment.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct WorldData {
     /// Each data file's value under its file stem (`restaurants.json` → `restaurants`).
     pub data: Map<String, Value>,
@@ -36,9 +36,21 @@ pub struct WorldData {
     pub def_files: Vec<(PathBuf, String)>,
 }
 
-/// What identifies the folder's contents without reading them: each file's name, size and
-/// modification time.
-pub type Fingerprint = Vec<(PathBuf, u64, Option<SystemTime>)>;
+/// What identifies the folder's contents without reading them: each file's name and
+/// [`Stamp`] (`None`: it cannot be had, and the file is read on every call).
+pub type Fingerprint = Vec<(PathBuf, Option<Stamp>)>;
+
+/// Whether a reading of the folder made under `earlier` still stands now: the same files, each
+/// vouched for by its stamp (settled and unchanged, as a tool file is).
+pub fn vouches(now: &Fingerprint, earlier: &Fingerprint) -> bool {
+    now.len() == earlier.len()
+        && now
+            .iter()
+            .zip(earlier)
+            .all(|((path, stamp), (was, earlier))| {
+                path == was && stamp.is_some_and(|stamp| stamp.vouches_for(earlier.as_ref()))
+            })
+}
 
 /// The world folder of the tools folder `tools`.
 pub fn folder(tools: &Path) -> PathBuf {
@@ -77,10 +89,8 @@ pub fn fingerprint(tools: &Path) -> Fingerprint {
         .into_iter()
         .chain(files_in(&folder(tools).join(SCHEMA_FOLDER)))
         .map(|path| {
-            let meta = std::fs::metadata(&path).ok();
-            let size = meta.as_ref().map_or(0, std::fs::Metadata::len);
-            let modified = meta.and_then(|m| m.modified().ok());
-            (path, size, modified)
+            let stamp = Stamp::of(&path);
+            (path, stamp)
         })
         .collect()
 }

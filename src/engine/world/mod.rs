@@ -27,13 +27,18 @@ pub struct World {
     current: RwLock<Result<Arc<Generation>, Arc<Vec<Diagnostic>>>>,
 }
 
+/// Each program's source and what compiling it gave.
+type Programs = Mutex<HashMap<String, Result<Arc<Expr>, String>>>;
+
 /// One reading of the world folder, with the programs compiled against its definitions.
 pub struct Generation {
     fingerprint: Fingerprint,
     pub data: WorldData,
     /// `data` as jq sees it, made once per reading.
     data_val: Val,
-    programs: Mutex<HashMap<String, Result<Arc<Expr>, String>>>,
+    /// The programs compiled against `data`'s definitions, shared by the readings that found
+    /// the same data.
+    programs: Arc<Programs>,
 }
 
 impl std::fmt::Debug for Generation {
@@ -64,7 +69,7 @@ pub struct Input<'a> {
 impl World {
     /// Reads the world folder of the tools folder `tools`.
     pub fn load(tools: &Path) -> (Self, Vec<Diagnostic>) {
-        let generation = Generation::read(tools);
+        let generation = Generation::read(tools, data::fingerprint(tools), None);
         let diagnostics = match &generation {
             Ok(_) => Vec::new(),
             Err(diagnostics) => diagnostics.as_ref().clone(),
@@ -78,21 +83,22 @@ impl World {
         )
     }
 
-    /// The world as it is on disk now: read again when a file changed. Problems are the
-    /// files' diagnostics, for the log.
+    /// The world as it is on disk now: read again when a file's stamp does not vouch for the
+    /// last reading (docs/FORMAT.md, "Edits apply on the next call"). A reading that finds the
+    /// same data keeps the programs compiled for it. Problems are the files' diagnostics, for
+    /// the log.
     pub fn current(&self) -> Result<Arc<Generation>, Arc<Vec<Diagnostic>>> {
         let now = data::fingerprint(&self.tools);
-        {
+        let last = {
             let current = self.current.read().unwrap_or_else(|e| e.into_inner());
-            let same = match &*current {
-                Ok(generation) => generation.fingerprint == now,
-                Err(_) => false,
-            };
-            if same {
+            if let Ok(generation) = &*current
+                && data::vouches(&now, &generation.fingerprint)
+            {
                 return current.clone();
             }
-        }
-        let fresh = Generation::read(&self.tools);
+            current.clone().ok()
+        };
+        let fresh = Generation::read(&self.tools, now, last.as_deref());
         let mut current = self.current.write().unwrap_or_else(|e| e.into_inner());
         *current = fresh.clone();
         fresh
@@ -126,11 +132,24 @@ fn definition_problems(data: &WorldData) -> Vec<Diagnostic> {
 }
 
 impl Generation {
-    fn read(tools: &Path) -> Result<Arc<Self>, Arc<Vec<Diagnostic>>> {
-        let fingerprint = data::fingerprint(tools);
+    /// The world folder read under `fingerprint`; the programs of `last` are kept when it
+    /// found the same data.
+    fn read(
+        tools: &Path,
+        fingerprint: Fingerprint,
+        last: Option<&Generation>,
+    ) -> Result<Arc<Self>, Arc<Vec<Diagnostic>>> {
         let (data, diagnostics) = data::load(tools);
         if !diagnostics.is_empty() {
             return Err(Arc::new(diagnostics));
+        }
+        if let Some(last) = last.filter(|last| last.data == data) {
+            return Ok(Arc::new(Self {
+                fingerprint,
+                data,
+                data_val: last.data_val.clone(),
+                programs: Arc::clone(&last.programs),
+            }));
         }
         if Expr::compile(&data.defs, ".").is_err() {
             return Err(Arc::new(definition_problems(&data)));
@@ -140,7 +159,7 @@ impl Generation {
             fingerprint,
             data,
             data_val,
-            programs: Mutex::default(),
+            programs: Arc::default(),
         }))
     }
 
