@@ -23,6 +23,7 @@ import util from 'node:util';
 
 import { createMCPClient } from '@ai-sdk/mcp';
 import { StdioMCPTransport } from '@ai-sdk/mcp/mcp-stdio';
+import { Tap, assert, withTimeout } from './tap.mjs';
 
 const STARTUP_TIMEOUT_MS = 30_000;
 const STEP_TIMEOUT_MS = 15_000;
@@ -38,42 +39,15 @@ if (!binArg || !rootArg) {
 const bin = path.resolve(binArg);
 const toolsDir = path.join(path.resolve(rootArg), 'tools');
 
-let passed = 0;
-let failed = 0;
-function report(ok, name, detail) {
-  if (ok) passed++;
-  else failed++;
-  console.log(`${ok ? 'ok' : 'not ok'} - ${name}`);
-  if (!ok && detail) for (const line of String(detail).split('\n')) console.log(`#   ${line}`);
-}
-function withTimeout(promise, what) {
-  let timer;
-  return Promise.race([
-    promise,
-    new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${what}: nothing within ${STEP_TIMEOUT_MS} ms`)), STEP_TIMEOUT_MS);
-    }),
-  ]).finally(() => clearTimeout(timer));
-}
-async function check(name, fn) {
-  try {
-    await withTimeout(fn(), name);
-    report(true, name);
-    return true;
-  } catch (e) {
-    report(false, name, e instanceof Error ? `${e.name}: ${e.message}` : util.inspect(e, { depth: 6 }));
-    return false;
-  }
-}
-function assert(cond, msg) {
-  if (!cond) throw new Error(msg);
-}
+const tap = new Tap((e) => (e instanceof Error ? `${e.name}: ${e.message}` : util.inspect(e, { depth: 6 })));
+const { report } = tap;
+/** One check, failed when it takes longer than STEP_TIMEOUT_MS. */
+const check = (name, fn) => tap.check(name, () => withTimeout(fn(), STEP_TIMEOUT_MS, name));
 
 const [major] = process.versions.node.split('.').map(Number);
 if (major < 22) {
   report(false, `setup: Node ${process.versions.node}; @ai-sdk/mcp needs Node 22 or newer`);
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(1);
+  tap.finish();
 }
 
 /** The tool names of the files under tools/ (README.md files are not tools). */
@@ -163,8 +137,7 @@ async function runTransport(label, transport) {
 const overall = setTimeout(() => {
   report(false, `overall: not finished within ${OVERALL_TIMEOUT_MS} ms`);
   for (const child of children) child.kill('SIGKILL');
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(1);
+  tap.finish();
 }, OVERALL_TIMEOUT_MS);
 
 try {
@@ -178,5 +151,4 @@ try {
   for (const child of children) child.kill('SIGKILL');
   fs.rmSync(tmp, { recursive: true, force: true });
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+tap.finish();

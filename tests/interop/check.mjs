@@ -32,6 +32,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpError, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { Tap, assert, show, withTimeout } from './tap.mjs';
 
 const STARTUP_TIMEOUT_MS = 30_000;
 const REQUEST_TIMEOUT_MS = 15_000;
@@ -117,44 +118,13 @@ const serverArgs = ['--tools', toolsDir, '--overrides', overridesPath, 'serve'];
 // ---------------------------------------------------------------------------------------------
 // Reporting
 
-let passed = 0;
-let failed = 0;
-function report(ok, name, detail) {
-  if (ok) {
-    passed++;
-    console.log(`ok - ${name}`);
-  } else {
-    failed++;
-    console.log(`not ok - ${name}`);
-    if (detail) for (const line of String(detail).split('\n')) console.log(`#   ${line}`);
-  }
-}
-async function check(name, fn) {
-  try {
-    await fn();
-    report(true, name);
-  } catch (e) {
-    report(false, name, describe(e));
-  }
-}
 function describe(e) {
   if (e instanceof McpError) return `McpError ${e.code}: ${e.message}`;
   if (e instanceof Error) return e.message;
   return util.inspect(e, { depth: 6 });
 }
-function assert(cond, msg) {
-  if (!cond) throw new Error(msg);
-}
-const show = (v) => JSON.stringify(v);
-function withTimeout(promise, ms, what) {
-  let timer;
-  return Promise.race([
-    promise,
-    new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
-}
+const tap = new Tap(describe);
+const { report, check } = tap;
 
 // Anything the SDK prints as a warning or error counts against the transport that was running.
 const sdkConsole = [];
@@ -613,7 +583,7 @@ async function main() {
       assert(code === 0 || signal === 'SIGTERM', `exit code ${code}, signal ${signal}`);
     });
   }
-  if (failed > 0) {
+  if (tap.failed > 0) {
     console.log(`# http server stderr:\n${httpStderr.replace(/^/gm, '#   ')}`);
     console.log(`# stdio server stderr:\n${stdioStderr.replace(/^/gm, '#   ')}`);
   }
@@ -628,8 +598,7 @@ function finish() {
   clearTimeout(watchdog);
   killChildren();
   fs.rmSync(tmp, { recursive: true, force: true });
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed > 0 ? 1 : 0);
+  tap.finish();
 }
 
 process.on('SIGINT', () => {

@@ -25,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Tap, assert, show } from './tap.mjs';
 
 const STARTUP_TIMEOUT_MS = 30_000;
 const REQUEST_TIMEOUT_MS = 15_000;
@@ -52,28 +53,8 @@ const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => 
 // ---------------------------------------------------------------------------------------------
 // Reporting
 
-let passed = 0;
-let failed = 0;
-function report(ok, name, detail) {
-  if (ok) passed++;
-  else failed++;
-  console.log(`${ok ? 'ok' : 'not ok'} - ${name}`);
-  if (!ok && detail) for (const line of String(detail).split('\n')) console.log(`#   ${line}`);
-}
-async function check(name, fn) {
-  try {
-    await fn();
-    report(true, name);
-    return true;
-  } catch (e) {
-    report(false, name, e instanceof Error ? e.message : String(e));
-    return false;
-  }
-}
-function assert(cond, msg) {
-  if (!cond) throw new Error(msg);
-}
-const show = (v) => JSON.stringify(v);
+const tap = new Tap();
+const { report, check } = tap;
 
 // ---------------------------------------------------------------------------------------------
 // Processes
@@ -405,15 +386,14 @@ const watchdog = setTimeout(() => {
 function finish() {
   clearTimeout(watchdog);
   killChildren();
-  if (failed > 0) {
+  if (tap.failed > 0) {
     for (const log of ['error.log', 'access.log']) {
       const file = path.join(tmp, 'nginx', log);
       if (fs.existsSync(file)) console.log(`# nginx ${log}:\n${fs.readFileSync(file, 'utf8').replace(/^/gm, '#   ')}`);
     }
   }
   fs.rmSync(tmp, { recursive: true, force: true });
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed > 0 ? 1 : 0);
+  tap.finish();
 }
 
 process.on('SIGINT', () => {

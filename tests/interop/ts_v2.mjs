@@ -40,6 +40,7 @@ import {
   SSEClientTransport,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
+import { Tap, assert, show, withTimeout } from './tap.mjs';
 
 const STARTUP_TIMEOUT_MS = 30_000;
 const REQUEST_TIMEOUT_MS = 15_000;
@@ -80,36 +81,9 @@ const serverEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) =>
 // ---------------------------------------------------------------------------------------------
 // Reporting
 
-let passed = 0;
-let failed = 0;
-function report(ok, name, detail) {
-  if (ok) passed++;
-  else failed++;
-  console.log(`${ok ? 'ok' : 'not ok'} - ${name}`);
-  if (!ok && detail) for (const line of String(detail).split('\n')) console.log(`#   ${line}`);
-}
-async function check(name, fn) {
-  try {
-    await fn();
-    report(true, name);
-  } catch (e) {
-    report(false, name, describe(e));
-  }
-}
 const describe = (e) => (e instanceof Error ? `${e.constructor.name}${e.code ? ` ${e.code}` : ''}: ${e.message}` : util.inspect(e));
-function assert(cond, msg) {
-  if (!cond) throw new Error(msg);
-}
-const show = (v) => JSON.stringify(v);
-function withTimeout(promise, ms, what) {
-  let timer;
-  return Promise.race([
-    promise,
-    new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
-}
+const tap = new Tap(describe);
+const { report, check } = tap;
 
 // ---------------------------------------------------------------------------------------------
 // The server
@@ -300,8 +274,7 @@ function finish() {
   clearTimeout(watchdog);
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   fs.rmSync(tmp, { recursive: true, force: true });
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed > 0 ? 1 : 0);
+  tap.finish();
 }
 
 main()
