@@ -14,7 +14,6 @@
 // Prints `ok - <transport> <check>` / `not ok - <transport> <check>` per check, then
 // `N passed, M failed`; exits 1 when anything failed.
 
-import { spawn } from 'node:child_process';
 import { deepStrictEqual } from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,6 +22,7 @@ import util from 'node:util';
 
 import { createMCPClient } from '@ai-sdk/mcp';
 import { StdioMCPTransport } from '@ai-sdk/mcp/mcp-stdio';
+import { startServing } from './serving.mjs';
 import { Tap, assert, withTimeout } from './tap.mjs';
 
 const STARTUP_TIMEOUT_MS = 30_000;
@@ -69,26 +69,9 @@ const serverEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) =>
 const serverArgs = ['--tools', toolsDir, '--overrides', overridesPath, 'serve', '--no-journal'];
 
 const children = new Set();
-function startHttpServer() {
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, [...serverArgs, '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'], env: serverEnv });
-    children.add(child);
-    let stderr = '';
-    const timer = setTimeout(() => reject(new Error(`no "serving" line within ${STARTUP_TIMEOUT_MS} ms:\n${stderr}`)), STARTUP_TIMEOUT_MS);
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-      const m = stderr.match(/careem-mcp: serving \d+ tools at (http:\/\/127\.0\.0\.1:\d+)\/mcp/);
-      if (m) {
-        clearTimeout(timer);
-        resolve(`${m[1]}/mcp`);
-      }
-    });
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited early (code ${code}, signal ${signal}):\n${stderr}`));
-    });
-  });
+async function startHttpServer() {
+  const { base } = await startServing(bin, [...serverArgs, '--port', '0'], { env: serverEnv, children, timeoutMs: STARTUP_TIMEOUT_MS });
+  return `${base}/mcp`;
 }
 
 /** The result of a `reverse_geocode` call at Dubai Marina, as the tool files answer it. */

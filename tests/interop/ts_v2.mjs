@@ -25,7 +25,6 @@
 // Prints `ok - <check>` / `not ok - <check>` per check, then `N passed, M failed`; exits 1 when
 // anything failed.
 
-import { spawn } from 'node:child_process';
 import { deepStrictEqual } from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -40,6 +39,7 @@ import {
   SSEClientTransport,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
+import { startServing } from './serving.mjs';
 import { Tap, assert, show, withTimeout } from './tap.mjs';
 
 const STARTUP_TIMEOUT_MS = 30_000;
@@ -92,26 +92,8 @@ const children = new Set();
 
 /** Starts `serve --wire <profile>` and resolves with its base URL once it announces itself. */
 function startServer(profile) {
-  return new Promise((resolve, reject) => {
-    const args = ['--tools', toolsDir, '--overrides', overridesPath, 'serve', '--port', '0', '--no-journal', '--wire', profile];
-    const child = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'], env: serverEnv });
-    children.add(child);
-    let stderr = '';
-    const timer = setTimeout(() => reject(new Error(`no "serving" line within ${STARTUP_TIMEOUT_MS} ms:\n${stderr}`)), STARTUP_TIMEOUT_MS);
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-      const m = stderr.match(/careem-mcp: serving \d+ tools at (http:\/\/127\.0\.0\.1:\d+)\/mcp /);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ base: m[1], child });
-      }
-    });
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited early (code ${code}, signal ${signal}):\n${stderr}`));
-    });
-  });
+  const args = ['--tools', toolsDir, '--overrides', overridesPath, 'serve', '--port', '0', '--no-journal', '--wire', profile];
+  return startServing(bin, args, { env: serverEnv, children, timeoutMs: STARTUP_TIMEOUT_MS });
 }
 
 /**
