@@ -290,6 +290,9 @@ fn all_files(dir: &Path) -> Vec<PathBuf> {
     found
 }
 
+/// Copies the folder `from` to `to`, each file with its modification time, so that the copy
+/// has settled as a user's project has: a file written in the last two seconds is read again on
+/// every call (docs/FORMAT.md), which no server started on an existing project pays.
 pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("create folder");
     for entry in std::fs::read_dir(from).expect("readable folder") {
@@ -299,6 +302,15 @@ pub fn copy_dir(from: &Path, to: &Path) {
             copy_dir(&entry.path(), &target);
         } else {
             std::fs::copy(entry.path(), &target).expect("copy");
+            let modified = entry
+                .metadata()
+                .and_then(|metadata| metadata.modified())
+                .expect("a modification time");
+            std::fs::File::options()
+                .write(true)
+                .open(&target)
+                .and_then(|file| file.set_modified(modified))
+                .expect("the copy's time is set");
         }
     }
 }
