@@ -33,6 +33,13 @@ impl Stamp {
         metadata.is_file().then(|| Self::from_metadata(&metadata))
     }
 
+    /// The stamp of the folder at `path`: its time changes when an entry is added to it,
+    /// removed from it or renamed in it. `None` when it is not a folder.
+    pub fn of_folder(path: &Path) -> Option<Self> {
+        let metadata = std::fs::metadata(path).ok()?;
+        metadata.is_dir().then(|| Self::from_metadata(&metadata))
+    }
+
     fn from_metadata(metadata: &Metadata) -> Self {
         #[cfg(unix)]
         let (device, inode) = {

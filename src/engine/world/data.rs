@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::{Map, Value};
 
@@ -36,20 +37,64 @@ pub struct WorldData {
     pub def_files: Vec<(PathBuf, String)>,
 }
 
-/// What identifies the folder's contents without reading them: each file's name and
-/// [`Stamp`] (`None`: it cannot be had, and the file is read on every call).
-pub type Fingerprint = Vec<(PathBuf, Option<Stamp>)>;
+/// What identifies the folder's contents without reading them: its files, and each one's
+/// [`Stamp`] (`None`: it cannot be had, and the folder is read on every call).
+#[derive(Debug, Clone)]
+pub struct Fingerprint {
+    files: Arc<[PathBuf]>,
+    stamps: Vec<Option<Stamp>>,
+}
 
 /// Whether a reading of the folder made under `earlier` still stands now: the same files, each
 /// vouched for by its stamp (settled and unchanged, as a tool file is).
 pub fn vouches(now: &Fingerprint, earlier: &Fingerprint) -> bool {
-    now.len() == earlier.len()
+    (Arc::ptr_eq(&now.files, &earlier.files) || now.files == earlier.files)
+        && now.stamps.len() == earlier.stamps.len()
         && now
+            .stamps
             .iter()
-            .zip(earlier)
-            .all(|((path, stamp), (was, earlier))| {
-                path == was && stamp.is_some_and(|stamp| stamp.vouches_for(earlier.as_ref()))
+            .zip(&earlier.stamps)
+            .all(|(stamp, earlier)| stamp.is_some_and(|stamp| stamp.vouches_for(earlier.as_ref())))
+}
+
+/// The files a fingerprint covers, listed again only when a folder that holds them (or the
+/// tools folder, where the world folder may appear) is not vouched for by its stamp: adding,
+/// removing or renaming a file changes its folder's time.
+#[derive(Debug, Default)]
+pub struct Listing(Mutex<Option<Listed>>);
+
+/// The folders' stamps when the files were listed, and the files.
+type Listed = (Vec<Option<Stamp>>, Arc<[PathBuf]>);
+
+impl Listing {
+    fn files(&self, tools: &Path) -> Arc<[PathBuf]> {
+        let world = folder(tools);
+        let folders: Vec<Option<Stamp>> = [
+            tools.to_path_buf(),
+            world.join(STATE_FOLDER),
+            world.join(SCHEMA_FOLDER),
+            world,
+        ]
+        .iter()
+        .map(|folder| Stamp::of_folder(folder))
+        .collect();
+        let mut listed = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((earlier, files)) = &*listed
+            && folders.len() == earlier.len()
+            && folders.iter().zip(earlier).all(|(now, earlier)| match now {
+                Some(now) => now.vouches_for(earlier.as_ref()),
+                None => earlier.is_none(),
             })
+        {
+            return Arc::clone(files);
+        }
+        let files: Arc<[PathBuf]> = self::files(tools)
+            .into_iter()
+            .chain(files_in(&folder(tools).join(SCHEMA_FOLDER)))
+            .collect();
+        *listed = Some((folders, Arc::clone(&files)));
+        files
+    }
 }
 
 /// The world folder of the tools folder `tools`.
@@ -83,16 +128,11 @@ fn files_in(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// The folder's fingerprint now (its schemas too).
-pub fn fingerprint(tools: &Path) -> Fingerprint {
-    files(tools)
-        .into_iter()
-        .chain(files_in(&folder(tools).join(SCHEMA_FOLDER)))
-        .map(|path| {
-            let stamp = Stamp::of(&path);
-            (path, stamp)
-        })
-        .collect()
+/// The folder's fingerprint now (its schemas too), its files as `listing` has them.
+pub fn fingerprint(tools: &Path, listing: &Listing) -> Fingerprint {
+    let files = listing.files(tools);
+    let stamps = files.iter().map(|path| Stamp::of(path)).collect();
+    Fingerprint { files, stamps }
 }
 
 /// Reads the world folder of `tools`; every problem is a diagnostic naming the file and line.

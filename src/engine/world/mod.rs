@@ -24,6 +24,8 @@ use expr::Expr;
 #[derive(Debug)]
 pub struct World {
     tools: PathBuf,
+    /// The world's files, listed again only when their folders change.
+    listing: data::Listing,
     current: RwLock<Result<Arc<Generation>, Arc<Vec<Diagnostic>>>>,
 }
 
@@ -69,7 +71,8 @@ pub struct Input<'a> {
 impl World {
     /// Reads the world folder of the tools folder `tools`.
     pub fn load(tools: &Path) -> (Self, Vec<Diagnostic>) {
-        let generation = Generation::read(tools, data::fingerprint(tools), None);
+        let listing = data::Listing::default();
+        let generation = Generation::read(tools, data::fingerprint(tools, &listing), None);
         let diagnostics = match &generation {
             Ok(_) => Vec::new(),
             Err(diagnostics) => diagnostics.as_ref().clone(),
@@ -77,6 +80,7 @@ impl World {
         (
             Self {
                 tools: tools.to_path_buf(),
+                listing,
                 current: RwLock::new(generation),
             },
             diagnostics,
@@ -88,7 +92,7 @@ impl World {
     /// same data keeps the programs compiled for it. Problems are the files' diagnostics, for
     /// the log.
     pub fn current(&self) -> Result<Arc<Generation>, Arc<Vec<Diagnostic>>> {
-        let now = data::fingerprint(&self.tools);
+        let now = data::fingerprint(&self.tools, &self.listing);
         let last = {
             let current = self.current.read().unwrap_or_else(|e| e.into_inner());
             if let Ok(generation) = &*current
