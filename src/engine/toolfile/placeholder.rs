@@ -215,7 +215,7 @@ fn ordinal_suffix(day: u32) -> &'static str {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use serde_json::json;
 
@@ -262,22 +262,25 @@ mod tests {
         }
     }
 
+    /// Days of the month and their English ordinals, for every rule: the teens, and 1, 2 and 3
+    /// after them. The world's jq prelude (`ordinal`) is held to the same table.
+    pub(crate) const ORDINALS: [(u32, &str); 11] = [
+        (1, "1st"),
+        (2, "2nd"),
+        (3, "3rd"),
+        (4, "4th"),
+        (11, "11th"),
+        (12, "12th"),
+        (13, "13th"),
+        (21, "21st"),
+        (22, "22nd"),
+        (23, "23rd"),
+        (31, "31st"),
+    ];
+
     #[test]
     fn daylabel_suffixes() {
-        let cases = [
-            (1, "1st"),
-            (2, "2nd"),
-            (3, "3rd"),
-            (4, "4th"),
-            (11, "11th"),
-            (12, "12th"),
-            (13, "13th"),
-            (21, "21st"),
-            (22, "22nd"),
-            (23, "23rd"),
-            (31, "31st"),
-        ];
-        for (day, want) in cases {
+        for (day, want) in ORDINALS {
             let now = format!("2026-10-{day:02}T08:00:00Z");
             let label = eval("now|daylabel", &now);
             assert!(

@@ -426,19 +426,7 @@ mod tests {
 
     #[test]
     fn ordinals() {
-        for (day, want) in [
-            (1, "1st"),
-            (2, "2nd"),
-            (3, "3rd"),
-            (4, "4th"),
-            (11, "11th"),
-            (12, "12th"),
-            (13, "13th"),
-            (21, "21st"),
-            (22, "22nd"),
-            (23, "23rd"),
-            (31, "31st"),
-        ] {
+        for (day, want) in crate::engine::toolfile::placeholder::tests::ORDINALS {
             assert_eq!(
                 run(&format!("{day} | ordinal"), json!(null)).unwrap(),
                 json!(want)
