@@ -127,7 +127,7 @@ impl Engine {
 
     /// An engine over whatever loaded, for `lint`, which reports problems instead of refusing.
     pub fn from_tools(config: EngineConfig, tools: BTreeMap<String, Tool>) -> Self {
-        let (world, _) = World::load(&config.tools_dir);
+        let (world, _) = World::load(&config.tools_dir, &[]);
         Self::sharing(config, Arc::new(tools), Arc::default(), Arc::new(world))
     }
 

@@ -77,64 +77,61 @@ pub fn tool_paths(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
 }
 
 pub fn load(dir: &Path) -> Loaded {
-    let (world, world_diagnostics) = World::load(dir);
-    let mut loaded = Loaded {
-        files: Vec::new(),
-        tools: BTreeMap::new(),
-        diagnostics: world_diagnostics,
-        world,
-    };
-    let paths = match tool_paths(dir) {
-        Ok(paths) => paths,
-        Err(error) => {
-            loaded.diagnostics.push(Diagnostic::new(
-                dir,
-                0,
-                format!("cannot read the tools folder: {error}"),
-            ));
-            return loaded;
+    let mut files = Vec::new();
+    let mut tools = BTreeMap::new();
+    let mut diagnostics = Vec::new();
+    match tool_paths(dir) {
+        Ok(paths) => {
+            if paths.is_empty() {
+                diagnostics.push(Diagnostic::new(
+                    dir,
+                    0,
+                    "the tools folder holds no tool files (*.md)",
+                ));
+            }
+            for (path, read) in paths.iter().zip(read_all(&paths)) {
+                let parsed = match read {
+                    Ok(parsed) => parsed,
+                    Err(error) => {
+                        diagnostics.push(Diagnostic::new(path, 0, format!("cannot read: {error}")));
+                        continue;
+                    }
+                };
+                diagnostics.extend(parsed.diagnostics.iter().cloned());
+                if let Some(tool) = compile(&parsed, &tools, &mut diagnostics) {
+                    tools.insert(tool.name.clone(), tool);
+                }
+                files.push(parsed);
+            }
         }
-    };
-    if paths.is_empty() {
-        loaded.diagnostics.push(Diagnostic::new(
+        Err(error) => diagnostics.push(Diagnostic::new(
             dir,
             0,
-            "the tools folder holds no tool files (*.md)",
-        ));
+            format!("cannot read the tools folder: {error}"),
+        )),
     }
-    for (path, read) in paths.iter().zip(read_all(&paths)) {
-        let parsed = match read {
-            Ok(parsed) => parsed,
-            Err(error) => {
-                loaded
-                    .diagnostics
-                    .push(Diagnostic::new(path, 0, format!("cannot read: {error}")));
-                continue;
-            }
-        };
-        loaded
-            .diagnostics
-            .extend(parsed.diagnostics.iter().cloned());
-        if let Some(tool) = compile(&parsed, &loaded.tools, &mut loaded.diagnostics) {
-            loaded.tools.insert(tool.name.clone(), tool);
-        }
-        loaded.files.push(parsed);
-    }
-    if let Ok(generation) = loaded.world.current() {
-        generation.compile_all(
-            loaded
-                .files
-                .iter()
-                .flat_map(|parsed| programs_of(&parsed.file))
-                .map(|program| program.source.as_str()),
-        );
-        for parsed in &loaded.files {
-            loaded
-                .diagnostics
-                .extend(check_programs(&parsed.file, &generation));
+    // The world is read once the tool files are, so that their programs are compiled with it,
+    // together; its problems come first, as the files' programs depend on it.
+    let mut sources: Vec<&str> = files
+        .iter()
+        .flat_map(|parsed: &Parsed| programs_of(&parsed.file))
+        .map(|program| program.source.as_str())
+        .collect();
+    sources.sort_unstable();
+    sources.dedup();
+    let (world, world_diagnostics) = World::load(dir, &sources);
+    diagnostics.splice(0..0, world_diagnostics);
+    if let Ok(generation) = world.current() {
+        for parsed in &files {
+            diagnostics.extend(check_programs(&parsed.file, &generation));
         }
     }
-    loaded
+    Loaded {
+        files,
+        tools,
+        diagnostics,
+        world,
+    }
 }
 
 /// Every jq program of `file` compiled against the world's definitions, so that a broken one

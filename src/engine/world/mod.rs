@@ -69,10 +69,12 @@ pub struct Input<'a> {
 }
 
 impl World {
-    /// Reads the world folder of the tools folder `tools`.
-    pub fn load(tools: &Path) -> (Self, Vec<Diagnostic>) {
+    /// Reads the world folder of the tools folder `tools`, and compiles `sources` (every jq
+    /// program of the tool files) with its definitions, together.
+    pub fn load(tools: &Path, sources: &[&str]) -> (Self, Vec<Diagnostic>) {
         let listing = data::Listing::default();
-        let generation = Generation::read(tools, data::fingerprint(tools, &listing), None);
+        let fingerprint = data::fingerprint(tools, &listing);
+        let generation = Generation::read(tools, fingerprint, None, sources);
         let diagnostics = match &generation {
             Ok(_) => Vec::new(),
             Err(diagnostics) => diagnostics.as_ref().clone(),
@@ -102,7 +104,7 @@ impl World {
             }
             current.clone().ok()
         };
-        let fresh = Generation::read(&self.tools, now, last.as_deref());
+        let fresh = Generation::read(&self.tools, now, last.as_deref(), &[]);
         let mut current = self.current.write().unwrap_or_else(|e| e.into_inner());
         *current = fresh.clone();
         fresh
@@ -137,11 +139,13 @@ fn definition_problems(data: &WorldData) -> Vec<Diagnostic> {
 
 impl Generation {
     /// The world folder read under `fingerprint`; the programs of `last` are kept when it
-    /// found the same data.
+    /// found the same data, and `sources` are compiled with its definitions. The definitions
+    /// are checked by that compilation: alone only when it fails, or when there are no sources.
     fn read(
         tools: &Path,
         fingerprint: Fingerprint,
         last: Option<&Generation>,
+        sources: &[&str],
     ) -> Result<Arc<Self>, Arc<Vec<Diagnostic>>> {
         let (data, diagnostics) = data::load(tools);
         if !diagnostics.is_empty() {
@@ -155,16 +159,32 @@ impl Generation {
                 programs: Arc::clone(&last.programs),
             }));
         }
-        if Expr::compile(&data.defs, ".").is_err() {
+        let compiled = (!sources.is_empty())
+            .then(|| Expr::compile_all(&data.defs, sources).ok())
+            .flatten();
+        if compiled.is_none() && Expr::compile(&data.defs, ".").is_err() {
             return Err(Arc::new(definition_problems(&data)));
         }
         let data_val = expr::to_val(&Value::Object(data.data.clone()));
-        Ok(Arc::new(Self {
+        let generation = Self {
             fingerprint,
             data,
             data_val,
             programs: Arc::default(),
-        }))
+        };
+        match compiled {
+            Some(compiled) => {
+                let mut programs = generation
+                    .programs
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner());
+                for (source, expr) in sources.iter().zip(compiled) {
+                    programs.insert((*source).to_string(), Ok(Arc::new(expr)));
+                }
+            }
+            None => generation.compile_all(sources.iter().copied()),
+        }
+        Ok(Arc::new(generation))
     }
 
     /// Compiles every one of `sources` not compiled yet, together: the definitions are
