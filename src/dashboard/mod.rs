@@ -190,7 +190,7 @@ pub fn run_until_signal(
         );
     }
     // Opening the journal creates it, so the live view can follow it before `serve` starts.
-    let engine = Engine::from_tools(config, loaded.tools)
+    let engine = Engine::from_loaded(config, loaded.tools, loaded.world)
         .journalled(&options.journal, options.journal_max_size);
     let runtime = runtime()?;
     let served = runtime.block_on(async move {

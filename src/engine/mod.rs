@@ -121,14 +121,18 @@ impl Engine {
             config,
             Arc::new(loaded.tools),
             Arc::default(),
-            Arc::new(loaded.world),
+            loaded.world,
         ))
     }
 
-    /// An engine over whatever loaded, for `lint`, which reports problems instead of refusing.
-    pub fn from_tools(config: EngineConfig, tools: BTreeMap<String, Tool>) -> Self {
-        let (world, _) = World::load(&config.tools_dir, &[]);
-        Self::sharing(config, Arc::new(tools), Arc::default(), Arc::new(world))
+    /// An engine over whatever loaded (the tools that did, and the world as read), for `lint`
+    /// and the dashboard, which report problems instead of refusing.
+    pub fn from_loaded(
+        config: EngineConfig,
+        tools: BTreeMap<String, Tool>,
+        world: Arc<World>,
+    ) -> Self {
+        Self::sharing(config, Arc::new(tools), Arc::default(), world)
     }
 
     fn sharing(

@@ -196,7 +196,9 @@ mod tests {
             seed: None,
             stateful: false,
         };
-        let engine = Engine::from_tools(config, std::collections::BTreeMap::new());
+        let (world, _) = crate::engine::world::World::load(&config.tools_dir, &[]);
+        let engine =
+            Engine::from_loaded(config, std::collections::BTreeMap::new(), Arc::new(world));
         Sessions::fresh(Origin::Http, Arc::new(engine), None)
     }
 

@@ -62,6 +62,19 @@ fn journey() -> Vec<(&'static str, Value, &'static str)> {
 }
 
 /// `record --stdio` in `project`, its stderr kept in `log`.
+/// One `reverse_geocode` call through `record` in front of the upstream at `url`: the answer
+/// the agent got, and where `record` logged.
+async fn geocode_recorded(project: &Project, url: &str) -> (Value, std::path::PathBuf) {
+    let log = project.path().join("record.log");
+    let client = recorder(project, url, &log, &[]).await;
+    let arguments = json!({"latitude": 25.3, "longitude": 55.4});
+    let answer = call(&client, "reverse_geocode", arguments)
+        .await
+        .expect("an answer");
+    client.cancel().await.expect("closes");
+    (answer, log)
+}
+
 async fn recorder(project: &Project, url: &str, log: &std::path::Path, extra: &[&str]) -> Client {
     let mut command = project.command();
     command
@@ -301,13 +314,7 @@ async fn a_recording_that_would_pass_the_tool_file_cap_is_skipped() {
         1,
     );
     project.write(GEOCODE, &padded);
-    let log = project.path().join("record.log");
-    let client = recorder(&project, &upstream.url("/mcp"), &log, &[]).await;
-    let arguments = json!({"latitude": 25.3, "longitude": 55.4});
-    let answer = call(&client, "reverse_geocode", arguments)
-        .await
-        .expect("an answer");
-    client.cancel().await.expect("closes");
+    let (answer, log) = geocode_recorded(&project, &upstream.url("/mcp")).await;
     assert!(
         answer["structuredContent"]["formattedAddress"]
             .as_str()
@@ -340,13 +347,7 @@ async fn a_credential_the_upstream_echoes_is_written_nowhere() {
         });
     });
     let project = Project::copy_of_repo();
-    let log = project.path().join("record.log");
-    let client = recorder(&project, &upstream.url("/mcp"), &log, &[]).await;
-    let arguments = json!({"latitude": 25.3, "longitude": 55.4});
-    let answer = call(&client, "reverse_geocode", arguments)
-        .await
-        .expect("an answer");
-    client.cancel().await.expect("closes");
+    let (answer, _) = geocode_recorded(&project, &upstream.url("/mcp")).await;
     assert!(
         answer.to_string().contains("rec-91c2e4"),
         "the agent gets the answer as it came"

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Map, Value};
@@ -30,8 +31,9 @@ pub struct Loaded {
     pub files: Vec<Parsed>,
     pub tools: BTreeMap<String, Tool>,
     pub diagnostics: Vec<Diagnostic>,
-    /// The world folder (`tools/world/`) that computed scenarios read.
-    pub world: World,
+    /// The world folder (`tools/world/`) that computed scenarios read, shared with the engines
+    /// made from this loading.
+    pub world: Arc<World>,
 }
 
 impl Loaded {
@@ -130,7 +132,7 @@ pub fn load(dir: &Path) -> Loaded {
         files,
         tools,
         diagnostics,
-        world,
+        world: Arc::new(world),
     }
 }
 

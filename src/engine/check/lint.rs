@@ -3,6 +3,7 @@
 //! dashboard shows them per file.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
@@ -22,7 +23,11 @@ pub struct Linted {
 pub fn tool_files(config: EngineConfig) -> Linted {
     let mut loaded = catalog::load(&config.tools_dir);
     let mut problems = std::mem::take(&mut loaded.diagnostics);
-    let engine = Engine::from_tools(config, std::mem::take(&mut loaded.tools));
+    let engine = Engine::from_loaded(
+        config,
+        std::mem::take(&mut loaded.tools),
+        Arc::clone(&loaded.world),
+    );
     for parsed in loaded.files.iter().filter(|p| p.diagnostics.is_empty()) {
         if let Some(tool) = engine.tool(&parsed.file.tool) {
             problems.extend(honesty::check(&engine, tool, &parsed.file));

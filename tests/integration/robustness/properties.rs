@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use careem_mcp::engine::world::World;
 use careem_mcp::engine::{
     Answer, Engine, EngineConfig, Outcome, Scenario, Template, matches, toolfile,
 };
@@ -21,15 +22,18 @@ fn proptest_config() -> ProptestConfig {
 
 /// An engine with no tools, for rendering templates directly.
 fn bare_engine() -> Engine {
-    Engine::from_tools(
-        EngineConfig {
-            tools_dir: "tools".into(),
-            overrides: ".run/overrides.json".into(),
-            clock: None,
-            seed: Some(1),
-            stateful: false,
-        },
+    let config = EngineConfig {
+        tools_dir: "tools".into(),
+        overrides: ".run/overrides.json".into(),
+        clock: None,
+        seed: Some(1),
+        stateful: false,
+    };
+    let (world, _) = World::load(&config.tools_dir, &[]);
+    Engine::from_loaded(
+        config,
         std::collections::BTreeMap::new(),
+        std::sync::Arc::new(world),
     )
 }
 
