@@ -65,7 +65,7 @@ const WHICH: &str = "$__program";
 /// ([`Expr::compile_all`]) share one filter: jq's definitions and the world's are compiled
 /// once for all of them, and each program is a definition of it that [`WHICH`] picks.
 pub struct Expr {
-    filter: Arc<jaq_core::Filter<Data>>,
+    pub(super) filter: Arc<jaq_core::Filter<Data>>,
     which: isize,
     source: String,
 }

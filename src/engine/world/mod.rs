@@ -139,8 +139,9 @@ fn definition_problems(data: &WorldData) -> Vec<Diagnostic> {
 
 impl Generation {
     /// The world folder read under `fingerprint`; the programs of `last` are kept when it
-    /// found the same data, and `sources` are compiled with its definitions. The definitions
-    /// are checked by that compilation: alone only when it fails, or when there are no sources.
+    /// found the same data, and `sources` (or else the programs `last` had) are compiled with
+    /// its definitions, together. The definitions are checked by that compilation: alone only
+    /// when it fails, or when there are no programs.
     fn read(
         tools: &Path,
         fingerprint: Fingerprint,
@@ -159,6 +160,23 @@ impl Generation {
                 programs: Arc::clone(&last.programs),
             }));
         }
+        // A reading after an edit compiles, together again, the programs the last one had.
+        let known: Vec<String> = match last {
+            Some(last) if sources.is_empty() => last
+                .programs
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .keys()
+                .cloned()
+                .collect(),
+            _ => Vec::new(),
+        };
+        let sources: Vec<&str> = if known.is_empty() {
+            sources.to_vec()
+        } else {
+            known.iter().map(String::as_str).collect()
+        };
+        let sources = sources.as_slice();
         let compiled = (!sources.is_empty())
             .then(|| Expr::compile_all(&data.defs, sources).ok())
             .flatten();
@@ -250,5 +268,58 @@ impl Generation {
             Val::from(isize::try_from(input.random % (1 << 31)).unwrap_or(0)),
         );
         Val::obj(map)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Sets `path`'s modification time a minute back, so that its stamp vouches for a reading.
+    fn settle(path: &Path) {
+        let minute_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+        std::fs::File::open(path)
+            .and_then(|file| file.set_modified(minute_ago))
+            .unwrap();
+    }
+
+    #[test]
+    fn an_edit_of_the_data_compiles_the_known_programs_again_together() {
+        let dir = tempfile::tempdir().unwrap();
+        let tools = dir.path().join("tools");
+        let data = tools.join("world/echo.json");
+        std::fs::create_dir_all(data.parent().unwrap()).unwrap();
+        std::fs::write(&data, r#"{"v": 1}"#).unwrap();
+        for path in [&data, &tools.join("world"), &tools] {
+            settle(path);
+        }
+        let sources = [".data.echo.v", ".data.echo.v + 1"];
+        let (world, problems) = World::load(&tools, &sources);
+        assert!(problems.is_empty(), "{problems:?}");
+        let before = world.current().unwrap();
+
+        std::fs::write(&data, r#"{"v": 5}"#).unwrap();
+        let after = world.current().unwrap();
+        assert!(!Arc::ptr_eq(&before, &after), "the edit is read");
+        let compiled: Vec<Arc<Expr>> = {
+            let programs = after.programs.lock().unwrap();
+            sources
+                .iter()
+                .map(|source| programs.get(*source).cloned().expect("compiled").unwrap())
+                .collect()
+        };
+        assert!(
+            Arc::ptr_eq(&compiled[0].filter, &compiled[1].filter),
+            "one filter for both"
+        );
+        let input = after.input(Input {
+            args: &Value::Null,
+            state: &serde_json::json!({}),
+            before: None,
+            now: 0,
+            stateful: false,
+            random: 0,
+        });
+        assert_eq!(compiled[1].run(input).unwrap(), serde_json::json!(6));
     }
 }
