@@ -277,7 +277,7 @@ impl Engine {
             return;
         }
         if compute::uses_world(&parsed.file) {
-            return self.answer_from_world(&parsed.file, force, output);
+            return self.answer_from_world(&parsed.file, force, rendering, output);
         }
         let Ok(Some(selection)) = select(&parsed.file.scenarios, &output.arguments, force, |_| {
             Ok::<_, ()>(false)
@@ -316,7 +316,13 @@ impl Engine {
     }
 
     /// The answer from a file whose scenarios read or change the world.
-    fn answer_from_world(&self, file: &ToolFile, force: Option<&str>, output: &mut CallOutput) {
+    fn answer_from_world(
+        &self,
+        file: &ToolFile,
+        force: Option<&str>,
+        rendering: Rendering,
+        output: &mut CallOutput,
+    ) {
         match self.answer_with_world(file, &output.arguments, force) {
             Ok(Some(answered)) => {
                 let scenario = answered.selection.scenario;
@@ -324,9 +330,10 @@ impl Engine {
                     name: scenario.name.clone(),
                     forced: answered.selection.forced,
                 };
-                let text = answered.value.to_string();
-                let object = answered.value.is_object();
-                output.rendered(text, object, Some(answered.value));
+                let text = answered.value.text().to_string();
+                let object = answered.value.value().is_object();
+                let value = (rendering == Rendering::Value).then(|| answered.value.into_value());
+                output.rendered(text, object, value);
                 output.is_error = scenario.outcome == Outcome::Error;
             }
             Ok(None) => {

@@ -4,14 +4,17 @@
 //! In stateful mode a file that changes the world answers under the run's lock, so that the
 //! state it reads is the state it replaces.
 
+use std::sync::{Arc, OnceLock};
+
 use serde_json::Value;
 
 use super::Engine;
 use super::select::selection::{Selection, select};
 use super::toolfile::template::{RenderContext, RenderError};
 use super::toolfile::{Answer, Program, Scenario, ToolFile};
+use super::world::answers::{Computed, Key, StateId};
 use super::world::expr::ExprError;
-use super::world::store::StoreError;
+use super::world::store::{Current, StoreError};
 use super::world::{Generation, Input};
 
 /// Why a scenario gave no value. The client sees `internal server error`; this goes to stderr.
@@ -34,7 +37,7 @@ pub enum AnswerError {
 /// A chosen scenario and its value.
 pub struct Answered<'a> {
     pub selection: Selection<'a>,
-    pub value: Value,
+    pub value: Arc<Computed>,
 }
 
 /// Whether any scenario of `file` reads or changes the world.
@@ -55,20 +58,34 @@ impl Engine {
         self.with_call(args, |call, seed| {
             let changes = file.scenarios.iter().any(|s| s.update.is_some());
             if self.config.stateful && changes {
+                // Under the lock the state is read afresh, and nothing computed from it is kept.
                 return self
                     .world_store()
-                    .update(seed, self.now(), |state| call.answer(file, force, state))
+                    .update(seed, self.now(), |state| {
+                        call.answer(
+                            file,
+                            force,
+                            State {
+                                value: state,
+                                id: None,
+                            },
+                        )
+                    })
                     .map_err(|error| match error {
                         StoreError::Rejected(error) => error,
                         StoreError::Io { .. } => AnswerError::Store(error.to_string()),
                     });
             }
-            let state = if self.config.stateful {
-                self.world_store().read(seed)
+            let current = if self.config.stateful {
+                self.world_store().current()
             } else {
-                seed.clone()
+                Current::Seed
             };
-            call.answer(file, force, &state)
+            let state = State {
+                value: current.state(seed),
+                id: Some(current.id()),
+            };
+            call.answer(file, force, state)
                 .map(|(_, answered)| answered)
         })
     }
@@ -84,7 +101,8 @@ impl Engine {
 
     fn value_on_seed(&self, scenario: &Scenario, args: &Value) -> Result<Value, AnswerError> {
         self.with_call(args, |call, seed| {
-            call.value(scenario, seed).map(|(_, value)| value)
+            call.value(scenario, State::seed(seed))
+                .map(|(_, value)| value.into_value())
         })
     }
 
@@ -94,7 +112,9 @@ impl Engine {
         let Some(when) = &scenario.when else {
             return Ok(true);
         };
-        self.with_call(args, |call, seed| call.holds(scenario, when, seed))
+        self.with_call(args, |call, seed| {
+            call.holds(scenario, when, State::seed(seed))
+        })
     }
 
     /// `with` given this call's view of the world as it is now, and the seed state.
@@ -110,6 +130,7 @@ impl Engine {
             engine: self,
             generation: &generation,
             args,
+            args_key: OnceLock::new(),
             now: self.now().timestamp(),
             random: self.entropy.in_range(0, u64::from(u32::MAX)),
         };
@@ -130,47 +151,93 @@ struct Call<'c> {
     engine: &'c Engine,
     generation: &'c Generation,
     args: &'c Value,
+    /// The arguments' compact JSON, made when a kept value is first looked for.
+    args_key: OnceLock<Arc<str>>,
     now: i64,
     random: u64,
 }
 
-impl Call<'_> {
-    fn input(&self, state: &Value, before: Option<&Value>) -> jaq_json::Val {
-        self.generation.input(Input {
-            args: self.args,
-            state,
-            before,
-            now: self.now,
-            stateful: self.engine.config.stateful,
-            random: self.random,
-        })
-    }
+/// The state a program runs on, and which state it is when values computed from it may be kept
+/// (`None`: the state under a run's lock, about to change).
+#[derive(Clone, Copy)]
+struct State<'s> {
+    value: &'s Value,
+    id: Option<StateId>,
+}
 
+impl<'s> State<'s> {
+    fn seed(seed: &'s Value) -> Self {
+        Self {
+            value: seed,
+            id: Some(StateId::Seed),
+        }
+    }
+}
+
+impl Call<'_> {
+    /// `program`'s value on `state` (and `before`, the state an update replaced), kept for the
+    /// calls after this one when the document it sees is theirs too (`world/answers.rs`).
     fn run(
         &self,
         scenario: &Scenario,
         program: &Program,
-        input: jaq_json::Val,
-    ) -> Result<Value, AnswerError> {
+        state: State<'_>,
+        before: Option<&Value>,
+    ) -> Result<Arc<Computed>, AnswerError> {
         let failed = |error: String| AnswerError::Program {
             scenario: scenario.name.clone(),
             line: program.line,
             error,
         };
         let compiled = self.generation.program(&program.source).map_err(failed)?;
-        compiled
-            .run(input)
-            .map_err(|error: ExprError| failed(error.to_string()))
+        let reads = compiled.reads();
+        let key = state
+            .id
+            .filter(|_| before.is_none() && !reads.random)
+            .map(|state| Key {
+                program: compiled.id(),
+                args: Arc::clone(
+                    self.args_key
+                        .get_or_init(|| Arc::from(self.args.to_string())),
+                ),
+                state,
+                now: reads.now.then_some(self.now),
+                stateful: self.engine.config.stateful,
+            });
+        let answers = self.generation.answers();
+        if let Some(kept) = key.as_ref().and_then(|key| answers.get(key)) {
+            return Ok(kept);
+        }
+        let input = self.generation.input(
+            Input {
+                args: self.args,
+                state: state.value,
+                before,
+                now: self.now,
+                stateful: self.engine.config.stateful,
+                random: self.random,
+            },
+            reads,
+        );
+        let value = Computed::new(
+            compiled
+                .run(input)
+                .map_err(|error: ExprError| failed(error.to_string()))?,
+        );
+        if let Some(key) = key {
+            answers.keep(key, &value);
+        }
+        Ok(value)
     }
 
     fn holds(
         &self,
         scenario: &Scenario,
         when: &Program,
-        state: &Value,
+        state: State<'_>,
     ) -> Result<bool, AnswerError> {
-        self.run(scenario, when, self.input(state, None))
-            .map(|value| !matches!(value, Value::Null | Value::Bool(false)))
+        self.run(scenario, when, state, None)
+            .map(|value| !matches!(value.value(), Value::Null | Value::Bool(false)))
     }
 
     /// Selection and value on `state`; the new state when the scenario changes it.
@@ -178,7 +245,7 @@ impl Call<'_> {
         &self,
         file: &'a ToolFile,
         force: Option<&str>,
-        state: &Value,
+        state: State<'_>,
     ) -> Result<(Option<Value>, Option<Answered<'a>>), AnswerError> {
         let selection = select(&file.scenarios, self.args, force, |when| {
             let scenario = file
@@ -199,11 +266,11 @@ impl Call<'_> {
     fn value(
         &self,
         scenario: &Scenario,
-        state: &Value,
-    ) -> Result<(Option<Value>, Value), AnswerError> {
+        state: State<'_>,
+    ) -> Result<(Option<Value>, Arc<Computed>), AnswerError> {
         let after = match &scenario.update {
             Some(update) => {
-                let new = self.run(scenario, update, self.input(state, None))?;
+                let new = self.run(scenario, update, state, None)?.into_value();
                 if !new.is_object() {
                     return Err(AnswerError::Program {
                         scenario: scenario.name.clone(),
@@ -216,16 +283,21 @@ impl Call<'_> {
             None => None,
         };
         let value = match &scenario.answer {
-            Answer::Template(template) => template.render(RenderContext {
+            Answer::Template(template) => Computed::new(template.render(RenderContext {
                 args: self.args,
                 now: self.engine.now(),
                 entropy: &self.engine.entropy,
-            })?,
-            Answer::Computed(program) => self.run(
-                scenario,
-                program,
-                self.input(after.as_ref().unwrap_or(state), Some(state)),
-            )?,
+            })?),
+            Answer::Computed(program) => match &after {
+                Some(after) => {
+                    let after = State {
+                        value: after,
+                        id: None,
+                    };
+                    self.run(scenario, program, after, Some(state.value))?
+                }
+                None => self.run(scenario, program, state, None)?,
+            },
         };
         Ok((after, value))
     }

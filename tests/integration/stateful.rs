@@ -276,3 +276,82 @@ fn a_data_file_that_breaks_its_schema_is_named_by_file_line_and_field() {
     let lint = project.run(&["lint", "--format", "short"]);
     assert!(!lint.stdout.contains("limits.json"), "{}", lint.stdout);
 }
+
+/// A tool of `tally_project` that reads the world and shows the keys of its document: `now`
+/// and `random` are there when the program names them.
+fn reader(name: &str, response: &str) -> String {
+    format!(
+        r#"---
+tool: {name}
+---
+## Definition
+
+```json tool
+{{"name": "{name}", "description": "Reads the world.", "inputSchema": {{"type": "object", "properties": {{}}, "additionalProperties": false}}}}
+```
+
+## Scenario: read
+
+```jq response
+{response}
+```
+"#
+    )
+}
+
+/// Answers computed once are kept for the calls that would compute them again (docs/FORMAT.md,
+/// "Computed answers"): a read still sees every change of the state, whoever made it, the
+/// run's clock as it moves, and a fresh `.random` on every call.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_kept_answer_is_the_answer_the_world_gives_now() {
+    let project = tally_project(1000);
+    project.write(
+        "tools/peek.md",
+        &reader(
+            "peek",
+            "{count: .state.count, at: (.now | iso), keys: keys}",
+        ),
+    );
+    project.write(
+        "tools/draw.md",
+        &reader("draw", "{draw: .random, keys: keys}"),
+    );
+    project.write("tools/plain.md", &reader("plain", "{keys: keys}"));
+    let set = project.run(&["clock", "set", "2026-10-05T12:00:00Z"]);
+    assert_eq!(set.code, 0, "{}", set.stderr);
+    let (_server, url, _stderr) = serve_binary(&project, &["--stateful", "--seed", "7"]);
+    let http = http_client(&url).await;
+    let read = |tool: &'static str| {
+        let http = &http;
+        async move {
+            call(http, tool, json!({})).await.expect("it answers")["structuredContent"].clone()
+        }
+    };
+    let peeked = json!({"count": 0, "at": "2026-10-05T12:00:00Z",
+        "keys": ["args", "data", "now", "state", "stateful"]});
+    assert_eq!(read("peek").await, peeked);
+    assert_eq!(read("peek").await, peeked, "asked again");
+
+    assert_eq!(count(&tally(&http).await), 1);
+    assert_eq!(read("peek").await["count"], 1, "after this server's change");
+    let elsewhere = project.run(&["--stateful", "call", "tally", "--no-journal"]);
+    assert_eq!(elsewhere.code, 0, "{}", elsewhere.stderr);
+    assert_eq!(read("peek").await["count"], 2, "after another process's");
+    let moved = project.run(&["clock", "advance", "90m"]);
+    assert_eq!(moved.code, 0, "{}", moved.stderr);
+    assert_eq!(read("peek").await["at"], "2026-10-05T13:30:00Z");
+    let reset = project.run(&["reset"]);
+    assert_eq!(reset.code, 0, "{}", reset.stderr);
+    assert_eq!(read("peek").await["count"], 0, "after reset");
+
+    let (first, second) = (read("draw").await, read("draw").await);
+    assert_ne!(first["draw"], second["draw"], "a fresh number each call");
+    assert_eq!(
+        first["keys"],
+        json!(["args", "data", "random", "state", "stateful"])
+    );
+    assert_eq!(
+        read("plain").await,
+        json!({"keys": ["args", "data", "state", "stateful"]})
+    );
+}

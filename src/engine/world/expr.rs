@@ -8,11 +8,14 @@
 
 use std::fmt;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use jaq_core::load::{Arena, File, Loader};
 use jaq_core::{Compiler, Ctx, Vars, data};
 use jaq_json::{Num, Val};
 use serde_json::{Map, Number, Value};
+
+use super::names::{Library, Reads};
 
 type Data = data::JustLut<Val>;
 
@@ -68,7 +71,14 @@ pub struct Expr {
     pub(super) filter: Arc<jaq_core::Filter<Data>>,
     which: isize,
     source: String,
+    /// The per-call keys of the document it names: the rest are left out of its document.
+    reads: Reads,
+    /// Tells it apart from every other program this process compiled: the key of its answers.
+    id: u64,
 }
+
+/// The next [`Expr::id`].
+static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 
 impl fmt::Debug for Expr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -101,6 +111,8 @@ impl Expr {
     /// only for one source.
     pub fn compile_all(defs: &str, sources: &[&str]) -> Result<Vec<Self>, String> {
         let prefix = format!("{PRELUDE}\n{defs}\n");
+        let library = Library::of(&prefix);
+        let reads: Vec<Reads> = sources.iter().map(|source| library.reads(source)).collect();
         let offset_lines = prefix.matches('\n').count();
         let mut code = prefix;
         // Each program starts on the line after the definitions, so a lone program's line
@@ -154,16 +166,27 @@ impl Expr {
         Ok(sources
             .iter()
             .enumerate()
-            .map(|(index, source)| Self {
+            .zip(reads)
+            .map(|((index, source), reads)| Self {
                 filter: Arc::clone(&filter),
                 which: isize::try_from(index).unwrap_or(isize::MAX),
                 source: (*source).to_string(),
+                reads,
+                id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             })
             .collect())
     }
 
     pub fn source(&self) -> &str {
         &self.source
+    }
+
+    pub fn reads(&self) -> Reads {
+        self.reads
+    }
+
+    pub fn id(&self) -> u64 {
+        self.id
     }
 
     /// The program's first value for `input`, as JSON.

@@ -2,10 +2,12 @@
 //! answers from them (`expr`), a run's state on disk (`store`) and a run's clock (`clock`).
 //! docs/DATA_WORLD.md describes the world, docs/FORMAT.md the computed scenarios.
 
+pub mod answers;
 pub mod clock;
 pub mod data;
 pub mod expr;
 mod locate;
+pub mod names;
 pub mod store;
 pub mod view;
 
@@ -17,8 +19,10 @@ use jaq_json::Val;
 use serde_json::Value;
 
 use crate::engine::toolfile::diagnostic::Diagnostic;
+use answers::Answers;
 use data::{Fingerprint, WorldData};
 use expr::Expr;
+use names::Reads;
 
 /// The world folder as last read, re-read when a file in it changes.
 #[derive(Debug)]
@@ -41,6 +45,8 @@ pub struct Generation {
     /// The programs compiled against `data`'s definitions, shared by the readings that found
     /// the same data.
     programs: Arc<Programs>,
+    /// The values those programs gave, shared as the programs are.
+    answers: Arc<Answers>,
 }
 
 impl std::fmt::Debug for Generation {
@@ -158,6 +164,7 @@ impl Generation {
                 data,
                 data_val: last.data_val.clone(),
                 programs: Arc::clone(&last.programs),
+                answers: Arc::clone(&last.answers),
             }));
         }
         // A reading after an edit compiles, together again, the programs the last one had.
@@ -189,6 +196,7 @@ impl Generation {
             data,
             data_val,
             programs: Arc::default(),
+            answers: Arc::default(),
         };
         match compiled {
             Some(compiled) => {
@@ -249,8 +257,14 @@ impl Generation {
         &self.data.seed
     }
 
-    /// The document a program sees as `.`.
-    pub fn input(&self, input: Input<'_>) -> Val {
+    /// The values this reading's programs gave, for the calls that would run them again.
+    pub fn answers(&self) -> &Answers {
+        &self.answers
+    }
+
+    /// The document a program sees as `.`: `now` and `random` only when the program names them
+    /// (`names.rs`), so that its value is a function of what an [`answers::Key`] holds.
+    pub fn input(&self, input: Input<'_>, reads: Reads) -> Val {
         let mut map = jaq_json::Map::default();
         let mut put = |key: &str, value: Val| {
             map.insert(Val::from(key.to_string()), value);
@@ -261,12 +275,16 @@ impl Generation {
         if let Some(before) = input.before {
             put("before", expr::to_val(before));
         }
-        put("now", Val::from(isize::try_from(input.now).unwrap_or(0)));
+        if reads.now {
+            put("now", Val::from(isize::try_from(input.now).unwrap_or(0)));
+        }
         put("stateful", Val::Bool(input.stateful));
-        put(
-            "random",
-            Val::from(isize::try_from(input.random % (1 << 31)).unwrap_or(0)),
-        );
+        if reads.random {
+            put(
+                "random",
+                Val::from(isize::try_from(input.random % (1 << 31)).unwrap_or(0)),
+            );
+        }
         Val::obj(map)
     }
 }
@@ -312,14 +330,17 @@ mod tests {
             Arc::ptr_eq(&compiled[0].filter, &compiled[1].filter),
             "one filter for both"
         );
-        let input = after.input(Input {
-            args: &Value::Null,
-            state: &serde_json::json!({}),
-            before: None,
-            now: 0,
-            stateful: false,
-            random: 0,
-        });
+        let input = after.input(
+            Input {
+                args: &Value::Null,
+                state: &serde_json::json!({}),
+                before: None,
+                now: 0,
+                stateful: false,
+                random: 0,
+            },
+            compiled[1].reads(),
+        );
         assert_eq!(compiled[1].run(input).unwrap(), serde_json::json!(6));
     }
 }

@@ -7,11 +7,14 @@
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{Value, json};
 
+use super::answers::StateId;
+use crate::engine::catalog::stamp::Stamp;
 use crate::engine::safe_read;
 
 /// The version of `world.json`'s layout; a file of another version starts from the seed.
@@ -32,6 +35,46 @@ pub struct WorldStore {
     lock: PathBuf,
     /// Whether the warning about an unreadable world file was given.
     warned: AtomicBool,
+    /// The last reading of `world.json` ([`WorldStore::current`]).
+    last: Mutex<Option<Reading>>,
+}
+
+/// A reading of `world.json`: its bytes, the state they hold, and the reading's id.
+#[derive(Debug)]
+struct Reading {
+    /// The file's stamp before it was read: a stamp that vouches for it spares the next read.
+    stamp: Option<Stamp>,
+    bytes: Vec<u8>,
+    state: Arc<Value>,
+    id: u64,
+}
+
+/// The next [`StateId::Stored`]: readings of any run never share one unless their bytes match.
+static NEXT_READING: AtomicU64 = AtomicU64::new(0);
+
+/// The run's state now, and which state it is.
+#[derive(Debug, Clone)]
+pub enum Current {
+    /// The seed's, with no `world.json` yet (or one that cannot be used).
+    Seed,
+    Stored(Arc<Value>, u64),
+}
+
+impl Current {
+    /// The state, `seed` when it is the seed's.
+    pub fn state<'s>(&'s self, seed: &'s Value) -> &'s Value {
+        match self {
+            Self::Seed => seed,
+            Self::Stored(state, _) => state,
+        }
+    }
+
+    pub fn id(&self) -> StateId {
+        match self {
+            Self::Seed => StateId::Seed,
+            Self::Stored(_, id) => StateId::Stored(*id),
+        }
+    }
 }
 
 /// Why the world could not be changed.
@@ -54,6 +97,7 @@ impl WorldStore {
             path: dir.join("world.json"),
             lock: dir.join("world.lock"),
             warned: AtomicBool::new(false),
+            last: Mutex::new(None),
         }
     }
 
@@ -68,6 +112,38 @@ impl WorldStore {
             .map_or_else(|_| seed.clone(), |stored| stored.state)
     }
 
+    /// The run's state now, as [`WorldStore::read`] finds it, without reading `world.json` again
+    /// while its stamp vouches for the last reading (the rule of the tool files, docs/FORMAT.md),
+    /// nor parsing it again while its bytes are the last reading's.
+    pub fn current(&self) -> Current {
+        let stamp = Stamp::of(&self.path);
+        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(reading) = last.as_ref()
+            && stamp.is_some_and(|stamp| stamp.vouches_for(reading.stamp.as_ref()))
+        {
+            return Current::Stored(Arc::clone(&reading.state), reading.id);
+        }
+        let Some(bytes) = self.bytes() else {
+            *last = None;
+            return Current::Seed;
+        };
+        if let Some(reading) = last.as_mut().filter(|reading| reading.bytes == bytes) {
+            reading.stamp = stamp;
+            return Current::Stored(Arc::clone(&reading.state), reading.id);
+        }
+        let Ok(stored) = self.parse(&bytes) else {
+            *last = None;
+            return Current::Seed;
+        };
+        let reading = last.insert(Reading {
+            stamp,
+            bytes,
+            state: Arc::new(stored.state),
+            id: NEXT_READING.fetch_add(1, Ordering::Relaxed),
+        });
+        Current::Stored(Arc::clone(&reading.state), reading.id)
+    }
+
     /// The run's clock when its world first changed; `None` while it is the seed.
     pub fn started(&self) -> Option<DateTime<Utc>> {
         self.stored().ok()?.started
@@ -76,15 +152,29 @@ impl WorldStore {
     /// The stored world; `Err(true)` when a file is there that cannot be used, `Err(false)`
     /// when there is none.
     fn stored(&self) -> Result<Stored, bool> {
-        let bytes = match safe_read::read_limited(&self.path, MAX_SIZE) {
-            Ok(bytes) => bytes,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Err(false),
+        match self.bytes() {
+            Some(bytes) => self.parse(&bytes),
+            None => Err(self.path.exists()),
+        }
+    }
+
+    /// The bytes of `world.json`; `None` when there is none, or (with a warning) when it cannot
+    /// be read.
+    fn bytes(&self) -> Option<Vec<u8>> {
+        match safe_read::read_limited(&self.path, MAX_SIZE) {
+            Ok(bytes) => Some(bytes),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
             Err(error) => {
                 self.warn(&error.to_string());
-                return Err(true);
+                None
             }
-        };
-        let parsed: Option<Value> = serde_json::from_slice(&bytes).ok();
+        }
+    }
+
+    /// The world in `bytes`; `Err(true)` (with a warning) when it is not a world of this
+    /// version.
+    fn parse(&self, bytes: &[u8]) -> Result<Stored, bool> {
+        let parsed: Option<Value> = serde_json::from_slice(bytes).ok();
         let why = match parsed {
             Some(mut file) if file.get("version") == Some(&json!(VERSION)) => {
                 let started = file
