@@ -45,6 +45,12 @@ pub struct Fingerprint {
     stamps: Vec<Option<Stamp>>,
 }
 
+impl Fingerprint {
+    pub fn files(&self) -> &[PathBuf] {
+        &self.files
+    }
+}
+
 /// Whether a reading of the folder made under `earlier` still stands now: the same files, each
 /// vouched for by its stamp (settled and unchanged, as a tool file is).
 pub fn vouches(now: &Fingerprint, earlier: &Fingerprint) -> bool {
@@ -68,16 +74,10 @@ type Listed = (Vec<Option<Stamp>>, Arc<[PathBuf]>);
 
 impl Listing {
     fn files(&self, tools: &Path) -> Arc<[PathBuf]> {
-        let world = folder(tools);
-        let folders: Vec<Option<Stamp>> = [
-            tools.to_path_buf(),
-            world.join(STATE_FOLDER),
-            world.join(SCHEMA_FOLDER),
-            world,
-        ]
-        .iter()
-        .map(|folder| Stamp::of_folder(folder))
-        .collect();
+        let folders: Vec<Option<Stamp>> = std::iter::once(tools.to_path_buf())
+            .chain(folders(tools))
+            .map(|folder| Stamp::of_folder(&folder))
+            .collect();
         let mut listed = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some((earlier, files)) = &*listed
             && folders.len() == earlier.len()
@@ -100,6 +100,13 @@ impl Listing {
 /// The world folder of the tools folder `tools`.
 pub fn folder(tools: &Path) -> PathBuf {
     tools.join(FOLDER)
+}
+
+/// The folders that hold the world's files: the world folder, its seed state's and its
+/// schemas'.
+pub fn folders(tools: &Path) -> [PathBuf; 3] {
+    let world = folder(tools);
+    [world.join(STATE_FOLDER), world.join(SCHEMA_FOLDER), world]
 }
 
 /// The files of the world folder that count, sorted by name: `*.json` and `*.jq`, then the

@@ -10,6 +10,7 @@ mod locate;
 pub mod names;
 pub mod store;
 pub mod view;
+mod watch;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -23,6 +24,7 @@ use answers::Answers;
 use data::{Fingerprint, WorldData};
 use expr::Expr;
 use names::Reads;
+use watch::FolderWatch;
 
 /// The world folder as last read, re-read when a file in it changes.
 #[derive(Debug)]
@@ -30,6 +32,8 @@ pub struct World {
     tools: PathBuf,
     /// The world's files, listed again only when their folders change.
     listing: data::Listing,
+    /// What the kernel reported in the world's folders since the last check.
+    watch: FolderWatch,
     current: RwLock<Result<Arc<Generation>, Arc<Vec<Diagnostic>>>>,
 }
 
@@ -89,6 +93,7 @@ impl World {
             Self {
                 tools: tools.to_path_buf(),
                 listing,
+                watch: FolderWatch::default(),
                 current: RwLock::new(generation),
             },
             diagnostics,
@@ -96,21 +101,33 @@ impl World {
     }
 
     /// The world as it is on disk now: read again when a file's stamp does not vouch for the
-    /// last reading (docs/FORMAT.md, "Edits apply on the next call"). A reading that finds the
-    /// same data keeps the programs compiled for it. Problems are the files' diagnostics, for
-    /// the log.
+    /// last reading (docs/FORMAT.md, "Edits apply on the next call"), and the stamps taken only
+    /// when the kernel reported a change since the last check (`watch.rs`). A reading that
+    /// finds the same data keeps the programs compiled for it. Problems are the files'
+    /// diagnostics, for the log.
     pub fn current(&self) -> Result<Arc<Generation>, Arc<Vec<Diagnostic>>> {
+        let mut check = self.watch.begin();
+        if check.quiet {
+            return self
+                .current
+                .read()
+                .unwrap_or_else(|e| e.into_inner())
+                .clone();
+        }
+        check.watch(&self.tools, &data::folders(&self.tools));
         let now = data::fingerprint(&self.tools, &self.listing);
         let last = {
             let current = self.current.read().unwrap_or_else(|e| e.into_inner());
             if let Ok(generation) = &*current
                 && data::vouches(&now, &generation.fingerprint)
             {
+                check.end(now.files(), true);
                 return current.clone();
             }
             current.clone().ok()
         };
-        let fresh = Generation::read(&self.tools, now, last.as_deref(), &[]);
+        let fresh = Generation::read(&self.tools, now.clone(), last.as_deref(), &[]);
+        check.end(now.files(), fresh.is_ok());
         let mut current = self.current.write().unwrap_or_else(|e| e.into_inner());
         *current = fresh.clone();
         fresh
