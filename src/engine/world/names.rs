@@ -23,44 +23,96 @@ impl Reads {
         now: true,
         random: true,
     };
+    const NONE: Self = Self {
+        now: false,
+        random: false,
+    };
+
+    /// What `names` name themselves.
+    fn among(names: &HashSet<&str>) -> Self {
+        Self {
+            now: names.contains("now"),
+            random: names.contains("random"),
+        }
+    }
+
+    fn with(self, other: Self) -> Self {
+        Self {
+            now: self.now || other.now,
+            random: self.random || other.random,
+        }
+    }
 }
 
-/// The definitions of a jq text, by name: the names each one's body mentions.
+/// The definitions of a jq text, by name: what each one names, itself or through the
+/// definitions it calls.
 pub struct Library<'a> {
-    defs: HashMap<&'a str, HashSet<&'a str>>,
-    /// Names mentioned outside any definition (a library holds none): reached by every program.
-    loose: HashSet<&'a str>,
-    /// Whether the text lexed; a library that did not is taken to name everything.
-    lexed: bool,
+    defs: HashMap<&'a str, Reads>,
+    /// What the text names outside any definition (a library has nothing there): every
+    /// program reaches it.
+    loose: Reads,
 }
 
 impl<'a> Library<'a> {
     pub fn of(text: &'a str) -> Self {
-        let mut library = Self {
-            defs: HashMap::new(),
-            loose: HashSet::new(),
-            lexed: true,
-        };
         let Ok(tokens) = Lexer::new(text).lex() else {
-            library.lexed = false;
-            return library;
+            return Self {
+                defs: HashMap::new(),
+                loose: Reads::ALL,
+            };
         };
+        let mut bodies: HashMap<&str, HashSet<&str>> = HashMap::new();
+        let mut loose = HashSet::new();
         let mut at = 0;
         while at < tokens.len() {
             match definition(&tokens[at..]) {
                 Some((name, body)) => {
-                    let names = library.defs.entry(name).or_default();
+                    let names = bodies.entry(name).or_default();
                     for token in body {
                         mentions(token, names);
                     }
                     at += body.len() + 2;
                 }
                 None => {
-                    mentions(&tokens[at], &mut library.loose);
+                    mentions(&tokens[at], &mut loose);
                     at += 1;
                 }
             }
         }
+        // Each definition's calls, then what it reaches, until nothing more is found.
+        let calls: HashMap<&str, Vec<&str>> = bodies
+            .iter()
+            .map(|(name, names)| {
+                let called = names
+                    .iter()
+                    .copied()
+                    .filter(|named| bodies.contains_key(named))
+                    .collect();
+                (*name, called)
+            })
+            .collect();
+        let mut defs: HashMap<&str, Reads> = bodies
+            .iter()
+            .map(|(name, names)| (*name, Reads::among(names)))
+            .collect();
+        let mut grew = true;
+        while grew {
+            grew = false;
+            for (name, called) in &calls {
+                let reached = called
+                    .iter()
+                    .fold(defs[name], |reads, callee| reads.with(defs[callee]));
+                if reached != defs[name] {
+                    defs.insert(name, reached);
+                    grew = true;
+                }
+            }
+        }
+        let mut library = Self {
+            defs,
+            loose: Reads::NONE,
+        };
+        library.loose = library.named(&loose);
         library
     }
 
@@ -69,25 +121,19 @@ impl<'a> Library<'a> {
         let Ok(tokens) = Lexer::new(program).lex() else {
             return Reads::ALL;
         };
-        if !self.lexed {
-            return Reads::ALL;
-        }
-        let mut reached: HashSet<&str> = self.loose.clone();
+        let mut names = HashSet::new();
         for token in &tokens {
-            mentions(token, &mut reached);
+            mentions(token, &mut names);
         }
-        let mut pending: Vec<&str> = reached.iter().copied().collect();
-        while let Some(name) = pending.pop() {
-            for &named in self.defs.get(name).into_iter().flatten() {
-                if reached.insert(named) {
-                    pending.push(named);
-                }
-            }
-        }
-        Reads {
-            now: reached.contains("now"),
-            random: reached.contains("random"),
-        }
+        self.loose.with(self.named(&names))
+    }
+
+    /// What `names` name, themselves and through the definitions among them.
+    fn named(&self, names: &HashSet<&str>) -> Reads {
+        names
+            .iter()
+            .filter_map(|name| self.defs.get(name))
+            .fold(Reads::among(names), |reads, def| reads.with(*def))
     }
 }
 
