@@ -12,6 +12,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
+use careem_mcp::engine::world::watch::WATCH_AFTER;
 use serde_json::{Value, json};
 
 use crate::support::{
@@ -293,6 +294,10 @@ async fn every_kind_of_edit_is_seen_on_the_next_call() {
                 VERSIONS[1],
                 "{edit:?} {target:?}: before"
             );
+        }
+        // Enough calls that the world folder is watched, not only stamped.
+        for _ in 0..WATCH_AFTER {
+            Target::WorldData.answer(&client).await;
         }
         for target in Target::ALL {
             let changed = edit.apply(&project, target);

@@ -10,7 +10,7 @@ mod locate;
 pub mod names;
 pub mod store;
 pub mod view;
-mod watch;
+pub mod watch;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -6,9 +6,16 @@
 //! are taken only when something was reported since the last check that found the world as
 //! it is, or when that check could not vouch for it: a symlink among the folders or files
 //! (whose target the kernel does not report on), or a folder that cannot be watched.
+//!
+//! A watch is set up only once a process has checked the folder [`WATCH_AFTER`] times: the
+//! kernel takes ~20 ms to tear one down when the process ends, which a stdio session that
+//! answers a call or two would pay for nothing.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, PoisonError};
+
+/// How many times the stamps are taken before the folders are watched.
+pub const WATCH_AFTER: u32 = 32;
 
 #[derive(Debug, Default)]
 pub struct FolderWatch(Mutex<State>);
@@ -20,6 +27,8 @@ struct State {
     inotify: Option<inotify::Inotify>,
     /// Whether the last check vouched for the reading in place and nothing was reported since.
     quiet: bool,
+    /// The checks that took the stamps, up to [`WATCH_AFTER`].
+    checks: u32,
 }
 
 /// One call's check of the world folder, which holds the watch until it ends, so that checks
@@ -53,6 +62,10 @@ impl Check<'_> {
     /// Watches `tools` and the world's `folders` before they are read, so that a change made
     /// while they are read is reported to the next call.
     pub fn watch(&mut self, tools: &Path, folders: &[PathBuf]) {
+        if self.state.checks < WATCH_AFTER {
+            self.state.checks += 1;
+            return;
+        }
         self.watched = self.state.watch(tools, folders);
     }
 
