@@ -41,6 +41,10 @@ enum Edit {
     /// [`Edit::InPlaceWithinTheWindow`] is: nothing in the folder that holds the link changes,
     /// so the kernel reports nothing there (engine/world/watch.rs).
     SymlinkTargetInPlace,
+    /// The file is a hard link to a file outside `tools/`, rewritten in place through that
+    /// other name as [`Edit::InPlaceWithinTheWindow`] is: the kernel reports it in the other
+    /// name's folder only.
+    HardLinkInPlace,
 }
 
 /// The files an edit is made to.
@@ -145,12 +149,13 @@ fn link(path: &Path, target: &Path) {
 }
 
 impl Edit {
-    const ALL: [Self; 5] = [
+    const ALL: [Self; 6] = [
         Self::InPlaceWithinTheWindow,
         Self::InPlaceCalledAfterTheWindow,
         Self::Rename,
         Self::SymlinkSwap,
         Self::SymlinkTargetInPlace,
+        Self::HardLinkInPlace,
     ];
 
     /// Where the case keeps a file of its own for `target` (outside `tools/`).
@@ -181,6 +186,12 @@ impl Edit {
                 std::fs::write(&one, text).expect("written");
                 link(&path, &one);
             }
+            Self::HardLinkInPlace => {
+                let one = Self::aside(project, target, "one");
+                std::fs::write(&one, text).expect("written");
+                std::fs::remove_file(&path).expect("removed");
+                std::fs::hard_link(&one, &path).expect("linked");
+            }
         }
     }
 
@@ -206,7 +217,7 @@ impl Edit {
                 write_at(&two, &text, modified);
                 link(&path, &two);
             }
-            Self::SymlinkTargetInPlace => {
+            Self::SymlinkTargetInPlace | Self::HardLinkInPlace => {
                 write_at(&Self::aside(project, target, "one"), &text, modified);
             }
         }
@@ -224,7 +235,8 @@ impl Edit {
         match self {
             Self::InPlaceWithinTheWindow
             | Self::InPlaceCalledAfterTheWindow
-            | Self::SymlinkTargetInPlace => vec![],
+            | Self::SymlinkTargetInPlace
+            | Self::HardLinkInPlace => vec![],
             Self::Rename | Self::SymlinkSwap => vec!["inode"],
         }
     }

@@ -106,7 +106,7 @@ impl World {
     /// finds the same data keeps the programs compiled for it. Problems are the files'
     /// diagnostics, for the log.
     pub fn current(&self) -> Result<Arc<Generation>, Arc<Vec<Diagnostic>>> {
-        let mut check = self.watch.begin();
+        let mut check = self.watch.begin(&self.tools);
         if check.quiet {
             return self
                 .current
@@ -127,9 +127,9 @@ impl World {
             current.clone().ok()
         };
         let fresh = Generation::read(&self.tools, now.clone(), last.as_deref(), &[]);
+        *self.current.write().unwrap_or_else(|e| e.into_inner()) = fresh.clone();
+        // Only once the reading is in place may the next call take it without a look.
         check.end(now.files(), fresh.is_ok());
-        let mut current = self.current.write().unwrap_or_else(|e| e.into_inner());
-        *current = fresh.clone();
         fresh
     }
 }

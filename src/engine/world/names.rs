@@ -2,13 +2,19 @@
 //! `.random` on every call, so a program that names neither gives the same answer to the same
 //! arguments and state, and that answer can be kept (`answers.rs`). A program names a key when
 //! its own text, or the text of a definition it calls (and so on), has the key's name as a
-//! word, a field (`.now`, `$doc.now`) or a string (`.["now"]`). Definitions are told apart by
-//! name alone, whatever their arity, which can only find more names than a program reaches.
+//! word, a field (`.now`, `$doc.now`), a string (`.["now"]`, escapes and all) or a variable
+//! (`. as {$now}`). Definitions are told apart by name alone, whatever their arity, which can
+//! only find more names than a program reaches. Generic access to the whole document
+//! (`to_entries`, `..`, `getpath`, a computed key) names nothing: such a program sees a
+//! document without the keys it does not name.
 
 use std::collections::{HashMap, HashSet};
 
 use jaq_core::load::Lexer;
 use jaq_core::load::lex::{StrPart, Tok, Token};
+
+/// The keys of the call document that change from call to call.
+const PER_CALL: [&str; 2] = ["now", "random"];
 
 /// The per-call keys of the document a program names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -172,18 +178,28 @@ fn mentions<'a>(token: &Token<&'a str>, names: &mut HashSet<&'a str>) {
                 mentions(token, names);
             }
         }
+        Token(variable, Tok::Var) => {
+            // `. as {$now}` binds the field of that name.
+            names.insert(variable.trim_start_matches('$'));
+        }
         Token(_, Tok::Str(parts)) => {
+            let mut text = String::new();
             for part in parts {
                 match part {
-                    StrPart::Str(text) => {
-                        names.insert(text);
+                    StrPart::Str(piece) => {
+                        names.insert(piece);
+                        text.push_str(piece);
                     }
                     StrPart::Term(term) => mentions(term, names),
-                    StrPart::Char(_) => {}
+                    StrPart::Char(c) => text.push(*c),
                 }
             }
+            // A key spelt with escapes, `.["n\u006fw"]`.
+            if let Some(key) = PER_CALL.iter().find(|key| **key == text) {
+                names.insert(key);
+            }
         }
-        Token(_, Tok::Var | Tok::Fmt | Tok::Num) => {}
+        Token(_, Tok::Fmt | Tok::Num) => {}
     }
 }
 
@@ -222,6 +238,10 @@ mod tests {
             ("def local: stamp; .args | local", true, false),
             ("through(pick(2))", false, true),
             ("\"at \\(.random)\"", false, true),
+            (". as {$now, $args} | $now", true, false),
+            ("reduce .args as {$random} (0; $random)", false, true),
+            (r#".["n\u006fw"]"#, true, false),
+            (r#".["ran\("")dom"]"#, false, true),
             ("this does not lex ]", true, true),
         ];
         for (program, now, random) in cases {

@@ -49,6 +49,9 @@ struct Reading {
     id: u64,
 }
 
+/// A `world.json` that is there but cannot be read (the warning is given).
+struct Unreadable;
+
 /// The next [`StateId::Stored`]: readings of any run never share one unless their bytes match.
 static NEXT_READING: AtomicU64 = AtomicU64::new(0);
 
@@ -123,7 +126,7 @@ impl WorldStore {
         {
             return Current::Stored(Arc::clone(&reading.state), reading.id);
         }
-        let Some(bytes) = self.bytes() else {
+        let Ok(Some(bytes)) = self.bytes() else {
             *last = None;
             return Current::Seed;
         };
@@ -153,20 +156,20 @@ impl WorldStore {
     /// when there is none.
     fn stored(&self) -> Result<Stored, bool> {
         match self.bytes() {
-            Some(bytes) => self.parse(&bytes),
-            None => Err(self.path.exists()),
+            Ok(Some(bytes)) => self.parse(&bytes),
+            Ok(None) => Err(false),
+            Err(Unreadable) => Err(true),
         }
     }
 
-    /// The bytes of `world.json`; `None` when there is none, or (with a warning) when it cannot
-    /// be read.
-    fn bytes(&self) -> Option<Vec<u8>> {
+    /// The bytes of `world.json`; `None` when there is none.
+    fn bytes(&self) -> Result<Option<Vec<u8>>, Unreadable> {
         match safe_read::read_limited(&self.path, MAX_SIZE) {
-            Ok(bytes) => Some(bytes),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+            Ok(bytes) => Ok(Some(bytes)),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(error) => {
                 self.warn(&error.to_string());
-                None
+                Err(Unreadable)
             }
         }
     }

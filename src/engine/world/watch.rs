@@ -4,8 +4,12 @@
 //! folder (where the world folder may appear). A call drains what was reported, on its own
 //! thread, before it reads anything: a change made before the call is seen by it. The stamps
 //! are taken only when something was reported since the last check that found the world as
-//! it is, or when that check could not vouch for it: a symlink among the folders or files
-//! (whose target the kernel does not report on), or a folder that cannot be watched.
+//! it is, or when that check could not vouch for it: a symlink or a hard link among the folders
+//! or files (a change through the other name is not reported in the folder), a folder that
+//! cannot be watched, or one on a file system whose changes may come from elsewhere (NFS, FUSE,
+//! a virtual machine's shared folder), which the kernel does not report. A quiet call still
+//! takes the tools folder's identity, so that a folder above it renamed or swapped (a release
+//! symlink re-pointed) is seen too.
 //!
 //! A watch is set up only once a process has checked the folder [`WATCH_AFTER`] times: the
 //! kernel takes ~20 ms to tear one down when the process ends, which a stdio session that
@@ -29,6 +33,8 @@ struct State {
     quiet: bool,
     /// The checks that took the stamps, up to [`WATCH_AFTER`].
     checks: u32,
+    /// The device and inode of the tools folder that is watched.
+    tools: Option<(u64, u64)>,
 }
 
 /// One call's check of the world folder, which holds the watch until it ends, so that checks
@@ -42,11 +48,12 @@ pub struct Check<'w> {
 }
 
 impl FolderWatch {
-    /// Drains what was reported since the last check.
-    pub fn begin(&self) -> Check<'_> {
+    /// Drains what was reported since the last check, and checks that `tools` is still the
+    /// folder watched.
+    pub fn begin(&self, tools: &Path) -> Check<'_> {
         let mut state = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         let reported = state.drain();
-        if reported {
+        if reported || (state.quiet && identity(tools) != state.tools) {
             state.quiet = false;
         }
         let quiet = state.quiet;
@@ -73,14 +80,39 @@ impl Check<'_> {
     /// read or vouched for by the stamps after the check began. With its folders watched and no
     /// symlink among `files`, the calls after it are quiet until something is reported.
     pub fn end(mut self, files: &[PathBuf], vouched: bool) {
-        self.state.quiet = vouched && self.watched && no_symlinks(files);
+        self.state.quiet = vouched && self.watched && files.iter().all(|file| single(file));
     }
 }
 
-fn no_symlinks(paths: &[PathBuf]) -> bool {
-    paths.iter().all(|path| {
-        std::fs::symlink_metadata(path).is_ok_and(|metadata| !metadata.file_type().is_symlink())
+/// Whether `path` is there under this one name: no symlink, no other hard link.
+fn single(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|metadata| {
+        !metadata.file_type().is_symlink() && (metadata.is_dir() || links(&metadata) == 1)
     })
+}
+
+#[cfg(unix)]
+fn links(metadata: &std::fs::Metadata) -> u64 {
+    std::os::unix::fs::MetadataExt::nlink(metadata)
+}
+
+#[cfg(not(unix))]
+fn links(_metadata: &std::fs::Metadata) -> u64 {
+    0
+}
+
+/// The device and inode of the folder at `path`, through symlinks as a read goes.
+#[cfg(unix)]
+fn identity(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path)
+        .ok()
+        .map(|metadata| (metadata.dev(), metadata.ino()))
+}
+
+#[cfg(not(unix))]
+fn identity(_path: &Path) -> Option<(u64, u64)> {
+    None
 }
 
 #[cfg(target_os = "linux")]
@@ -124,12 +156,15 @@ impl State {
             | WatchMask::DONT_FOLLOW;
         let any = entries | WatchMask::MODIFY | WatchMask::ATTRIB | WatchMask::CLOSE_WRITE;
         let mut watches = inotify.watches();
-        let mut watched =
-            no_symlinks(&[tools.to_path_buf()]) && watches.add(tools, entries).is_ok();
+        self.tools = identity(tools);
+        let mut watched = self.tools.is_some()
+            && single(tools)
+            && local(tools)
+            && watches.add(tools, entries).is_ok();
         for folder in folders {
             match std::fs::symlink_metadata(folder) {
                 Ok(metadata) if metadata.is_dir() => {
-                    watched &= watches.add(folder, any).is_ok();
+                    watched &= local(folder) && watches.add(folder, any).is_ok();
                 }
                 // One that is not there yet is reported by its parent when it comes.
                 Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
@@ -138,6 +173,43 @@ impl State {
         }
         watched
     }
+}
+
+/// File systems whose every change is made through this kernel, which reports it.
+#[cfg(target_os = "linux")]
+const LOCAL: [i64; 10] = [
+    0xEF53,      // ext2, ext3, ext4
+    0x5846_5342, // xfs
+    0x9123_683E, // btrfs
+    0x0102_1994, // tmpfs
+    0x8584_58F6, // ramfs
+    0x794C_7630, // overlayfs
+    0xF2F5_2010, // f2fs
+    0x2FC1_2FC1, // zfs
+    0xCA45_1A4E, // bcachefs
+    0x4D44,      // vfat
+];
+
+/// Whether the folder at `path` is on a file system in [`LOCAL`].
+#[cfg(target_os = "linux")]
+fn local(path: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(path) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+        return false;
+    };
+    // SAFETY: a `statfs` is integers, for which zeroes are a value; `statfs` reads the
+    // NUL-terminated path and fills the struct, and keeps neither pointer.
+    let (status, stat) = unsafe {
+        let mut stat: libc::statfs = std::mem::zeroed();
+        (libc::statfs(path.as_ptr(), &raw mut stat), stat)
+    };
+    if status != 0 {
+        return false;
+    }
+    // `f_type`'s width differs between architectures.
+    #[allow(clippy::unnecessary_cast)]
+    let kind = stat.f_type as i64;
+    LOCAL.contains(&kind)
 }
 
 #[cfg(not(target_os = "linux"))]
