@@ -91,6 +91,10 @@ struct State {
     /// path to notice that the file was deleted or renamed away, not two.
     #[cfg(unix)]
     identity: (u64, u64),
+    /// The file's size right after this process's last line. A file of that size still ends
+    /// with that line's newline, so its last byte need not be read; any other writer's line,
+    /// whole or cut, changes the size.
+    ends_at: Option<u64>,
 }
 
 impl Slot {
@@ -186,7 +190,7 @@ impl JournalFile {
     pub fn write_line(&self, line: &[u8]) -> io::Result<()> {
         let mut slot = self.lock();
         let state = self.current(&mut slot)?;
-        let mut end = end_of(&state.file)?;
+        let mut end = state.end()?;
         while self.full(end, line) {
             // Another writer may be rotating this very file: decide under its lock, and look
             // again once the lock is held.
@@ -197,12 +201,12 @@ impl JournalFile {
             if rotated || self.moved(state) {
                 *state = open(&self.path)?;
             }
-            end = end_of(&state.file)?;
+            end = state.end()?;
             if rotated {
                 break;
             }
         }
-        append(state, end, line)?;
+        state.append(end, line)?;
         OPEN_FILES.used(self.id);
         Ok(())
     }
@@ -221,17 +225,19 @@ impl JournalFile {
         let Slot::Open(state) = &mut *slot else {
             return None;
         };
-        if !state.regular || self.moved(state) {
+        if !state.regular {
             return None;
         }
-        let end = match end_of(&state.file) {
+        // The path's `stat` tells both that it still names the open file and where it ends.
+        let size = self.size_here(state)?;
+        let end = match state.end_at(size) {
             Ok(end) => end,
             Err(error) => return Some(Err(error)),
         };
         if self.full(end, line) {
             return None;
         }
-        let written = append(state, end, line);
+        let written = state.append(end, line);
         if written.is_ok() {
             OPEN_FILES.used(self.id);
         }
@@ -266,7 +272,7 @@ impl JournalFile {
     /// Renames the open file to the rotated path if it is still at the path and still too
     /// full for `line`; whether it did. Called under the file's lock.
     fn rotate_if_full(&self, state: &State, line: &[u8]) -> io::Result<bool> {
-        if self.moved(state) || !self.full(end_of(&state.file)?, line) {
+        if self.moved(state) || !self.full(state.end()?, line) {
             return Ok(false);
         }
         std::fs::rename(&self.path, rotated_path(&self.path))?;
@@ -279,15 +285,24 @@ impl JournalFile {
     }
 
     /// Whether the path no longer names the open file: deleted, or renamed away.
-    #[cfg(unix)]
     fn moved(&self, state: &State) -> bool {
+        self.size_here(state).is_none()
+    }
+
+    /// The size of the file at the path, when that is still the open file.
+    #[cfg(unix)]
+    fn size_here(&self, state: &State) -> Option<u64> {
         use std::os::unix::fs::MetadataExt;
-        !std::fs::metadata(&self.path).is_ok_and(|now| (now.dev(), now.ino()) == state.identity)
+        let now = std::fs::metadata(&self.path).ok()?;
+        ((now.dev(), now.ino()) == state.identity).then(|| now.len())
     }
 
     #[cfg(not(unix))]
-    fn moved(&self, _state: &State) -> bool {
-        !self.path.exists()
+    fn size_here(&self, state: &State) -> Option<u64> {
+        if !self.path.exists() {
+            return None;
+        }
+        state.file.metadata().ok().map(|metadata| metadata.len())
     }
 
     fn lock(&self) -> MutexGuard<'_, Slot> {
@@ -322,6 +337,7 @@ fn open(path: &Path) -> io::Result<State> {
             (metadata.dev(), metadata.ino())
         },
         file,
+        ends_at: None,
     })
 }
 
@@ -394,30 +410,42 @@ fn set_blocking(_file: &File) -> io::Result<()> {
     Ok(())
 }
 
-/// The file's size (`fstat`) and whether its last byte ends a line. Not a regular file (a
-/// pipe): nothing to look at, and nothing to rotate.
-fn end_of(file: &File) -> io::Result<End> {
-    let metadata = file.metadata()?;
-    if !metadata.is_file() || metadata.len() == 0 {
-        return Ok(End {
-            size: 0,
-            cut: false,
-        });
+impl State {
+    /// Where the file ends (`fstat`). Not a regular file (a pipe): nothing to look at, and
+    /// nothing to rotate.
+    fn end(&self) -> io::Result<End> {
+        let metadata = self.file.metadata()?;
+        if !metadata.is_file() {
+            return Ok(End {
+                size: 0,
+                cut: false,
+            });
+        }
+        self.end_at(metadata.len())
     }
-    let size = metadata.len();
-    let cut = last_byte(file, size)? != b'\n';
-    Ok(End { size, cut })
-}
 
-/// Writes `line` at the end (the file is opened for appending), after a newline that ends a
-/// cut-off line if the file ends in one.
-fn append(state: &mut State, end: End, line: &[u8]) -> io::Result<()> {
-    if end.cut {
-        // Ends the cut-off line, which readers then skip, instead of gluing to it.
-        let whole = [b"\n", line].concat();
-        state.file.write_all(&whole)
-    } else {
-        state.file.write_all(line)
+    /// Where the regular file of `size` bytes ends: whether its last byte ends a line is read
+    /// only when another writer may have written it.
+    fn end_at(&self, size: u64) -> io::Result<End> {
+        let cut = size > 0 && self.ends_at != Some(size) && last_byte(&self.file, size)? != b'\n';
+        Ok(End { size, cut })
+    }
+
+    /// Writes `line` at the end (the file is opened for appending), after a newline that ends
+    /// a cut-off line if the file ends in one.
+    fn append(&mut self, end: End, line: &[u8]) -> io::Result<()> {
+        let written = if end.cut {
+            // Ends the cut-off line, which readers then skip, instead of gluing to it.
+            let whole = [b"\n", line].concat();
+            self.file.write_all(&whole).map(|()| whole.len())
+        } else {
+            self.file.write_all(line).map(|()| line.len())
+        };
+        self.ends_at = match written {
+            Ok(written) if self.regular => Some(end.size + written as u64),
+            _ => None,
+        };
+        written.map(drop)
     }
 }
 
@@ -533,5 +561,31 @@ mod tests {
         std::fs::write(&path, "{\"cut").unwrap();
         journal.write_line(b"three\n").unwrap();
         assert_eq!(read(&path), "{\"cut\nthree\n");
+    }
+
+    #[test]
+    fn a_line_another_writer_cut_in_the_open_file_is_ended_first() {
+        for in_place in [true, false] {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("calls.jsonl");
+            let journal = JournalFile::open(&path, DEFAULT_MAX_SIZE).unwrap();
+            let write = |line: &[u8]| {
+                if in_place {
+                    assert!(matches!(journal.try_write_line(line), Some(Ok(()))));
+                } else {
+                    journal.write_line(line).unwrap();
+                }
+            };
+            write(b"one\n");
+            let mut other = OpenOptions::new().append(true).open(&path).unwrap();
+            other.write_all(b"{\"cut").unwrap();
+            write(b"two\n");
+            write(b"three\n");
+            assert_eq!(
+                read(&path),
+                "one\n{\"cut\ntwo\nthree\n",
+                "in place: {in_place}"
+            );
+        }
     }
 }
