@@ -29,8 +29,14 @@ impl Stamp {
     /// The stamp of the file at `path` now (through a symlink, as a read goes); `None` when it
     /// cannot be had, or the path is not a regular file (the reader then says why).
     pub fn of(path: &Path) -> Option<Self> {
-        let metadata = std::fs::metadata(path).ok()?;
-        metadata.is_file().then(|| Self::from_metadata(&metadata))
+        Self::look(path).ok().flatten()
+    }
+
+    /// As [`Stamp::of`], with why there is none: an error (the file is not there, say), or
+    /// `Ok(None)` for a path that is not a regular file.
+    pub fn look(path: &Path) -> std::io::Result<Option<Self>> {
+        let metadata = std::fs::metadata(path)?;
+        Ok(metadata.is_file().then(|| Self::from_metadata(&metadata)))
     }
 
     /// The stamp of the folder at `path`: its time changes when an entry is added to it,

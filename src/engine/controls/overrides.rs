@@ -158,7 +158,8 @@ pub fn clear(path: &Path) -> Result<(), OverridesError> {
     write(path, &Overrides::new())
 }
 
-/// Re-reads the file on every call but re-parses only when its bytes changed; each change's
+/// Reads the file again only when its stamp says it may have changed, and parses it again only
+/// when its bytes changed; each change's
 /// problems are logged once.
 #[derive(Debug)]
 pub struct OverridesReader {
@@ -177,19 +178,26 @@ impl OverridesReader {
 
     /// What the file asks for now: read again only when its stamp says it may have changed.
     pub fn controls(&self) -> Arc<Controls> {
-        let stamp = Stamp::of(&self.path);
+        let look = Stamp::look(&self.path);
+        let stamp = look.as_ref().ok().copied().flatten();
         {
             let last = self.lock();
             if stamp.is_some_and(|stamp| stamp.vouches_for(last.2.as_ref())) {
                 return Arc::clone(&last.1);
             }
         }
-        let bytes = read_bytes(&self.path).unwrap_or_else(|error| {
-            if error.kind() != io::ErrorKind::NotFound {
-                tracing::warn!(path = %self.path.display(), "cannot read the overrides file, ignoring it: {error}");
-            }
+        // No file is no overrides: a missing file is not opened again to learn that.
+        let absent = look.is_err_and(|error| error.kind() == io::ErrorKind::NotFound);
+        let bytes = if absent {
             Vec::new()
-        });
+        } else {
+            read_bytes(&self.path).unwrap_or_else(|error| {
+                if error.kind() != io::ErrorKind::NotFound {
+                    tracing::warn!(path = %self.path.display(), "cannot read the overrides file, ignoring it: {error}");
+                }
+                Vec::new()
+            })
+        };
         let mut last = self.lock();
         if last.0 != bytes {
             let controls = match parse(&bytes) {
@@ -257,6 +265,16 @@ mod tests {
         assert_eq!(forced(&reader).as_deref(), Some("two"));
         set_entry(&path, "t", None).unwrap();
         assert_eq!(forced(&reader), None);
+        set_entry(&path, "t", Some(&Control::scenario("three"))).unwrap();
+        assert_eq!(forced(&reader).as_deref(), Some("three"));
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(
+            forced(&reader),
+            None,
+            "a file that is gone asks for nothing"
+        );
+        set_entry(&path, "t", Some(&Control::scenario("four"))).unwrap();
+        assert_eq!(forced(&reader).as_deref(), Some("four"));
         std::fs::write(&path, "not json").unwrap();
         assert_eq!(forced(&reader), None);
         assert!(matches!(
