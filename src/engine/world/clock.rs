@@ -3,6 +3,7 @@
 //! moves it on (a frozen clock by the duration, a running one by an offset it then keeps),
 //! `clock real` removes the file. Every process serving the run reads it on each call.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, TimeDelta, Utc};
@@ -98,7 +99,7 @@ impl ClockFile {
         };
         std::fs::create_dir_all(dir)?;
         let mut file = tempfile::NamedTempFile::new_in(dir)?;
-        serde_json::to_writer(&mut file, &setting)?;
+        file.write_all(&serde_json::to_vec(&setting)?)?;
         file.persist(&self.path).map_err(|e| e.error)?;
         Ok(())
     }

@@ -248,9 +248,14 @@ impl WorldStore {
         };
         let mut file = tempfile::NamedTempFile::new_in(dir)?;
         let started = started.to_rfc3339_opts(SecondsFormat::Secs, true);
-        let body = json!({"version": VERSION, "started": started, "state": state});
-        serde_json::to_writer_pretty(&mut file, &body)?;
-        file.write_all(b"\n")?;
+        // Made whole first and written at once: serde writes a token at a time.
+        let mut bytes = serde_json::to_vec_pretty(&Written {
+            version: VERSION,
+            started: &started,
+            state,
+        })?;
+        bytes.push(b'\n');
+        file.write_all(&bytes)?;
         file.as_file().sync_data()?;
         file.persist(&self.path).map_err(|e| e.error)?;
         Ok(())
@@ -268,6 +273,14 @@ impl WorldStore {
             _ => Ok(()),
         }
     }
+}
+
+/// The file as written: its fields in this order.
+#[derive(serde::Serialize)]
+struct Written<'a> {
+    version: u64,
+    started: &'a str,
+    state: &'a Value,
 }
 
 /// An exclusive lock on a file, held until dropped (the kernel drops it with the process too).
