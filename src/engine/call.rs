@@ -332,8 +332,15 @@ impl Engine {
                 };
                 let text = answered.value.text().to_string();
                 let object = answered.value.value().is_object();
-                let value = (rendering == Rendering::Value).then(|| answered.value.into_value());
-                output.rendered(text, object, value);
+                match rendering {
+                    Rendering::Value => {
+                        output.rendered(text, object, Some(answered.value.into_value()));
+                    }
+                    Rendering::Text => {
+                        output.rendered(text, object, None);
+                        output.kept = Some(answered.value);
+                    }
+                }
                 output.is_error = scenario.outcome == Outcome::Error;
             }
             Ok(None) => {

@@ -2,12 +2,16 @@
 //! its text, and the one log line per call. The server, `careem-mcp call`, the dashboard and the
 //! journal all read this shape; [`super::Engine::answer`] makes it.
 
+use std::borrow::Cow;
+use std::sync::Arc;
+
 use serde_json::{Map, Value};
 
 use super::clip::{LOG_LIMIT, NAME_LIMIT, clip};
 use super::controls::entries::Fault;
 use super::controls::plan::Plan;
 use super::select::arguments;
+use super::world::answers::Computed;
 use crate::go;
 use crate::go::call_result::Content;
 
@@ -135,6 +139,8 @@ pub struct CallOutput {
     pub json: Option<JsonShape>,
     /// The one text content item: the compact JSON of the value, or an error message.
     pub text: String,
+    /// The kept value the text was written from, which keeps the result's bytes as well.
+    pub kept: Option<Arc<Computed>>,
     pub is_error: bool,
     pub micros: u64,
     /// The step of the tool's sequence this call was, counted from 0.
@@ -161,6 +167,22 @@ impl CallOutput {
         go::call_result::to_value(&self.text, self.content(), self.is_error)
     }
 
+    /// The MCP result's bytes for this answer, as the Go SDK writes them: written once for a
+    /// kept value and shared by the calls it answers.
+    #[must_use]
+    pub fn result_bytes(&self) -> Cow<'_, [u8]> {
+        match &self.kept {
+            Some(kept) if self.json.is_some() && kept.text() == self.text => {
+                Cow::Borrowed(kept.result(self.is_error))
+            }
+            _ => Cow::Owned(go::call_result::write(
+                &self.text,
+                self.content(),
+                self.is_error,
+            )),
+        }
+    }
+
     /// An answer with no value: an error until a scenario answers, at the plan's step and delay.
     pub(super) fn unanswered(
         tool: &str,
@@ -178,6 +200,7 @@ impl CallOutput {
             value: None,
             json: None,
             text,
+            kept: None,
             is_error: true,
             micros: 0,
             step: plan.and_then(|plan| plan.step),
@@ -254,6 +277,7 @@ impl CallOutput {
         self.text = text;
         self.json = Some(JsonShape::of(object));
         self.value = value;
+        self.kept = None;
     }
 
     pub fn scenario(&self) -> Option<(&str, bool)> {

@@ -323,6 +323,7 @@ mod tests {
                 forced: true,
             },
             text: value.to_string(),
+            kept: None,
             value: Some(value),
             json: Some(crate::engine::output::JsonShape::Object),
             is_error: false,

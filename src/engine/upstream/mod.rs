@@ -72,6 +72,7 @@ impl Engine {
             value: value.cloned(),
             json: value.map(|value| JsonShape::of(value.is_object())),
             text: text.to_string(),
+            kept: None,
             is_error,
             micros: call.micros,
             step: None,

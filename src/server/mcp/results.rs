@@ -191,7 +191,7 @@ pub(crate) fn tools_list(tools: &[Map<String, Value>]) -> Vec<u8> {
 
 /// A call's result as the SDK writes a typed handler's.
 pub(crate) fn call_result(output: &CallOutput) -> Vec<u8> {
-    go::call_result::write(&output.text, output.content(), output.is_error)
+    output.result_bytes().into_owned()
 }
 
 /// The result of a call that failed inside (`internal server error`, `isError`).
@@ -220,6 +220,7 @@ mod tests {
             value: None,
             json,
             text: text.to_string(),
+            kept: None,
             is_error,
             micros: 0,
             step: None,
@@ -253,6 +254,35 @@ mod tests {
         ];
         for (output, want) in cases {
             assert_eq!(String::from_utf8(call_result(&output)).unwrap(), want);
+        }
+    }
+
+    #[test]
+    fn a_kept_value_answers_with_the_bytes_its_text_would() {
+        for value in [
+            json!({"title": "Marina <Walk> & Co", "n": [1, 2.5, null]}),
+            json!(["a", "<b>"]),
+        ] {
+            let kept = crate::engine::world::answers::Computed::new(value.clone());
+            let shape = if value.is_object() {
+                JsonShape::Object
+            } else {
+                JsonShape::Other
+            };
+            for is_error in [false, true] {
+                let mut answer = output(&value.to_string(), Some(shape), is_error);
+                let written = call_result(&answer);
+                answer.kept = Some(std::sync::Arc::clone(&kept));
+                for _ in 0..2 {
+                    assert_eq!(call_result(&answer), written, "{value} {is_error}");
+                }
+                answer.text = r#"{"other":1}"#.into();
+                assert_eq!(
+                    call_result(&answer),
+                    call_result(&output(&answer.text, Some(shape), is_error)),
+                    "a text that is not the kept value's is written afresh"
+                );
+            }
         }
     }
 
