@@ -294,7 +294,7 @@ impl JournalFile {
     fn size_here(&self, state: &State) -> Option<u64> {
         use std::os::unix::fs::MetadataExt;
         let now = std::fs::metadata(&self.path).ok()?;
-        ((now.dev(), now.ino()) == state.identity).then(|| now.len())
+        ((now.dev(), now.ino()) == state.identity).then_some(now.len())
     }
 
     #[cfg(not(unix))]
