@@ -4,9 +4,13 @@
 //!
 //! Several processes may write one journal (an HTTP `serve`, a stdio `serve` and `careem-mcp
 //! call` in one project). So each line starts from the file's true end, not from what this
-//! process wrote: `fstat` gives the size (rotation counts every writer's lines, so the bound
-//! holds for all of them together) and the last byte says whether another writer left half a
-//! line (a full disk, a crash), which is then ended first. A rotation is decided under an
+//! process wrote: the size comes from the `stat` that checks the path still names the open file
+//! (rotation counts every writer's lines, so the bound holds for all of them together), and the
+//! last byte says whether another writer left half a line (a full disk, a crash), which is then
+//! ended first. The last byte is read only when the size is not the one this process's own last
+//! line left: another writer's line changes it. Only a journal cleared in place (`calls
+//! --clear`) and grown back by others to exactly that size, ending in a cut line, would go
+//! unseen, and glue one line to it, which readers then skip. A rotation is decided under an
 //! exclusive lock on the file being rotated and checked again once the lock is held, so two
 //! writers never both rotate (the second would rename the first's new file over the rotated
 //! one). A journal that cannot be opened (a read-only folder, a missing disk) is tried again
