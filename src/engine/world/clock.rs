@@ -1,14 +1,17 @@
 //! A run's clock: `clock.json` beside the run's overrides file. Without the file the run
 //! follows the real time; `careem-mcp clock set` freezes it at an instant, `clock advance`
 //! moves it on (a frozen clock by the duration, a running one by an offset it then keeps),
-//! `clock real` removes the file. Every process serving the run reads it on each call.
+//! `clock real` removes the file. Every process serving the run looks at it on each call, and
+//! reads it again when its stamp changed.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 
+use crate::engine::catalog::stamp::Stamp;
 use crate::engine::safe_read;
 
 /// What the clock file says.
@@ -42,7 +45,13 @@ impl Setting {
 #[derive(Debug, Clone)]
 pub struct ClockFile {
     path: PathBuf,
+    /// The file's stamp at the last read by [`ClockFile::now`] and what it said, shared by the
+    /// clones of this clock.
+    last: Arc<Mutex<Option<Read>>>,
 }
+
+/// A read of the clock file: its stamp then, and what it said.
+type Read = (Stamp, Option<Setting>);
 
 impl ClockFile {
     /// The clock of the run whose overrides file is `overrides`.
@@ -52,6 +61,7 @@ impl ClockFile {
                 .parent()
                 .unwrap_or(Path::new(""))
                 .join("clock.json"),
+            last: Arc::default(),
         }
     }
 
@@ -79,10 +89,29 @@ impl ClockFile {
         }
     }
 
-    /// The run's time now.
+    /// The run's time now. The file is read again only when its stamp says it may have
+    /// changed (`catalog/stamp.rs`), and not opened at all when it is not there: every call
+    /// asks.
     pub fn now(&self) -> DateTime<Utc> {
         let real = Utc::now();
-        self.setting().map_or(real, |setting| setting.at(real))
+        self.current().map_or(real, |setting| setting.at(real))
+    }
+
+    /// [`ClockFile::setting`], from the last read while the file's stamp vouches for it.
+    fn current(&self) -> Option<Setting> {
+        let stamp = match Stamp::look(&self.path) {
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return None,
+            look => look.ok().flatten(),
+        };
+        let mut last = self.last.lock().unwrap_or_else(PoisonError::into_inner);
+        if let (Some(stamp), Some((earlier, setting))) = (stamp, last.as_ref())
+            && stamp.vouches_for(Some(earlier))
+        {
+            return *setting;
+        }
+        let setting = self.setting();
+        *last = stamp.map(|stamp| (stamp, setting));
+        setting
     }
 
     /// Writes `setting`, whole or not at all; `None` returns the run to the real time.
@@ -200,6 +229,33 @@ mod tests {
         assert_eq!(clock.now(), at + TimeDelta::minutes(90));
         clock.set(None).unwrap();
         assert_eq!(clock.setting(), None);
+        assert!(
+            (clock.now() - Utc::now()).num_seconds().abs() <= 1,
+            "the real time again"
+        );
+        // Settled, the file is read once and then vouched for by its stamp; an edit in place
+        // that changes its stamp is read.
+        clock.set(Some(Setting::Frozen(at))).unwrap();
+        let settle = |clock: &ClockFile| {
+            let minute_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+            std::fs::File::options()
+                .write(true)
+                .open(clock.path())
+                .and_then(|file| file.set_modified(minute_ago))
+                .unwrap();
+        };
+        settle(&clock);
+        let clone = clock.clone();
+        assert_eq!(clock.now(), at);
+        assert_eq!(clone.now(), at);
+        std::fs::write(clock.path(), r#"{"frozen":"2026-10-06T08:30:00Z"}"#).unwrap();
+        settle(&clock);
+        assert_eq!(
+            clone.now(),
+            "2026-10-06T08:30:00Z".parse::<DateTime<Utc>>().unwrap()
+        );
+        clock.set(None).unwrap();
+        assert!((clone.now() - Utc::now()).num_seconds().abs() <= 1);
         let ahead = Setting::Offset(0).advanced(TimeDelta::hours(1));
         assert_eq!(ahead, Setting::Offset(3600));
     }
