@@ -568,6 +568,34 @@ mod tests {
     }
 
     #[test]
+    fn threads_writing_at_once_lose_and_glue_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("calls.jsonl");
+        let journal = JournalFile::open(&path, DEFAULT_MAX_SIZE).unwrap();
+        std::thread::scope(|scope| {
+            for thread in 0..4 {
+                let journal = &journal;
+                scope.spawn(move || {
+                    for n in 0..300 {
+                        let line = format!("{{\"thread\":{thread},\"n\":{n}}}\n");
+                        match journal.try_write_line(line.as_bytes()) {
+                            Some(written) => written.unwrap(),
+                            None => journal.write_line(line.as_bytes()).unwrap(),
+                        }
+                    }
+                });
+            }
+        });
+        let text = read(&path);
+        let mut lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 1200, "no line lost, none empty");
+        lines.sort_unstable();
+        lines.dedup();
+        assert_eq!(lines.len(), 1200, "every line once");
+        assert!(lines.iter().all(|line| line.starts_with("{\"thread\":")));
+    }
+
+    #[test]
     fn a_line_another_writer_cut_in_the_open_file_is_ended_first() {
         for in_place in [true, false] {
             let dir = tempfile::tempdir().unwrap();
