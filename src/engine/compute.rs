@@ -77,7 +77,9 @@ impl Engine {
                     });
             }
             let current = if self.config.stateful {
-                self.world_store().current()
+                self.world_store()
+                    .current_seeded(seed, self.now())
+                    .map_err(|error| AnswerError::Store(error.to_string()))?
             } else {
                 Current::Seed
             };

@@ -21,11 +21,25 @@ use crate::engine::safe_read;
 const VERSION: u64 = 1;
 /// A world file larger than this is not read.
 const MAX_SIZE: u64 = 64 * 1024 * 1024;
+/// The state's key for the run's epoch: its clock, in Unix seconds, when its world was seeded
+/// (its first call, or its first call after `reset`). The seed's times are fixed from it
+/// (docs/DATA_WORLD.md, "Time"); a world without it (static mode) is seeded at every call.
+/// It ends in `At`, so that grading compares it by role.
+pub const SEEDED_AT: &str = "seededAt";
+
+/// `seed` as a run seeded at `now` holds it.
+pub fn seeded(seed: &Value, now: DateTime<Utc>) -> Value {
+    let mut state = seed.clone();
+    if let Value::Object(keys) = &mut state {
+        keys.insert(SEEDED_AT.to_string(), json!(now.timestamp()));
+    }
+    state
+}
 
 /// What `world.json` holds.
 struct Stored {
     state: Value,
-    /// The run's clock at its first change, where grading replays from.
+    /// The run's clock when its world was seeded, where grading replays from.
     started: Option<DateTime<Utc>>,
 }
 
@@ -147,7 +161,7 @@ impl WorldStore {
         Current::Stored(Arc::clone(&reading.state), reading.id)
     }
 
-    /// The run's clock when its world first changed; `None` while it is the seed.
+    /// The run's clock when its world was seeded; `None` while it has none.
     pub fn started(&self) -> Option<DateTime<Utc>> {
         self.stored().ok()?.started
     }
@@ -209,7 +223,8 @@ impl WorldStore {
     }
 
     /// Changes the state under the run's lock: `change` sees the state as it is now and gives
-    /// the new state (`None`: unchanged) and its result. A rejection changes nothing.
+    /// the new state (`None`: unchanged) and its result. A rejection changes nothing. A run with
+    /// no world yet starts from `seed` seeded at `now`, and is written even when unchanged.
     pub fn update<R, E>(
         &self,
         seed: &Value,
@@ -224,12 +239,13 @@ impl WorldStore {
             std::fs::create_dir_all(dir).map_err(io)?;
         }
         let lock = Locked::take(&self.lock).map_err(io)?;
-        let (state, started, unusable) = match self.stored() {
-            Ok(stored) => (stored.state, stored.started, false),
-            Err(unusable) => (seed.clone(), None, unusable),
+        let (state, started, fresh, unusable) = match self.stored() {
+            Ok(stored) => (stored.state, stored.started, false, false),
+            Err(unusable) => (seeded(seed, now), None, true, unusable),
         };
         let (new, result) = change(&state).map_err(StoreError::Rejected)?;
-        if let Some(new) = new {
+        // A world seeded by this call is written even when the call changes nothing in it.
+        if let Some(new) = new.or_else(|| fresh.then(|| state.clone())) {
             if unusable {
                 std::fs::rename(&self.path, self.set_aside_path()).map_err(io)?;
             }
@@ -259,6 +275,21 @@ impl WorldStore {
         file.as_file().sync_data()?;
         file.persist(&self.path).map_err(|e| e.error)?;
         Ok(())
+    }
+
+    /// The run's state now, as [`WorldStore::current`], its world seeded at `now` first when it
+    /// has none yet (or one that cannot be used): the run's epoch is its first call's clock,
+    /// whatever that call does.
+    pub fn current_seeded(&self, seed: &Value, now: DateTime<Utc>) -> std::io::Result<Current> {
+        let current = self.current();
+        if !matches!(current, Current::Seed) {
+            return Ok(current);
+        }
+        match self.update(seed, now, |_| Ok::<_, std::convert::Infallible>((None, ()))) {
+            Ok(()) => Ok(self.current()),
+            Err(StoreError::Io { error, .. }) => Err(error),
+            Err(StoreError::Rejected(never)) => match never {},
+        }
     }
 
     /// Back to the seed: the file goes.
