@@ -418,11 +418,19 @@ fn order_everyway(agent: &Agent, basket: &Value, home: &Value, slots: &[String],
     });
     let order = agent.ok("food_place_order", &scheduled)["order"].clone();
     assert_eq!(order["isScheduled"], true);
+    // The slot in Dubai time, in the words of the order's status, never the raw argument.
+    let start = time(&json!(slots[0]));
+    let label = order["statusLabel"].as_str().expect("a label");
     assert!(
-        order["statusLabel"]
-            .as_str()
-            .expect("a label")
-            .contains(&slots[0])
+        label.starts_with("Scheduled for ")
+            && label.contains(&format!("{} – ", hhmm(start)))
+            && !label.contains(&slots[0]),
+        "{label}"
+    );
+    assert_eq!(
+        time(&order["estimatedDeliveryAt"]),
+        start + Duration::minutes(20),
+        "{order}"
     );
     assert_eq!(order["notes"], "Please call on arrival");
     assert_eq!(fils(&order["total"]), total);
@@ -586,7 +594,11 @@ fn every_listed_item_answers_alike_in_details_basket_and_order() {
 
 #[test]
 fn refusals_read_as_production_words_them_and_agree_with_each_other() {
-    for clock in [CLOCKS[0], CLOCKS[3]] {
+    // Green Bowl Kitchen opens at 11:00 Dubai time on a Wednesday and a Thursday.
+    for (clock, opening) in [
+        (CLOCKS[0], "2026-12-02T07:00:00Z"),
+        (CLOCKS[3], "2026-12-03T07:00:00Z"),
+    ] {
         let agent = Agent::at(clock);
         let home = agent.home();
         // The closed restaurant: one opening time in search, menu and the refusal of an order
@@ -594,7 +606,8 @@ fn refusals_read_as_production_words_them_and_agree_with_each_other() {
         let closed = find(&agent, &home, "salad");
         assert_eq!(closed.card["isOpen"], false);
         let opens = time(&closed.menu["opensAt"]);
-        assert!(opens > agent.now && opens <= agent.now + Duration::hours(1));
+        assert_eq!(opens, time(&json!(opening)));
+        assert_eq!(closed.card["opensAt"], closed.menu["opensAt"]);
         let label = closed.menu["statusLabel"].as_str().expect("a label");
         assert!(label.contains(&hhmm(opens)), "{label}");
         let slots = agent.ok(

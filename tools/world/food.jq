@@ -15,8 +15,32 @@ def food_name($r): {id: $r.id, name: $r.name};
 def food_cover($r): .data.food.images.restaurant + "\($r.id)/cover.jpg";
 def food_photo($item): .data.food.images.item + "\($item.id).jpg";
 
-# When the closed restaurant opens: an hour ahead, on the half hour before it.
-def food_opens_at: .data.food.closedOpens as $c | (.now + $c.afterMinutes * 60) | floor_to($c.onTheMinutes * 60);
+# Opening hours (food.json `hours`, Asia/Dubai): each range names its days and its opening
+# and closing as HH:MM; a closing at or before the opening is past midnight (00:00–00:00 is
+# the whole day). A range belongs to the day it opens on.
+def food_minutes: split(":") | (.[0] | tonumber) * 60 + (.[1] | tonumber);
+# The ranges of `$r` as [opening, closing) in Unix seconds, on the Dubai days from the one
+# before `$t` for `$days` days.
+def food_ranges($r; $t; $days):
+  ($t | dubai | . / 86400 | floor) as $today
+  | [range($today - 1; $today + $days) as $day
+     | ($day * 86400 - 14400) as $midnight
+     | ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][$day % 7] as $weekday
+     | $r.hours[] | select(any(.days[]; . == $weekday))
+     | (.open | food_minutes) as $open | (.close | food_minutes) as $close
+     | [$midnight + $open * 60, $midnight + (if $close <= $open then $close + 1440 else $close end) * 60]];
+# Whether `$r` is open at `$t`, and when it opens next after `$t` (null: never in a week).
+def food_open_at($r; $t): any(food_ranges($r; $t; 1)[]; .[0] <= $t and $t < .[1]);
+def food_opening_after($r; $t): [food_ranges($r; $t; 8)[] | .[0] | select(. > $t)] | min;
+def food_is_open($r): food_open_at($r; .now);
+def food_opens_at($r): food_opening_after($r; .now);
+# When it opens, in words: `11:00`, `11:00 tomorrow` or `11:00 on Fri, 4th Dec` (Dubai time).
+def food_opens_words($r):
+  food_opens_at($r) as $t | (.now | date) as $today
+  | if $t == null then "no time this week"
+    elif ($t | date) == $today then $t | hhmm
+    elif ($t | date) == (.now + 86400 | date) then "\($t | hhmm) tomorrow"
+    else "\($t | hhmm) on \($t | daylabel)" end;
 def food_closed_words($r; $doc): "restaurant \($r.id) (\($r.name.value)) is closed";
 
 # Whether Careem Food delivers to the point.
@@ -37,21 +61,25 @@ def food_promotion_text($p):
 def food_card($r):
   {id: $r.id, name: $r.name, cuisines: $r.cuisines, rating: $r.rating, ratingCount: $r.ratingCount,
    deliveryTime: $r.deliveryTime, deliveryFee: ($r.deliveryFee | food_fils | food_money),
-   minimumOrder: ($r.minimumOrder | food_fils | food_money), distanceKm: $r.distanceKm, isOpen: $r.isOpen}
-  + (if $r.isOpen then {} else {opensAt: (food_opens_at | iso)} end)
+   minimumOrder: ($r.minimumOrder | food_fils | food_money), distanceKm: $r.distanceKm, isOpen: food_is_open($r)}
+  + (if food_is_open($r) then {} else {opensAt: (food_opens_at($r) | iso)} end)
   + {imageUrl: food_cover($r)}
   + (if $r.promotion then {promotion: food_promotion_text($r.promotion)} else {} end);
 
+# A restaurant's own search words: its name, its cuisines and its `words`, in lower case.
+def food_own_words($r): [$r.name.value, $r.cuisines[], $r.words[] | ascii_downcase];
+# A restaurant's dish words: its items' names and tags, in lower case.
+def food_dish_words($r): [$r.categories[].items[] | .name, .tags[] | ascii_downcase];
 # Search: how well a word finds a restaurant (0 its name, 1 its own word, 2 a dish, 3 any).
 def food_rank($word; $r):
   if ($r.name.value | ascii_downcase | contains($word)) then 0
-  elif any($r.words[]; . == $word) then 1
-  elif any($r.categories[].items[].tags[]; . == $word) then 2
+  elif any(food_own_words($r)[]; . == $word) then 1
+  elif any(food_dish_words($r)[]; . == $word) then 2
   elif any(.data.food.genericWords[]; . == $word) then 3
   else null end;
 # Every search word, the most specific first: longer before shorter, generic words last.
 def food_words:
-  ([.data.food.restaurants[] | .words[], .categories[].items[].tags[]] | unique) as $own
+  ([.data.food.restaurants[] | food_own_words(.)[], food_dish_words(.)[]] | unique) as $own
   | ($own | sort_by([(-length), .])) + .data.food.genericWords;
 # The restaurants a query finds, best first, for the longest word it contains.
 def food_search($query):
@@ -61,8 +89,8 @@ def food_search($query):
   | if . == null then [] else
       . as $word
       | [$doc.data.food.restaurants[] | . as $r | ($doc | food_rank($word; $r)) as $rank
-         | select($rank != null) | {r: ., rank: $rank}]
-      | sort_by([.rank, (if .r.isOpen then 0 else 1 end), (-.r.rating), .r.id]) | map(.r)
+         | select($rank != null) | {r: ., rank: $rank, open: ($doc | food_is_open($r))}]
+      | sort_by([.rank, (if .open then 0 else 1 end), (-.r.rating), .r.id]) | map(.r)
     end;
 
 # The option choices an item allows, the plain item (or each required group's first) first:
@@ -106,16 +134,17 @@ def food_money_of($restaurantId; $lines):
      minimumOrder: (if $r == null then 0 else $r.minimumOrder | food_fils end),
      meetsMinimumOrder: (($ls | length) > 0 and $r != null and $subtotal >= ($r.minimumOrder | food_fils))};
 
-# A basket's version: a uuid made of its id and when it last changed.
-def food_version($id; $at):
+# A basket's version: a uuid made of its id, how many times it changed in this run and when it
+# last changed, so that every change gives a new one, under a frozen clock too.
+def food_version($id; $revision; $at):
   def digits($n): "000000000000" + ($n | floor | tostring) | .[length - 12:];
-  (digits($id) | .[4:]) + "-0000-4000-8000-" + digits($at);
+  (digits($id) | .[4:]) + "-" + (digits($revision) | .[8:]) + "-4000-8000-" + digits($at);
 
-# The basket as the cart tools show it. `$b` is {id, restaurantId, lines, updatedAt}.
+# The basket as the cart tools show it. `$b` is {id, restaurantId, lines, updatedAt, revision}.
 def food_basket_view($b):
   food_money_of($b.restaurantId; $b.lines) as $m
   | food_restaurant($b.restaurantId) as $r
-  | {id: $b.id, version: food_version($b.id; $b.updatedAt // (.now - 720))}
+  | {id: $b.id, version: food_version($b.id; $b.revision // 0; $b.updatedAt // (.now - 720))}
   + (if ($m.lines | length) > 0 and $r != null then {restaurant: food_name($r)} else {} end)
   + {items: [$m.lines[] | {basketItemId: .line.id, itemId: .item.id, name: .item.name, quantity: .line.quantity,
        options: [.options[] | {id, name, price: (.price | food_fils | food_money)}]}
@@ -127,11 +156,19 @@ def food_basket_view($b):
   + {meetsMinimumOrder: $m.meetsMinimumOrder, updatedAt: ($b.updatedAt // (.now - 720) | iso)};
 
 # Static mode's ids say what they carry (docs/DATA_WORLD.md, "Ids that carry a basket"): a
-# one-line basket is 8 r nn cc q, its line 99 r nn cc; the seed basket with line l at
-# quantity q is 88001lq; 880000 is the emptied basket.
+# one-line basket is 8 r nn cc q, its line 99 r nn cc, for restaurants 30101–30109 (r 1–9),
+# items nn 01–99 and choices cc below 100; any other item's are 8 <item id> ccc q and
+# 99 <item id> ccc. The seed basket with line l at quantity q is 88001lq; 880000 is the
+# emptied basket.
 def food_digits($itemId): {r: (($itemId / 100 | floor) - 30100), nn: ($itemId % 100)};
-def food_line_id($itemId; $combo): food_digits($itemId) as $d | 9900000 + $d.r * 10000 + $d.nn * 100 + $combo;
-def food_single_id($itemId; $combo; $q): food_digits($itemId) as $d | 8000000 + $d.r * 100000 + $d.nn * 1000 + $combo * 10 + $q;
+def food_short($itemId; $combo): food_digits($itemId) as $d | $d.r >= 1 and $d.r <= 9 and $d.nn >= 1 and $combo < 100;
+def food_ccc($combo): "00\($combo)" | .[-3:];
+def food_line_id($itemId; $combo):
+  if food_short($itemId; $combo) then food_digits($itemId) as $d | 9900000 + $d.r * 10000 + $d.nn * 100 + $combo
+  else "99\($itemId)\(food_ccc($combo))" | tonumber end;
+def food_single_id($itemId; $combo; $q):
+  if food_short($itemId; $combo) then food_digits($itemId) as $d | 8000000 + $d.r * 100000 + $d.nn * 1000 + $combo * 10 + $q
+  else "8\($itemId)\(food_ccc($combo))\($q)" | tonumber end;
 def food_single($itemId; $combo; $q; $notes; $at):
   food_item($itemId) as $item | food_combos($item)[$combo] as $options
   | {id: food_single_id($itemId; $combo; $q), restaurantId: ($itemId / 100 | floor),
@@ -146,21 +183,26 @@ def food_seed_with($l; $q):
     end;
 # The item and choice a static line id names, when it names an orderable one.
 def food_decode_line($id):
-  if $id >= 9910000 and $id < 9970000 then
-    ((30100 + (($id / 10000 | floor) % 10)) * 100 + (($id / 100 | floor) % 100)) as $itemId
-    | ($id % 100) as $combo
-    | food_item($itemId) as $item
-    | if $item != null and $item.isAvailable and $combo < (food_combos($item) | length)
-      then {itemId: $itemId, combo: $combo} else null end
-  else null end;
+  (if $id >= 9910000 and $id < 10000000 then
+     {itemId: ((30100 + (($id / 10000 | floor) % 10)) * 100 + (($id / 100 | floor) % 100)), combo: ($id % 100)}
+   elif $id >= 10000000000 and ($id | tostring | startswith("99")) then
+     ($id | tostring) as $s
+     | {itemId: ($s[2:-3] | tonumber), combo: ($s[-3:] | tonumber)}
+     | select(food_short(.itemId; .combo) | not)
+   else null end // null) as $l
+  | if $l == null then null else
+      food_item($l.itemId) as $item
+      | if $item != null and $item.isAvailable and $l.combo < (food_combos($item) | length) then $l else null end
+    end;
 # The basket a static id names, or null.
 def food_decode_basket($id):
   if $id == 880000 then {id: 880000, restaurantId: null, lines: [], updatedAt: null}
   elif $id == .state.basket.id then .state.basket
   elif $id >= 8800110 and $id <= 8800125 and ($id % 10) <= .data.food.maxQuantity then
     food_seed_with(($id / 10 | floor) % 10; $id % 10)
-  elif $id >= 8100000 and $id < 8700000 then
-    food_decode_line(9900000 + (($id / 10 | floor) % 100000)) as $l
+  elif ($id >= 8100000 and $id < 9000000) or ($id >= 10000000000 and ($id | tostring | startswith("8"))) then
+    food_decode_line(if $id < 9000000 then 9900000 + (($id / 10 | floor) % 100000)
+                     else "99\($id | tostring | .[1:-1])" | tonumber end) as $l
     | ($id % 10) as $q
     | if $l != null and $q >= 1 and $q <= .data.food.maxQuantity then food_single($l.itemId; $l.combo; $q; null; null) else null end
   else null end;
@@ -175,11 +217,13 @@ def food_basket_by_id($id):
 # Delivery slots of a restaurant: 20-minute slots from now (or, closed, from its opening),
 # each under the Dubai day it starts on.
 def food_slot_list($r):
-  (if $r.isOpen then {base: .now, offsets: .data.food.slots.fromNow}
-   else {base: food_opens_at, offsets: .data.food.slots.fromOpening} end) as $s
+  (if food_is_open($r) then {base: .now, offsets: .data.food.slots.fromNow}
+     else {base: food_opens_at($r), offsets: .data.food.slots.fromOpening} end) as $s
   | (.data.food.slots.minutes * 60) as $step
-  | [$s.offsets[] | (($s.base + .[0] * 60) | floor_to($step)) as $start
-     | {start: $start, end: ($start + $step), isAvailable: .[1]}];
+  | if $s.base == null then [] else
+      [$s.offsets[] | (($s.base + .[0] * 60) | floor_to($step)) as $start
+       | {start: $start, end: ($start + $step), isAvailable: (.[1] and food_open_at($r; $start))}]
+    end;
 def food_slot_days($r):
   food_slot_list($r) | group_by(.start | date) | map(
     {date: (.[0].start | date), weekday: (.[0].start | weekday), label: (.[0].start | daylabel),
@@ -191,8 +235,8 @@ def food_slot_at($r; $text):
 # A restaurant's menu, as food_get_restaurant_menu shows it.
 def food_menu($r):
   . as $doc
-  | {id: $r.id, name: $r.name, cuisines: $r.cuisines, rating: $r.rating, ratingCount: $r.ratingCount, isOpen: $r.isOpen}
-  + (if $r.isOpen then {} else {opensAt: (food_opens_at | iso), statusLabel: "Closed now · opens at \(food_opens_at | hhmm)"} end)
+  | {id: $r.id, name: $r.name, cuisines: $r.cuisines, rating: $r.rating, ratingCount: $r.ratingCount, isOpen: food_is_open($r)}
+  + (if food_is_open($r) then {} else {opensAt: (food_opens_at($r) | iso), statusLabel: "Closed now · opens at \(food_opens_words($r))"} end)
   + {deliveryTime: $r.deliveryTime, deliveryFee: ($r.deliveryFee | food_fils | food_money),
      minimumOrder: ($r.minimumOrder | food_fils | food_money), imageUrl: food_cover($r),
      menu: {categories: [$r.categories[] | {id, name, items: [.items[] as $i | {id: $i.id, name: $i.name,

@@ -33,7 +33,7 @@ def food_added:
       | (if $b0 == null then {id: .state.nextBasketId, restaurantId: ($a.item_id / 100 | floor), lines: []} else $b0 end) as $b
       | (first($b.lines[] | select(.itemId == $item.id and food_same_options(.optionIds; $opts) and .notes == $a.notes)) // null) as $same
       | (if $same != null then $same.id else .state.nextBasketItemId end) as $lineId
-      | ($b + {restaurantId: ($a.item_id / 100 | floor), updatedAt: .now,
+      | ($b + {restaurantId: ($a.item_id / 100 | floor), updatedAt: .now, revision: (($b.revision // 0) + 1),
                lines: (if $same != null then [$b.lines[] | if .id == $lineId then .quantity += $a.quantity else . end]
                        else $b.lines + [{id: $lineId, itemId: $item.id, optionIds: $opts, quantity: $a.quantity, notes: $a.notes}] end)}) as $after
       | {basket: $after, lineId: $lineId,
@@ -67,7 +67,7 @@ def food_updated:
       (if $a.quantity == 0 then {id: 880000, restaurantId: null, lines: [], updatedAt: .now}
        else food_single($found.single.itemId; $found.single.combo; $a.quantity; null; .now) end)
     elif .stateful then
-      $found.basket + {updatedAt: .now,
+      $found.basket + {updatedAt: .now, revision: (($found.basket.revision // 0) + 1),
         lines: [$found.basket.lines[] | if .id == $a.basket_item_id then .quantity = $a.quantity else . end | select(.quantity > 0)]}
     else
       ([$found.basket.lines | to_entries[] | select(.value.id == $a.basket_item_id) | .key + 1][0]) as $l
@@ -75,8 +75,8 @@ def food_updated:
     end;
 
 # The basket cart_get_basket shows: the run's, empty when there is none (or it is another
-# restaurant's).
-def food_empty_basket: {id: 880000, restaurantId: null, lines: [], updatedAt: (.now - 7200)};
+# restaurant's). An emptied basket was last changed when the run cleared or ordered it.
+def food_empty_basket: {id: 880000, restaurantId: null, lines: [], updatedAt: (.state.basketEmptiedAt // (.now - 7200))};
 def food_current_basket:
   .state.basket as $b
   | if $b == null or ($b.lines | length) == 0

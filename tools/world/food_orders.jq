@@ -9,8 +9,9 @@ def food_order_items($lines):
    + (if (.options | length) > 0 then {options: (.options | map(.name))} else {} end)
    + {quantity: .line.quantity, total: (.total | food_money)}];
 
-# Why food_place_order refuses the call, in production's words, or null when it takes it.
-def food_place_refusal:
+# Why food_place_order refuses the call, in production's words, or null when it takes it;
+# `$careemPay` is Careem Pay's balance in fils (wallet.jq's `wallet_balance`).
+def food_place_refusal($careemPay):
   .args as $a | food_basket_by_id($a.basket_id) as $b
   | .data.food.unservedPinPrefix as $unserved
   | if ($a.delivery_location_uuid | startswith($unserved)) then food_unserviceable.error
@@ -22,14 +23,13 @@ def food_place_refusal:
           "below minimum order: basket subtotal \($m.subtotal | food_aed) is below the restaurant minimum of \($m.minimumOrder | food_aed)"
         elif $a.scheduled_slot_start != null and food_slot_at($r; $a.scheduled_slot_start) == null then
           "failed to place order: scheduled_slot_start must be the start of a delivery slot from food_get_delivery_slots (days[].slots[].start), got \($a.scheduled_slot_start | tojson)"
-        elif ($r.isOpen | not) and $a.scheduled_slot_start == null then
-          "failed to place order: \(food_closed_words($r; .)) and not accepting orders, opens at \(food_opens_at | hhmm); choose a slot from food_get_delivery_slots"
+        elif (food_is_open($r) | not) and $a.scheduled_slot_start == null then
+          "failed to place order: \(food_closed_words($r; .)) and not accepting orders, opens at \(food_opens_words($r)); choose a slot from food_get_delivery_slots"
         elif (first(.data.account.paymentMethods[] | select(.id == $a.payment_method_id)) // null) == null then
           "failed to place order: payment method \($a.payment_method_id | tojson) not found; use an id from get_payment_methods"
-        elif $a.payment_method_id == "PM-CAREEM-PAY"
-             and $m.total > (first(.data.account.paymentMethods[] | select(.id == "PM-CAREEM-PAY")).balance.amount | food_fils) then
-          (first(.data.account.paymentMethods[] | select(.id == "PM-CAREEM-PAY")).balance.amount | food_fils) as $balance
-          | "payment declined: Careem Pay balance \($balance | food_aed) is less than the order total of \($m.total | food_aed); choose another payment method"
+        elif (first(.data.account.paymentMethods[] | select(.id == $a.payment_method_id)).type == "CAREEM_PAY")
+             and $m.total > $careemPay then
+          "payment declined: Careem Pay balance \($careemPay | food_aed) is less than the order total of \($m.total | food_aed); choose another payment method"
         else null end
     end;
 
@@ -47,20 +47,37 @@ def food_new_order:
 
 # The world after an order is placed: the order first, the basket gone, the counter moved on.
 def food_after_order($order):
-  .state + {orders: ([$order] + (.state.orders // [])), basket: null,
+  .state + {orders: ([$order] + (.state.orders // [])), basket: null, basketEmptiedAt: .now,
             nextOrderId: ((.state.nextOrderId // 700101) + 1)};
+
+# A slot as every label shows it, in Dubai time: `Scheduled for Sat, 5th Dec, 13:40 – 14:00`.
+def food_slot_label($slot): "Scheduled for \($slot.start | daylabel), \($slot.start | hhmm) – \($slot.end | hhmm)";
 
 # Where a placed order stands at the run's clock: the steps reached, each with its time.
 def food_life($o):
   .now as $now | food_restaurant($o.restaurantId) as $r | .data.food_orders.lifecycle as $l
-  | (if $o.slot != null then {preparing: ($o.slot.start - $l.scheduledPlacedBeforeSlot * 60), eta: $o.slot.end}
+  | (if $o.slot != null then
+       ($o.slot.start - $l.scheduledPlacedBeforeSlot * 60) as $prep
+       | {preparing: (if food_open_at($r; $prep) then $prep else food_opening_after($r; $prep) // $prep end), eta: $o.slot.end}
      else {preparing: ($o.placedAt + $l.placedMinutes * 60), eta: ($o.placedAt + $r.deliveryTime.max * 60)} end) as $t
   | [{status: "PLACED", at: $o.placedAt, title: "Order placed",
-      label: (if $o.slot != null then "Scheduled for \($o.slot.start | daylabel), \($o.slot.start | hhmm) – \($o.slot.end | hhmm)" else "Order placed" end)},
+      label: (if $o.slot != null then food_slot_label($o.slot) else "Order placed" end)},
      {status: "PREPARING", at: $t.preparing, title: "\($r.name.value) accepted your order and is preparing it", label: "Preparing your order"},
      {status: "ON_THE_WAY", at: ($t.eta - $l.onTheWayBeforeEta * 60), title: "\($o.courier) picked up your order", label: "Your order is on the way"},
      {status: "DELIVERED", at: $t.eta, title: "Delivered to \(food_place_title($o.deliveryLocationUuid))", label: "Delivered"}]
   | {steps: ([.[0]] + [.[1:][] | select(.at <= $now)]), eta: $t.eta};
+
+# food_place_order's answer: the refusal, or the order just placed.
+def food_placed($refused):
+  if $refused != null then {error: $refused} else
+    food_new_order as $o | food_money_of($o.restaurantId; $o.lines) as $m | food_life($o) as $life
+    | {order: ({id: $o.id, status: "PLACED",
+        statusLabel: (if $o.slot != null then food_slot_label($o.slot) else "Order placed" end),
+        restaurant: food_name(food_restaurant($o.restaurantId)), basketId: $o.basketId,
+        itemCount: ([$o.lines[].quantity] | add), total: ($m.total | food_money),
+        paymentMethodId: $o.paymentMethodId, deliveryLocationUuid: $o.deliveryLocationUuid, notes: $o.notes,
+        isScheduled: ($o.slot != null), placedAt: ($o.placedAt | iso), estimatedDeliveryAt: ($life.eta | iso)})}
+  end;
 
 # An order the agent placed, as food_get_order_status tells it now.
 def food_order_view($o):
@@ -80,27 +97,37 @@ def food_order_view($o):
      else {} end)
   + {timeline: [$life.steps[] | {status, label: .title, time: (.at | iso)}]};
 
-# One of the user's past orders (food_orders.json), its times counted back from now.
+# The run's epoch: its clock when its world was seeded (stateful mode), else now. The seed's
+# times are fixed from it, so that they stand still while the run's clock moves on.
+def food_epoch: .state.seededAt // .now;
+
+# One of the user's seed orders (food_orders.json), its timeline in minutes from the run's
+# epoch: the steps reached by now, the last of them its status.
 def food_past_view($p):
-  .now as $now | ($now - $p.placedMinutesAgo * 60) as $placed
+  .now as $now | food_epoch as $epoch | .data.food_orders.lifecycle as $l
+  | ($epoch - $p.placedMinutesAgo * 60) as $placed
+  | [$p.timeline[] | . + {at: ($epoch + .minutes * 60)}] as $all
+  | ([$all[0]] + [$all[1:][] | select(.at <= $now)]) as $steps
+  | ($steps | last) as $at
+  | (first($all[] | select(.status == "DELIVERED") | .at) // null) as $eta
   | food_money_of($p.restaurantId; $p.lines) as $m
-  | ($p.timeline | last | $now + .minutes * 60) as $last
   | food_courier($p.courier) as $c
-  | {id: $p.id, status: $p.status, statusLabel: $p.statusLabel, restaurant: food_name(food_restaurant($p.restaurantId)),
+  | {id: $p.id, status: $at.status, statusLabel: ($at.statusLabel // $l.statusLabels[$at.status]),
+     restaurant: food_name(food_restaurant($p.restaurantId)),
      items: food_order_items($m.lines), subtotal: ($m.subtotal | food_money), deliveryFee: ($m.deliveryFee | food_money),
      serviceFee: ($m.serviceFee | food_money), discount: ($m.discount | food_money), total: ($m.total | food_money),
      paymentMethodId: $p.paymentMethodId, deliveryLocationUuid: $p.deliveryLocationUuid, placedAt: ($placed | iso)}
-  + (if $p.etaInMinutes != null then {estimatedDeliveryAt: ($now + $p.etaInMinutes * 60 | iso)} else {} end)
-  + (if $p.status == "DELIVERED" then {deliveredAt: ($last | iso)} else {} end)
-  + (if $p.status == "CANCELLED" then
-       {cancelledAt: ($last | iso), cancellationReason: $p.cancellationReason,
+  + (if $at.status == "DELIVERED" then {deliveredAt: ($at.at | iso)}
+     elif $at.status != "CANCELLED" and $eta != null then {estimatedDeliveryAt: ($eta | iso)} else {} end)
+  + (if $at.status == "CANCELLED" then
+       {cancelledAt: ($at.at | iso), cancellationReason: $p.cancellationReason,
         refund: {amount: ($m.total | food_money), destination: $p.refundedTo, status: "REFUNDED"}}
      else {} end)
-  + (if $c == null then {} else
+  + (if $c == null or ($at.status != "ON_THE_WAY" and $at.status != "DELIVERED") then {} else
        {captain: ({name: $c.name, rating: $c.rating, phone: $c.phone, vehicle: "Motorbike"}
-         + (if $p.courierRiding then {location: (.data.food_orders.lifecycle.courierLocation + {updatedAtUnix: $now})} else {} end))}
+         + (if $at.status == "ON_THE_WAY" then {location: ($l.courierLocation + {updatedAtUnix: $now})} else {} end))}
      end)
-  + {timeline: [$p.timeline[] | {status, label, time: ($now + .minutes * 60 | iso)}]};
+  + {timeline: [$steps[] | {status, label, time: (.at | iso)}]};
 
 # The order food_get_order_status tells for an id: the run's, a past one, in static mode one
 # whose id carries its basket (just placed); null for an id no answer handed out.

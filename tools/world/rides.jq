@@ -125,12 +125,6 @@ def ride_booked($ride):
 def ride_kept($ride):
   .state + {rides: ([$ride] + (.state.rides // [])), nextRideId: ((.state.nextRideId // 1) + 1)};
 
-# The Careem Pay balance in fils, when the call pays with Careem Pay; else null.
-def ride_wallet:
-  .args.paymentMethodId as $id
-  | first(.data.account.paymentMethods[] | select(.id == $id and .type == "CAREEM_PAY")
-      | .balance.amount | cents) // null;
-
 # A ride told in minutes around now (rides.json `seedRides`, `anyOtherRide`,
 # `bookedRideStory`), as a ride at this moment: the form `ride_answer` reads.
 def ride_story($s):
