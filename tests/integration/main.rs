@@ -26,3 +26,4 @@ mod wire;
 mod wire_profiles;
 mod world_food;
 mod world_rides;
+mod world_time;
