@@ -24,6 +24,7 @@ mod transcript;
 mod verify;
 mod wire;
 mod wire_profiles;
+mod world_add;
 mod world_food;
 mod world_rides;
 mod world_time;
