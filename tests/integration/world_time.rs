@@ -355,3 +355,18 @@ fn a_basket_version_changes_with_every_change_under_a_frozen_clock() {
     let empty = world.ok("cart_get_basket", &json!({}))["basket"].clone();
     assert_eq!(empty["updatedAt"], "2026-12-02T12:15:00Z", "{empty}");
 }
+
+#[test]
+fn a_scheduled_ride_reads_in_dubai_time_in_every_tool() {
+    let world = World::new(true, "2026-12-02T12:10:00Z");
+    let booked = world.ok(
+        "ride_book",
+        &json!({"productId": 1101, "pickupLatitude": 25.0866, "pickupLongitude": 55.1474,
+            "dropoffLatitude": 25.0955, "dropoffLongitude": 55.159, "scheduledAt": "2026-12-05T16:00:00Z"}),
+    )["ride"]
+        .clone();
+    let words = "Scheduled for Sat, 5th Dec, 20:00. Careem starts looking for a captain 10 minutes before pickup.";
+    assert_eq!(booked["statusLabel"], words);
+    let status = world.ok("ride_get_status", &json!({"rideId": booked["rideId"]}))["ride"].clone();
+    assert_eq!(status["statusLabel"], words);
+}

@@ -108,12 +108,19 @@ def ride_new($scheduled):
      paymentMethodId: .args.paymentMethodId,
      cancelled: null};
 
+# A scheduled ride's label: its pickup time in Dubai time when `scheduledAt` reads as RFC 3339
+# (`Scheduled for Sat, 5th Dec, 20:00. `), else the words the agent gave.
+def ride_scheduled_words($ride):
+  if $ride.scheduledAt != null then "Scheduled for \($ride.scheduledAt | daylabel), \($ride.scheduledAt | hhmm). "
+  elif $ride.scheduledText then "Scheduled for \($ride.scheduledText). "
+  else "Scheduled. " end;
+
 # `ride_book`'s answer for a ride of `ride_new`.
 def ride_booked($ride):
   {ride: ({rideId: $ride.rideId,
      status: (if $ride.scheduled then "SCHEDULED" else "SEARCHING" end),
      statusLabel: (if $ride.scheduled
-       then (if $ride.scheduledText then "Scheduled for \($ride.scheduledText). " else "Scheduled. " end)
+       then ride_scheduled_words($ride)
          + "Careem starts looking for a captain \(.data.rides.clock.scheduledSearchBeforeMinutes) minutes before pickup."
        else "Finding you a captain" end),
      productId: $ride.productId, pickup: $ride.pickup, dropoff: $ride.dropoff,
@@ -159,6 +166,7 @@ def ride_stage($ride):
      else "COMPLETED" end) as $status
   | {productId: $ride.productId, pickup: $ride.pickup, dropoff: $ride.dropoff,
      captain: $ride.captain, status: $status, km: $ride.km, scheduledText: $ride.scheduledText,
+     scheduledAt: $ride.scheduledAt,
      times: {createdAt: $ride.createdAt, pickupEta: $arrived,
              freeWaitUntil: ($arrived + 60 * $c.freeWaitMinutes), pickedUpAt: $picked,
              dropoffEta: $done, completedAt: $done},
@@ -204,7 +212,7 @@ def ride_answer($id; $r):
     statusLabel: (
       if $r.status == "SEARCHING" then "Finding you a captain"
       elif $r.status == "SCHEDULED" then
-        (if $r.scheduledText then "Scheduled for \($r.scheduledText). " else "Scheduled. " end)
+        ride_scheduled_words($r)
         + "Careem starts looking for a captain \(.data.rides.clock.scheduledSearchBeforeMinutes) minutes before pickup."
       elif $r.status == "CAPTAIN_ON_THE_WAY" then
         "\($first) is on the way in a \($c.car.colour | ascii_downcase) \($c.car.make) \($c.car.model) (\($c.car.plate)), arriving at \($t.pickupEta | hhmm)"
