@@ -370,3 +370,48 @@ fn a_scheduled_ride_reads_in_dubai_time_in_every_tool() {
     let status = world.ok("ride_get_status", &json!({"rideId": booked["rideId"]}))["ride"].clone();
     assert_eq!(status["statusLabel"], words);
 }
+
+#[test]
+fn seed_rides_move_on_from_the_run_epoch() {
+    let world = World::new(true, "2026-12-02T12:10:00Z");
+    let statuses = |world: &World| -> Vec<String> {
+        (1..=6)
+            .map(|n| {
+                let ride = world.ok("ride_get_status", &json!({"rideId": format!("500100{n}")}));
+                ride["ride"]["status"]
+                    .as_str()
+                    .expect("a status")
+                    .to_string()
+            })
+            .collect()
+    };
+    let at_epoch = [
+        "SEARCHING",
+        "CAPTAIN_ON_THE_WAY",
+        "CAPTAIN_ARRIVED",
+        "ON_TRIP",
+        "COMPLETED",
+        "CANCELLED",
+    ];
+    assert_eq!(statuses(&world), at_epoch);
+    world.clock(&["advance", "10m"]);
+    assert_eq!(
+        statuses(&world),
+        [
+            "ON_TRIP",
+            "ON_TRIP",
+            "ON_TRIP",
+            "COMPLETED",
+            "COMPLETED",
+            "CANCELLED"
+        ]
+    );
+    world.clock(&["advance", "1h"]);
+    let done = world.ok("ride_get_status", &json!({"rideId": "5001001"}))["ride"].clone();
+    assert_eq!(done["status"], "COMPLETED");
+    assert_eq!(done["completedAt"], "2026-12-02T12:48:00Z");
+    assert_eq!(done["captain"]["name"], "Hamza Siddiqui");
+    // Without --stateful the seed is told at the clock's now, whatever came before.
+    let fresh = World::new(false, "2026-12-02T13:10:00Z");
+    assert_eq!(statuses(&fresh), at_epoch);
+}

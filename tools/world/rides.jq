@@ -132,20 +132,34 @@ def ride_booked($ride):
 def ride_kept($ride):
   .state + {rides: ([$ride] + (.state.rides // [])), nextRideId: ((.state.nextRideId // 1) + 1)};
 
-# A ride told in minutes around now (rides.json `seedRides`, `anyOtherRide`,
-# `bookedRideStory`), as a ride at this moment: the form `ride_answer` reads.
-def ride_story($s):
-  . as $doc
-  | ride_product($s.productId) as $product
+# A ride told in minutes around `$base` (`anyOtherRide` and `bookedRideStory` around now, the
+# seed rides around the run's epoch), as a ride at this moment: the form `ride_answer` reads.
+def ride_story_at($s; $base):
+  ride_product($s.productId) as $product
   | (if $s.pickup then loc_place($s.pickup) else .data.rides.pinnedInDubai end) as $from
   | (if $s.dropoff then loc_place($s.dropoff) else .data.rides.pinnedInDubai end) as $to
   | ride_fare($product; ride_trip($from; $to)) as $fare
   | {productId: $s.productId, pickup: $from, dropoff: $to, captain: $s.captain,
      status: $s.status, km: ride_trip($from; $to).road.km,
-     times: ($s.minutes | map_values($doc.now + 60 * .)),
+     times: ($s.minutes | map_values($base + 60 * .)),
      fareFils: (if $s.status == "COMPLETED" then $fare.exact
                 elif $s.status == "CANCELLED" then 0 else $fare.estimate end),
      cancelledBy: $s.cancelledBy, cancellationReason: $s.cancellationReason};
+def ride_story($s): ride_story_at($s; .now);
+
+# A seed ride (rides.json `seedRides`) at this moment: its milestones count in minutes from the
+# run's epoch, and it stands at the last one the run's clock has passed.
+def ride_seed($s):
+  (.state.seededAt // .now) as $epoch | .now as $now
+  | ($s.minutes | map_values($epoch + 60 * .)) as $t
+  | def passed($key): $t[$key] != null and $now >= $t[$key];
+    (if passed("cancelledAt") then "CANCELLED"
+     elif passed("completedAt") then "COMPLETED"
+     elif passed("pickedUpAt") then "ON_TRIP"
+     elif passed("pickupEta") then "CAPTAIN_ARRIVED"
+     elif passed("assignedAt") then "CAPTAIN_ON_THE_WAY"
+     else "SEARCHING" end) as $status
+  | ride_story_at($s + {status: $status}; $epoch);
 
 # A booked ride at this moment, on the run's clock (catalog "The world's clock").
 def ride_stage($ride):
@@ -187,7 +201,7 @@ def ride_view($id):
   | if $kept then
       (if $kept.view then $kept.view else ride_stage($kept) end) as $r
       | if $kept.cancelled then ride_cancelled($r; $kept.cancelled) else $r end
-    elif $seed then ride_story($seed)
+    elif $seed then ride_seed($seed)
     elif ($id | type) == "string" and ($id | test("^[68][1-5][0-5][0-5][0-9]{3}$")) then
       ($id | split("") | map(tonumber)) as $d
       | (if $d[0] == 8 then "SCHEDULED" else "SEARCHING" end) as $status
