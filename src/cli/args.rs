@@ -203,8 +203,8 @@ Exit 0 when written, 2 when the tools have problems or the folder is refused.
 Examples:
   careem-mcp export --spec ../careem-spec
       a folder that SPEC's reference server (or careem-mcp) serves
-  careem-mcp clock set 2026-10-05T12:00:00Z && careem-mcp export --spec out --force
-      rendered at a frozen clock, replacing out/tools";
+  careem-mcp clock set 2026-10-05T12:07:13Z && careem-mcp export --spec out --force
+      rendered at a frozen clock off the slot boundaries, replacing out/tools";
 
 #[derive(Debug, Clone, Args)]
 pub struct GradeArgs {
