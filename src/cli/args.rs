@@ -193,7 +193,7 @@ response block. The export writes every tool file with SPEC's blocks only:
     arguments (docs/FORMAT.md, \"Keeping scenarios honest\") on the seed world, at the clock's
     now (--clock, else `careem-mcp clock`, else the real time). Its times near now become
     placeholders ({{now+25m}}, {{now+1h@20m|hhmm}}, {{unixms}}), so that it answers with
-    the time of each call;
+    the time of each call, and the arguments it echoes become {{args.…}};
   - a ```jq when as a ```json match of the scenario's ```json sample (and its own match); a
     scenario with a ```jq when and no ```json sample is forced only, written after the others;
   - no ```jq update (the export has no state), no tools/world/.

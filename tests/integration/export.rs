@@ -421,3 +421,23 @@ fn export_refuses_a_folder_that_is_not_empty_or_holds_the_tools() {
     assert!(!busy.path().join("tools/stale.md").exists());
     assert!(busy.path().join("tools/food/food_list_orders.md").exists());
 }
+
+#[test]
+fn an_exported_answer_echoes_the_arguments_of_each_call() {
+    let (_project, out) = exported();
+    let run = out.run(&[
+        "call",
+        "food_get_restaurant_menu",
+        r#"{"restaurant_id": 30104, "latitude": 25.0866, "longitude": 55.1474}"#,
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let answer = &run.json()["structuredContent"];
+    assert_eq!(
+        answer["restaurant"]["name"]["value"],
+        "Morning Syrniki Café"
+    );
+    assert_eq!(
+        answer["deliveryLocation"],
+        json!({"latitude": 25.0866, "longitude": 55.1474})
+    );
+}

@@ -5,6 +5,7 @@
 //! `{{now±…}}` placeholders ([`times`]). Nothing that only careem-mcp reads is written: no
 //! `tools/world/`, no `jq` or `json sample` blocks.
 
+mod echo;
 mod folder;
 mod layout;
 mod node;

@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 
 use super::ExportError;
+use super::echo::{self, Probed};
 use super::layout::Section;
 use super::node::Node;
 use super::times::Times;
@@ -88,18 +89,34 @@ pub fn export(
         }
         Answer::Computed(_) => {
             let args = sample_arguments(engine, tool, scenario);
-            // An engine of its own for each scenario: its `.random` is the first draw of
+            // An engine of its own for each render: its `.random` is the first draw of
             // `--seed`, as a process's first call's is.
-            let fresh = engine.for_run(engine.config().overrides.clone());
-            let value = fresh
-                .render(scenario, &args)
-                .map_err(|source| ExportError::Render {
-                    path: tool.path.clone(),
-                    scenario: scenario.name.clone(),
-                    source,
-                })?;
+            let render = |args: &Value| {
+                engine
+                    .for_run(engine.config().overrides.clone())
+                    .render(scenario, args)
+            };
+            let value = render(&args).map_err(|source| ExportError::Render {
+                path: tool.path.clone(),
+                scenario: scenario.name.clone(),
+                source,
+            })?;
             let now = engine.now();
-            let templated = Times::of(&value, now).template(&value).to_template();
+            let times = Times::of(&value, now);
+            let probes = echo::probes(&tool.input_schema, &args, exported.rule.as_ref());
+            let answers = (!probes.is_empty())
+                .then(|| [false, true].map(|second| render(&echo::probed(&args, &probes, second))));
+            let node = match answers {
+                Some([Ok(first), Ok(second)]) => {
+                    let probed = Probed {
+                        first: &first,
+                        second: &second,
+                    };
+                    times.template_echoing(&value, probed, &probes)
+                }
+                _ => times.template(&value),
+            };
+            let templated = node.to_template();
             if renders_to(&templated, &args, now, &value) {
                 exported.template = templated;
             } else {

@@ -18,6 +18,7 @@ use chrono::{DateTime, Utc};
 use regex::Regex;
 use serde_json::Value;
 
+use super::echo::{self, Probe, Probed};
 use super::node::{Node, Piece};
 use crate::engine::toolfile::entropy::Entropy;
 use crate::engine::toolfile::placeholder::Expr;
@@ -146,11 +147,20 @@ impl Times {
 
     /// `value` as a template: each time near now a placeholder.
     pub fn template(&self, value: &Value) -> Node {
-        self.node(value).0
+        self.node(value, None).0
+    }
+
+    /// As [`Times::template`], with each echo of an argument that `probes` show (rendered as
+    /// `probed`) an `{{args.…}}` placeholder.
+    pub fn template_echoing(&self, value: &Value, probed: Probed<'_>, probes: &[Probe]) -> Node {
+        self.node(value, Some((probed, probes))).0
     }
 
     /// The node of `value`, and the times it holds (for a weekday beside them).
-    fn node(&self, value: &Value) -> (Node, Vec<i64>) {
+    fn node(&self, value: &Value, echoes: Option<(Probed<'_>, &[Probe])>) -> (Node, Vec<i64>) {
+        if let Some(node) = echoes.and_then(|(probed, probes)| echo::echo(value, probed, probes)) {
+            return (node, Vec::new());
+        }
         match value {
             Value::String(text) => self.text(text),
             Value::Number(number) => match number.as_i64().and_then(|n| self.number(n)) {
@@ -168,7 +178,16 @@ impl Times {
                 None => (Node::Literal(value.clone()), Vec::new()),
             },
             Value::Array(items) => {
-                let (nodes, times): (Vec<_>, Vec<_>) = items.iter().map(|v| self.node(v)).unzip();
+                let (nodes, times): (Vec<_>, Vec<_>) = items
+                    .iter()
+                    .enumerate()
+                    .map(|(index, item)| {
+                        let inner = echoes.and_then(|(probed, probes)| {
+                            Some((probed.at_index(index, items.len())?, probes))
+                        });
+                        self.node(item, inner)
+                    })
+                    .unzip();
                 (Node::Array(nodes), times.concat())
             }
             Value::Object(map) => {
@@ -179,7 +198,9 @@ impl Times {
                         entries.push((key.clone(), None));
                         continue;
                     }
-                    let (node, times) = self.node(item);
+                    let inner =
+                        echoes.and_then(|(probed, probes)| Some((probed.at_key(key)?, probes)));
+                    let (node, times) = self.node(item, inner);
                     beside.extend(times);
                     entries.push((key.clone(), Some(node)));
                 }
