@@ -11,7 +11,7 @@ use careem_mcp::engine::{Engine, EngineConfig, Outcome, sample_arguments};
 use regex::Regex;
 use serde_json::{Value, json};
 
-use crate::support::{Project, files_under};
+use crate::support::{Project, files_under, tally_project};
 
 /// A clock off every slot boundary, frozen in both projects.
 const CLOCK: &str = "2026-10-05T12:07:13Z";
@@ -262,16 +262,33 @@ fn exported() -> (Project, Project) {
     let spec = out.path().display().to_string();
     let run = project.run(&["--seed", SEED, "export", "--spec", &spec]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    assert_eq!(
-        run.stdout,
-        format!(
-            "wrote 20 tool files to {spec}/tools\n\
-             119 scenarios: 47 as written, 72 computed at {CLOCK} and written as their values\n\
-             19 `jq when` written as a match of the scenario's sample arguments, 9 forced only (no `json sample`)\n"
-        )
-    );
+    assert_eq!(run.stdout, summary(&project, &spec));
     assert_eq!(run.stderr, "");
     (project, out)
+}
+
+/// What `export` prints for the project's tools (20 files and 119 scenarios, 72 of them
+/// computed, when this was written), counted from the files.
+fn summary(project: &Project, spec: &str) -> String {
+    let engine = original_engine(project);
+    let scenarios: Vec<_> = engine
+        .tools()
+        .flat_map(|tool| engine.current_file(tool).unwrap().file.scenarios.clone())
+        .collect();
+    let count = |wanted: &dyn Fn(&careem_mcp::engine::Scenario) -> bool| {
+        scenarios.iter().filter(|s| wanted(s)).count()
+    };
+    let computed = count(&|s| s.is_computed());
+    format!(
+        "wrote {} tool files to {spec}/tools\n\
+         {} scenarios: {} as written, {computed} computed at {CLOCK} and written as their values\n\
+         {} `jq when` written as a match of the scenario's sample arguments, {} forced only (no `json sample`)\n",
+        engine.tools().len(),
+        scenarios.len(),
+        scenarios.len() - computed,
+        count(&|s| s.when.is_some() && s.sample.is_some()),
+        count(&|s| s.when.is_some() && s.sample.is_none()),
+    )
 }
 
 /// The engine over the original tools at [`CLOCK`].
@@ -440,4 +457,63 @@ fn an_exported_answer_echoes_the_arguments_of_each_call() {
         answer["deliveryLocation"],
         json!({"latitude": 25.0866, "longitude": 55.1474})
     );
+}
+
+/// The whole exported file of a small computed tool: prose kept (a fenced note indented), a
+/// `jq when` without a sample forced only and written last, the update gone, the count an
+/// echo of `by` and the time `{{now}}`.
+#[test]
+fn a_computed_tool_file_is_written_with_spec_blocks_only() {
+    let project = tally_project(3);
+    let text = project.read("tools/tally.md").replacen(
+        "---\n## Definition",
+        "---\n## Flow\n\nA note:\n\n```text\n## not a heading\n```\n\n## Definition",
+        1,
+    );
+    project.write("tools/tally.md", &text);
+    let out = tempfile::tempdir().unwrap();
+    let spec = out.path().join("spec").display().to_string();
+    let run = project.run(&["--clock", CLOCK, "export", "--spec", &spec]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let written = std::fs::read_to_string(out.path().join("spec/tools/tally.md")).unwrap();
+    let expected = r#"---
+tool: tally
+---
+## Flow
+
+A note:
+
+    ## not a heading
+
+## Definition
+
+```json tool
+{"name": "tally", "description": "Adds to the count.", "inputSchema": {"type": "object", "properties": {"by": {"type": "integer", "default": 1}}, "additionalProperties": false}}
+```
+
+## Scenario: added
+
+Exported: computed on the seed world for `{"by":1}` at 2026-10-05T12:07:13Z, its times relative to now.
+
+```json response
+{
+  "count": {{args.by}},
+  "was": 0,
+  "at": "{{now}}"
+}
+```
+
+## Scenario: too-many
+
+Exported: computed on the seed world for `{"by":1}` at 2026-10-05T12:07:13Z, its times relative to now. Forced only in the export: its `jq when` has no SPEC form.
+
+```json response
+{
+  "error": "too many"
+}
+```
+"#;
+    assert_eq!(written, expected);
+    let read = spec_reader::read(&out.path().join("spec")).unwrap_or_else(|p| panic!("{p:#?}"));
+    assert_eq!(read["tally"].default_scenario(), Some("added"));
 }

@@ -184,7 +184,7 @@ fn other_section(section: &Section) -> String {
                 kept_tool = true;
                 text.push_str(&format!("```json tool\n{}```\n", block.content));
             }
-            Part::Fenced(block) => text.push_str(&indented(&block.content)),
+            Part::Fenced(block) => push_indented(&mut text, &block.content),
         }
     }
     text
@@ -201,7 +201,7 @@ fn scenario_section(section: &Section, exported: &ExportedScenario, at: DateTime
                 if SCENARIO_BLOCKS
                     .iter()
                     .any(|kind| same_info(&block.info, kind)) => {}
-            Part::Fenced(block) => prose.push_str(&indented(&block.content)),
+            Part::Fenced(block) => push_indented(&mut prose, &block.content),
         }
     }
     let mut text = heading(section);
@@ -257,17 +257,17 @@ fn heading(section: &Section) -> String {
         .unwrap_or_default()
 }
 
-/// A fenced block's lines as an indented code block, which no SPEC reader takes for a block.
-fn indented(content: &str) -> String {
-    let lines: String = content
-        .lines()
-        .map(|line| {
-            if line.trim().is_empty() {
-                "\n".to_string()
-            } else {
-                format!("    {line}\n")
-            }
-        })
-        .collect();
-    format!("\n{lines}\n")
+/// A fenced block's lines as an indented code block, which no SPEC reader takes for a block,
+/// after a blank line as Markdown wants.
+fn push_indented(text: &mut String, content: &str) {
+    if !text.is_empty() && !text.ends_with("\n\n") {
+        text.push('\n');
+    }
+    for line in content.lines() {
+        if !line.trim().is_empty() {
+            text.push_str("    ");
+            text.push_str(line);
+        }
+        text.push('\n');
+    }
 }
