@@ -48,6 +48,7 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('clock', 'clock', [CompletionResultType]::ParameterValue, 'Show or set the run''s clock, which every process serving the run reads on its next call: order and ride lifecycles, slots and opening hours follow it')
             [CompletionResult]::new('world', 'world', [CompletionResultType]::ParameterValue, 'Show the run''s world: the basket, the orders and rides with their status now, and the clock (what `serve --stateful` remembers)')
             [CompletionResult]::new('grade', 'grade', [CompletionResultType]::ParameterValue, 'Grade an agent''s run by its end state: replay the expected actions on a fresh copy of the run''s world and compare the two ends. Exit 0 when they agree, 1 when they differ, 2 when grading could not run')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write the tools as SPEC''s format alone reads them: every computed scenario rendered for its sample arguments on the seed world, its times as `{{now±…}}` placeholders')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -401,6 +402,22 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'careem-mcp;export' {
+            [CompletionResult]::new('--spec', '--spec', [CompletionResultType]::ParameterName, 'The folder to write `tools/` into: a new or empty folder, outside the project. Serve it with any SPEC server, or `careem-mcp --project DIR serve`')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path')
+            [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder')
+            [CompletionResult]::new('--overrides', '--overrides', [CompletionResultType]::ParameterName, 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]')
+            [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]')
+            [CompletionResult]::new('--run', '--run', [CompletionResultType]::ParameterName, 'The run to act on: its own overrides file and journal in `<project>/.run/runs/<NAME>/`, which clients reach at /mcp/<NAME> (or `serve --stdio --run NAME`). 1 to 64 of a-z, 0-9, `-` and `_` [default: the project''s own .run/overrides.json and .run/calls.jsonl]')
+            [CompletionResult]::new('--journal-max-size', '--journal-max-size', [CompletionResultType]::ParameterName, 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)')
+            [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Write into a folder that is not empty: its `tools/` is replaced whole, anything else in it is left as it is')
+            [CompletionResult]::new('--stateful', '--stateful', [CompletionResultType]::ParameterName, 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'careem-mcp;completions' {
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path')
             [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder')
@@ -430,6 +447,7 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('clock', 'clock', [CompletionResultType]::ParameterValue, 'Show or set the run''s clock, which every process serving the run reads on its next call: order and ride lifecycles, slots and opening hours follow it')
             [CompletionResult]::new('world', 'world', [CompletionResultType]::ParameterValue, 'Show the run''s world: the basket, the orders and rides with their status now, and the clock (what `serve --stateful` remembers)')
             [CompletionResult]::new('grade', 'grade', [CompletionResultType]::ParameterValue, 'Grade an agent''s run by its end state: replay the expected actions on a fresh copy of the run''s world and compare the two ends. Exit 0 when they agree, 1 when they differ, 2 when grading could not run')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write the tools as SPEC''s format alone reads them: every computed scenario rendered for its sample arguments on the seed world, its times as `{{now±…}}` placeholders')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -486,6 +504,9 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             break
         }
         'careem-mcp;help;grade' {
+            break
+        }
+        'careem-mcp;help;export' {
             break
         }
         'careem-mcp;help;completions' {

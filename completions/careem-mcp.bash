@@ -34,6 +34,9 @@ _careem__mcp() {
             careem__mcp,drift)
                 cmd="careem__mcp__subcmd__drift"
                 ;;
+            careem__mcp,export)
+                cmd="careem__mcp__subcmd__export"
+                ;;
             careem__mcp,grade)
                 cmd="careem__mcp__subcmd__grade"
                 ;;
@@ -106,6 +109,9 @@ _careem__mcp() {
             careem__mcp__subcmd__help,drift)
                 cmd="careem__mcp__subcmd__help__subcmd__drift"
                 ;;
+            careem__mcp__subcmd__help,export)
+                cmd="careem__mcp__subcmd__help__subcmd__export"
+                ;;
             careem__mcp__subcmd__help,grade)
                 cmd="careem__mcp__subcmd__help__subcmd__grade"
                 ;;
@@ -152,7 +158,7 @@ _careem__mcp() {
 
     case "${cmd}" in
         careem__mcp)
-            opts="-h -V --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help --version serve scenario scenarios reset lint call verify drift record calls dashboard clock world grade completions help"
+            opts="-h -V --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help --version serve scenario scenarios reset lint call verify drift record calls dashboard clock world grade export completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -768,6 +774,56 @@ _careem__mcp() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        careem__subcmd__mcp__subcmd__export)
+            opts="-h --spec --force --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --spec)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tools)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --overrides)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --journal)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --run)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --journal-max-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --clock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         careem__subcmd__mcp__subcmd__grade)
             opts="-h --runs --format --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -823,7 +879,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__help)
-            opts="serve scenario scenarios reset lint call verify drift record calls dashboard clock world grade completions help"
+            opts="serve scenario scenarios reset lint call verify drift record calls dashboard clock world grade export completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -949,6 +1005,20 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__help__subcmd__drift)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        careem__subcmd__mcp__subcmd__help__subcmd__export)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -164,9 +164,47 @@ pub enum Command {
     /// when grading could not run.
     #[command(after_long_help = GRADE_EXAMPLES)]
     Grade(GradeArgs),
+    /// Write the tools as SPEC's format alone reads them: every computed scenario rendered for
+    /// its sample arguments on the seed world, its times as `{{now±…}}` placeholders.
+    #[command(after_long_help = EXPORT_HELP)]
+    Export(ExportArgs),
     /// Print a shell completion script.
     Completions { shell: clap_complete::Shell },
 }
+
+#[derive(Debug, Clone, Args)]
+pub struct ExportArgs {
+    /// The folder to write `tools/` into: a new or empty folder, outside the project. Serve it
+    /// with any SPEC server, or `careem-mcp --project DIR serve`.
+    #[arg(long, value_name = "DIR", required = true)]
+    pub spec: PathBuf,
+    /// Write into a folder that is not empty: its `tools/` is replaced whole, anything else in
+    /// it is left as it is.
+    #[arg(long)]
+    pub force: bool,
+}
+
+const EXPORT_HELP: &str = "\
+A reader of SPEC §2 alone refuses a file with a computed scenario (```jq response): it has no
+response block. The export writes every tool file with SPEC's blocks only:
+
+  - a template scenario (```json response / ```json error) as it is;
+  - a computed one (```jq response / ```jq error) as the value it gives for its sample
+    arguments (docs/FORMAT.md, \"Keeping scenarios honest\") on the seed world, at the clock's
+    now (--clock, else `careem-mcp clock`, else the real time). Its times near now become
+    placeholders ({{now+25m}}, {{now+1h@20m|hhmm}}, {{unixms}}), so that it answers with
+    the time of each call, and the arguments it echoes become {{args.…}};
+  - a ```jq when as a ```json match of the scenario's ```json sample (and its own match); a
+    scenario with a ```jq when and no ```json sample is forced only, written after the others;
+  - no ```jq update (the export has no state), no tools/world/.
+
+Exit 0 when written, 2 when the tools have problems or the folder is refused.
+
+Examples:
+  careem-mcp export --spec ../careem-spec
+      a folder that SPEC's reference server (or careem-mcp) serves
+  careem-mcp clock set 2026-10-05T12:07:13Z && careem-mcp export --spec out --force
+      rendered at a frozen clock off the slot boundaries, replacing out/tools";
 
 #[derive(Debug, Clone, Args)]
 pub struct GradeArgs {

@@ -9,6 +9,7 @@ mod check;
 mod clip;
 mod compute;
 mod controls;
+pub mod export;
 pub mod grade;
 pub mod journal;
 mod origin;

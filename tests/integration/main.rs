@@ -7,6 +7,7 @@ mod drift;
 #[cfg(unix)]
 mod edits;
 mod engine;
+mod export;
 mod fixtures;
 mod grade;
 mod journal;

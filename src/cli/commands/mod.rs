@@ -6,6 +6,7 @@ mod clock;
 mod completions;
 mod dashboard;
 mod drift;
+mod export;
 mod grade;
 mod lint;
 mod reach;
@@ -55,6 +56,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
         Command::Clock { change } => clock::run(&run_layout(&global, &project)?, change),
         Command::World { json } => world::run(&global, &run_layout(&global, &project)?, json),
         Command::Grade(args) => grade::run(&global, &project, &args),
+        Command::Export(args) => export::run(&global, &run_layout(&global, &project)?, &args),
     }
 }
 
