@@ -152,7 +152,7 @@ _careem__mcp() {
 
     case "${cmd}" in
         careem__mcp)
-            opts="-h -V --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help --version serve scenario scenarios reset lint call verify drift record calls dashboard clock world grade completions help"
+            opts="-h -V --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --help --version serve scenario scenarios reset lint call verify drift record calls dashboard clock world grade completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -190,6 +190,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --jq-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -198,7 +202,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__call)
-            opts="-h --scenario --compact --no-journal --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-h --scenario --compact --no-journal --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -240,6 +244,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --jq-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -248,7 +256,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__calls)
-            opts="-h --tool --session --last --json --follow --clear --all-runs --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-h --tool --session --last --json --follow --clear --all-runs --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -298,6 +306,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --jq-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -306,7 +318,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__clock)
-            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help set advance real help"
+            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --help set advance real help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -344,6 +356,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --jq-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -352,7 +368,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__clock__subcmd__advance)
-            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -387,6 +403,10 @@ _careem__mcp() {
                     return 0
                     ;;
                 --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jq-deadline)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -468,7 +488,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__clock__subcmd__real)
-            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -503,6 +523,10 @@ _careem__mcp() {
                     return 0
                     ;;
                 --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jq-deadline)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -514,7 +538,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__clock__subcmd__set)
-            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -552,6 +576,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --jq-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -560,7 +588,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__completions)
-            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help bash elvish fish powershell zsh"
+            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -598,6 +626,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --jq-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -606,7 +638,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__dashboard)
-            opts="-h --host --port --open --allowed-host --max-connections --header-timeout --body-timeout --max-streams --expected --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-h --host --port --open --allowed-host --max-connections --header-timeout --body-timeout --max-streams --expected --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -679,6 +711,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --jq-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -687,7 +723,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__drift)
-            opts="-h --url --header --header-file --timeout --max-event-size --transport --format --write --max-pages --max-bytes --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-h --url --header --header-file --timeout --max-event-size --transport --format --write --max-pages --max-bytes --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -761,6 +797,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --jq-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -769,7 +809,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__grade)
-            opts="-h --runs --format --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-h --runs --format --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -812,6 +852,10 @@ _careem__mcp() {
                     return 0
                     ;;
                 --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jq-deadline)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1103,7 +1147,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__lint)
-            opts="-h --write-source --format --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-h --write-source --format --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1145,6 +1189,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --jq-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1153,7 +1201,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__record)
-            opts="-v -h --upstream --header --header-file --timeout --max-event-size --upstream-transport --into --template-times --redact --stdio --wire --verbose --host --port --server-name --server-version --widget-domain --allowed-host --no-output-schema --no-meta --session-idle --max-sessions --max-connections --header-timeout --body-timeout --max-runs --no-journal --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-v -h --upstream --header --header-file --timeout --max-event-size --upstream-transport --into --template-times --redact --stdio --wire --verbose --host --port --server-name --server-version --widget-domain --allowed-host --no-output-schema --no-meta --session-idle --max-sessions --max-connections --header-timeout --body-timeout --max-runs --no-journal --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1275,6 +1323,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --jq-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1283,7 +1335,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__reset)
-            opts="-h --remove --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-h --remove --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1321,6 +1373,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --jq-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1329,7 +1385,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__scenario)
-            opts="-h --delay --fault --rate --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-h --delay --fault --rate --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1379,6 +1435,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --jq-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1387,7 +1447,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__scenarios)
-            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1425,6 +1485,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --jq-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1433,7 +1497,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__serve)
-            opts="-v -h --stdio --wire --verbose --host --port --server-name --server-version --widget-domain --allowed-host --no-output-schema --no-meta --session-idle --max-sessions --max-connections --header-timeout --body-timeout --max-runs --no-journal --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-v -h --stdio --wire --verbose --host --port --server-name --server-version --widget-domain --allowed-host --no-output-schema --no-meta --session-idle --max-sessions --max-connections --header-timeout --body-timeout --max-runs --no-journal --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1523,6 +1587,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --jq-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1531,7 +1599,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__verify)
-            opts="-h --transport --url --json --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-h --transport --url --json --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1577,6 +1645,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --jq-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1585,7 +1657,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__world)
-            opts="-h --json --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-h --json --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1620,6 +1692,10 @@ _careem__mcp() {
                     return 0
                     ;;
                 --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jq-deadline)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
