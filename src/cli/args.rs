@@ -68,6 +68,18 @@ pub struct GlobalArgs {
     /// every call answers from the seed world, as SPEC's static scenarios do.
     #[arg(long, global = true, env = "CAREEM_MCP_STATEFUL", value_parser = clap::builder::FalseyValueParser::new())]
     pub stateful: bool,
+    /// Stop a call's jq programs (a tool file's `jq when`, `jq update`, `jq response`) after
+    /// this many seconds: the call answers `internal server error` and the log says which
+    /// program. A program also stops after 500,000 steps, or when it recurses too deep.
+    #[arg(
+        long,
+        global = true,
+        value_name = "SECONDS",
+        env = "CAREEM_MCP_JQ_DEADLINE",
+        default_value = "5",
+        value_parser = seconds()
+    )]
+    pub jq_deadline: Duration,
 }
 
 fn parse_size(text: &str) -> Result<u64, String> {

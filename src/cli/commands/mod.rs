@@ -34,6 +34,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
         journal: global.journal.as_deref(),
     });
     init_logging(log_level(&cli.command));
+    crate::engine::world::bounds::set_deadline(global.jq_deadline);
     let run = global.run.as_ref();
     match cli.command {
         Command::Completions { shell } => completions::run(shell),

@@ -22,6 +22,8 @@ mod hostile_files;
 mod journal;
 mod option_bounds;
 mod output;
+#[cfg(target_os = "linux")]
+mod programs;
 mod properties;
 mod security;
 #[cfg(target_os = "linux")]
