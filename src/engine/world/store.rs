@@ -231,14 +231,20 @@ impl WorldStore {
         now: DateTime<Utc>,
         change: impl FnOnce(&Value) -> Result<(Option<Value>, R), E>,
     ) -> Result<R, StoreError<E>> {
-        let io = |error| StoreError::Io {
-            path: self.path.clone(),
-            error,
-        };
-        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(io)?;
-        }
-        let lock = Locked::take(&self.lock).map_err(io)?;
+        self.make_folder().map_err(|error| self.io(error))?;
+        let lock = Locked::take(&self.lock).map_err(|error| self.io(error))?;
+        let result = self.change(seed, now, change);
+        drop(lock);
+        result
+    }
+
+    /// [`WorldStore::update`]'s change, the run's lock held.
+    fn change<R, E>(
+        &self,
+        seed: &Value,
+        now: DateTime<Utc>,
+        change: impl FnOnce(&Value) -> Result<(Option<Value>, R), E>,
+    ) -> Result<R, StoreError<E>> {
         let (state, started, fresh, unusable) = match self.stored() {
             Ok(stored) => (stored.state, stored.started, false, false),
             Err(unusable) => (seeded(seed, now), None, true, unusable),
@@ -247,12 +253,27 @@ impl WorldStore {
         // A world seeded by this call is written even when the call changes nothing in it.
         if let Some(new) = new.or_else(|| fresh.then(|| state.clone())) {
             if unusable {
-                std::fs::rename(&self.path, self.set_aside_path()).map_err(io)?;
+                std::fs::rename(&self.path, self.set_aside_path()).map_err(|e| self.io(e))?;
             }
-            self.write(&new, started.unwrap_or(now)).map_err(io)?;
+            self.write(&new, started.unwrap_or(now))
+                .map_err(|error| self.io(error))?;
         }
-        drop(lock);
         Ok(result)
+    }
+
+    fn io<E>(&self, error: std::io::Error) -> StoreError<E> {
+        StoreError::Io {
+            path: self.path.clone(),
+            error,
+        }
+    }
+
+    /// Makes the folder `world.json` lives in.
+    fn make_folder(&self) -> std::io::Result<()> {
+        match self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            Some(dir) => std::fs::create_dir_all(dir),
+            None => Ok(()),
+        }
     }
 
     fn write(&self, state: &Value, started: DateTime<Utc>) -> std::io::Result<()> {
@@ -285,7 +306,15 @@ impl WorldStore {
         if !matches!(current, Current::Seed) {
             return Ok(current);
         }
-        match self.update(seed, now, |_| Ok::<_, std::convert::Infallible>((None, ()))) {
+        self.make_folder()?;
+        // While another call holds the run's lock (a write under way, which seeds the world
+        // itself), this call reads the seed as it is now rather than wait.
+        let Some(lock) = Locked::try_take(&self.lock)? else {
+            return Ok(current);
+        };
+        let seeded = self.change(seed, now, |_| Ok::<_, std::convert::Infallible>((None, ())));
+        drop(lock);
+        match seeded {
             Ok(()) => Ok(self.current()),
             Err(StoreError::Io { error, .. }) => Err(error),
             Err(StoreError::Rejected(never)) => match never {},
@@ -319,13 +348,27 @@ struct Locked(File);
 
 impl Locked {
     fn take(path: &Path) -> std::io::Result<Self> {
-        let file = OpenOptions::new()
+        let file = Self::open(path)?;
+        file.lock()?;
+        Ok(Self(file))
+    }
+
+    /// The lock when no one else holds it; `None` when someone does.
+    fn try_take(path: &Path) -> std::io::Result<Option<Self>> {
+        let file = Self::open(path)?;
+        match file.try_lock() {
+            Ok(()) => Ok(Some(Self(file))),
+            Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+            Err(std::fs::TryLockError::Error(error)) => Err(error),
+        }
+    }
+
+    fn open(path: &Path) -> std::io::Result<File> {
+        OpenOptions::new()
             .create(true)
             .truncate(false)
             .write(true)
-            .open(path)?;
-        file.lock()?;
-        Ok(Self(file))
+            .open(path)
     }
 }
 
