@@ -92,9 +92,10 @@ fn parse_size(text: &str) -> Result<u64, String> {
 }
 
 fn parse_clock(text: &str) -> Result<DateTime<Utc>, String> {
-    DateTime::parse_from_rfc3339(text)
+    let at = DateTime::parse_from_rfc3339(text)
         .map(|t| t.to_utc())
-        .map_err(|e| format!("expected an RFC 3339 time such as 2026-10-05T12:00:00Z: {e}"))
+        .map_err(|e| format!("expected an RFC 3339 time such as 2026-10-05T12:00:00Z: {e}"))?;
+    crate::engine::tellable(at).map_err(|e| e.to_string())
 }
 
 #[derive(Debug, Subcommand)]

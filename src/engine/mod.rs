@@ -61,7 +61,9 @@ pub use toolfile::{Answer, Outcome, Parsed, Program, Scenario, ToolFile};
 pub use upstream::drift::{Drift, FieldChange, Presence, Subject, SubjectDrift, Surface};
 pub use upstream::recording::{RecordError, RecordOptions};
 pub use upstream::{UpstreamAnswer, UpstreamCall, drift, drift_write};
-pub use world::clock::{ClockFile, Setting as ClockSetting, parse_duration};
+pub use world::clock::{
+    ClockFile, LATEST as CLOCK_LATEST, Setting as ClockSetting, parse_duration, tellable,
+};
 pub use world::store::WorldStore;
 pub use world::view::{ClockView, WorldView};
 

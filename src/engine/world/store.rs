@@ -208,6 +208,16 @@ impl WorldStore {
         }
     }
 
+    /// Runs `work` holding the run's lock, which orders the changes of every process serving
+    /// the run: its world's, and its clock's.
+    pub fn locked<R>(&self, work: impl FnOnce() -> R) -> std::io::Result<R> {
+        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)?;
+        }
+        let _lock = Locked::take(&self.lock)?;
+        Ok(work())
+    }
+
     /// Changes the state under the run's lock: `change` sees the state as it is now and gives
     /// the new state (`None`: unchanged) and its result. A rejection changes nothing.
     pub fn update<R, E>(

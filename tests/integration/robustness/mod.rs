@@ -9,6 +9,7 @@
 
 mod bad_input;
 mod broken_files;
+mod clock;
 #[cfg(target_os = "linux")]
 mod connections;
 #[cfg(target_os = "linux")]
