@@ -11,6 +11,7 @@ mod compute;
 mod controls;
 pub mod grade;
 pub mod journal;
+mod line_ends;
 mod origin;
 mod output;
 pub mod runs;

@@ -11,6 +11,7 @@ use super::diagnostic::Diagnostic;
 use super::entropy::Entropy;
 use super::frontmatter;
 use super::template::{RenderContext, Template};
+use crate::engine::line_ends;
 
 /// Whether a scenario answers normally or with `isError: true`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -161,6 +162,7 @@ struct Block<'a> {
 }
 
 pub fn parse(path: &Path, text: &str) -> Parsed {
+    let text = &*line_ends::as_lf(text);
     let mut diagnostics = Vec::new();
     let mut file = ToolFile {
         path: path.to_path_buf(),

@@ -39,6 +39,7 @@ mod streams;
 #[cfg(unix)]
 mod stuck_shutdown;
 mod upstreams;
+mod windows_files;
 mod wire_edges;
 
 use std::path::Path;
