@@ -41,6 +41,8 @@ mod stuck_shutdown;
 mod upstreams;
 mod windows_files;
 mod wire_edges;
+#[cfg(unix)]
+mod world_files;
 
 use std::path::Path;
 use std::process::{Command, Stdio};

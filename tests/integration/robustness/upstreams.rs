@@ -570,3 +570,38 @@ fn a_redirect_on_the_same_origin_is_followed_and_keeps_the_endpoint_rule() {
     );
     assert_eq!(thief.connections(), 0, "the thief was reached");
 }
+
+#[test]
+fn a_secret_is_masked_only_where_it_stands_as_a_value() {
+    let project = Project::copy_of_repo();
+    // Echoes both headers in a 401.
+    let echo = Upstream::start(|request, stream| {
+        let body = format!(
+            "invalid credentials: {} and {}",
+            request.header("x-trace").unwrap_or("none"),
+            request.header("authorization").unwrap_or("none")
+        );
+        respond(stream, "401 Unauthorized", "text/plain", body.as_bytes());
+    });
+    let auth = format!("Authorization: {TOKEN}");
+    let run = run_bounded(
+        &project,
+        &[
+            "drift",
+            "--url",
+            &echo.url("/mcp"),
+            "--header",
+            "X-Trace: 1",
+            "--header",
+            &auth,
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("HTTP 401 Unauthorized: invalid credentials: *** and ***"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("tok-5e81d2c7"), "{}", run.stderr);
+}
