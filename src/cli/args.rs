@@ -382,8 +382,9 @@ pub struct ServeArgs {
         value_parser = seconds()
     )]
     pub body_timeout: Duration,
-    /// Serve at most this many runs (/mcp/<run>, /sse/<run>): run folders and runs in use
-    /// together. A new run past it gets 404 until one is removed (`reset --run NAME --remove`)
+    /// Serve at most this many runs (/mcp/<run>, /sse/<run>): run folders and runs in use that
+    /// made a call together. A new run past it gets 404 until one is removed (`reset --run NAME
+    /// --remove`) or the sessions of a run without a folder end
     #[arg(
         long,
         value_name = "N",

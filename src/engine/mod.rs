@@ -24,6 +24,7 @@ pub mod world;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;
@@ -111,6 +112,9 @@ pub struct Engine {
     store: WorldStore,
     /// This run's clock.
     clock: ClockFile,
+    /// Whether a call was taken: a run in use that never took one does not count toward
+    /// `--max-runs`.
+    called: AtomicBool,
 }
 
 impl Engine {
@@ -159,6 +163,7 @@ impl Engine {
             positions: Positions::default(),
             dice,
             journal: None,
+            called: AtomicBool::new(false),
         }
     }
 
@@ -220,6 +225,11 @@ impl Engine {
             tracing::warn!(path = %path.display(), "cannot open the call journal, trying again on each call: {error}");
         }
         self.with_journal(journal)
+    }
+
+    /// Whether this engine has taken a call (answered, refused or cut short).
+    pub fn has_taken_a_call(&self) -> bool {
+        self.called.load(Ordering::Relaxed)
     }
 
     /// Whether calls are journalled now: no journal, one open, or one that cannot be opened.
