@@ -104,9 +104,10 @@ fn parse_size(text: &str) -> Result<u64, String> {
 }
 
 fn parse_clock(text: &str) -> Result<DateTime<Utc>, String> {
-    DateTime::parse_from_rfc3339(text)
+    let at = DateTime::parse_from_rfc3339(text)
         .map(|t| t.to_utc())
-        .map_err(|e| format!("expected an RFC 3339 time such as 2026-10-05T12:00:00Z: {e}"))
+        .map_err(|e| format!("expected an RFC 3339 time such as 2026-10-05T12:00:00Z: {e}"))?;
+    crate::engine::tellable(at).map_err(|e| e.to_string())
 }
 
 #[derive(Debug, Subcommand)]
@@ -431,8 +432,9 @@ pub struct ServeArgs {
         value_parser = seconds()
     )]
     pub body_timeout: Duration,
-    /// Serve at most this many runs (/mcp/<run>, /sse/<run>): run folders and runs in use
-    /// together. A new run past it gets 404 until one is removed (`reset --run NAME --remove`)
+    /// Serve at most this many runs (/mcp/<run>, /sse/<run>): run folders and runs in use that
+    /// made a call together. A new run past it gets 404 until one is removed (`reset --run NAME
+    /// --remove`) or the sessions of a run without a folder end
     #[arg(
         long,
         value_name = "N",

@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use serde_json::{Map, Value};
@@ -139,6 +140,7 @@ impl Engine {
     /// Writes the journal line of an answer made in place, blocking if it must, and hands the
     /// answer back. A journal that cannot be written is logged, never a reason to fail the call.
     pub fn journal(&self, line: Unjournalled) -> CallOutput {
+        self.called.store(true, Ordering::Relaxed);
         if self.journals(&line)
             && let Some(journal) = &self.journal
             && let Err(error) =
@@ -153,6 +155,7 @@ impl Engine {
     /// call is writing, still at its path and short of rotation. `false` when nothing was
     /// written and the line is still due.
     fn try_journal(&self, line: &Unjournalled) -> bool {
+        self.called.store(true, Ordering::Relaxed);
         if !self.journals(line) {
             return true;
         }

@@ -5,10 +5,12 @@
 //! rename is atomic) and no update is lost (the lock orders them).
 
 use std::fs::{File, OpenOptions};
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::SystemTime;
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{Value, json};
@@ -47,8 +49,9 @@ struct Stored {
 pub struct WorldStore {
     path: PathBuf,
     lock: PathBuf,
-    /// Whether the warning about an unreadable world file was given.
-    warned: AtomicBool,
+    /// The last unusable world file warned about: each one is warned about once, and every
+    /// other one again.
+    warned: Mutex<Option<Seen>>,
     /// The last reading of `world.json` ([`WorldStore::current`]).
     last: Mutex<Option<Reading>>,
 }
@@ -65,6 +68,16 @@ struct Reading {
 
 /// A `world.json` that is there but cannot be read (the warning is given).
 struct Unreadable;
+
+/// Which unusable world file a warning was about: what was at the path (its device, inode,
+/// size and modification time, the path itself not followed), what its bytes hashed to when
+/// they were read, and why it could not be used.
+#[derive(Debug, PartialEq, Eq)]
+struct Seen {
+    identity: Option<(u64, u64, u64, Option<SystemTime>)>,
+    digest: Option<u64>,
+    why: String,
+}
 
 /// The next [`StateId::Stored`]: readings of any run never share one unless their bytes match.
 static NEXT_READING: AtomicU64 = AtomicU64::new(0);
@@ -113,7 +126,7 @@ impl WorldStore {
         Self {
             path: dir.join("world.json"),
             lock: dir.join("world.lock"),
-            warned: AtomicBool::new(false),
+            warned: Mutex::new(None),
             last: Mutex::new(None),
         }
     }
@@ -176,16 +189,45 @@ impl WorldStore {
         }
     }
 
-    /// The bytes of `world.json`; `None` when there is none.
+    /// The bytes of `world.json`; `None` when there is none. A symlink is read through only
+    /// to a file in the run's own folder: one to another run's world would share it.
     fn bytes(&self) -> Result<Option<Vec<u8>>, Unreadable> {
+        if let Some(why) = self.foreign_symlink() {
+            self.warn(&why, None);
+            return Err(Unreadable);
+        }
         match safe_read::read_limited(&self.path, MAX_SIZE) {
             Ok(bytes) => Ok(Some(bytes)),
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(error) => {
-                self.warn(&error.to_string());
+                self.warn(&error.to_string(), None);
                 Err(Unreadable)
             }
         }
+    }
+
+    /// Why `world.json` is not to be read through, when it is a symlink to anywhere but a
+    /// file in the run's own folder.
+    fn foreign_symlink(&self) -> Option<String> {
+        let link = std::fs::symlink_metadata(&self.path).ok()?;
+        if !link.file_type().is_symlink() {
+            return None;
+        }
+        let folder = self.path.parent().unwrap_or(Path::new("."));
+        let folder = if folder.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            folder
+        };
+        let target = std::fs::canonicalize(&self.path).ok();
+        let inside = match (&target, std::fs::canonicalize(folder)) {
+            (Some(target), Ok(folder)) => target.parent() == Some(folder.as_path()),
+            _ => false,
+        };
+        let shown = std::fs::read_link(&self.path)
+            .map(|target| target.display().to_string())
+            .unwrap_or_default();
+        (!inside).then(|| format!("a symlink out of the run's folder, to {shown}"))
     }
 
     /// The world in `bytes`; `Err(true)` (with a warning) when it is not a world of this
@@ -207,19 +249,60 @@ impl WorldStore {
             Some(_) => format!("it is not a version {VERSION} world"),
             None => "it is not JSON".to_string(),
         };
-        self.warn(&why);
+        let mut digest = DefaultHasher::new();
+        bytes.hash(&mut digest);
+        self.warn(&why, Some(digest.finish()));
         Err(true)
     }
 
-    /// Where an unusable world file is kept when the run's first change replaces it.
+    /// Where an unusable world file is kept when the run's first change replaces it: a name of
+    /// its own, `world.json.unusable`, then `world.json.unusable-2` and so on, so that no
+    /// earlier one is lost.
     fn set_aside_path(&self) -> PathBuf {
-        self.path.with_extension("json.unusable")
+        let free = |path: &PathBuf| std::fs::symlink_metadata(path).is_err();
+        let first = self.path.with_extension("json.unusable");
+        if free(&first) {
+            return first;
+        }
+        (2..)
+            .map(|n| self.path.with_extension(format!("json.unusable-{n}")))
+            .find(free)
+            .unwrap_or(first)
     }
 
-    fn warn(&self, why: &str) {
-        if !self.warned.swap(true, Ordering::Relaxed) {
+    /// Warns about the unusable world file at the path now, unless the last warning was about
+    /// this one (a call reads it again while it stays).
+    fn warn(&self, why: &str, digest: Option<u64>) {
+        let identity = std::fs::symlink_metadata(&self.path).ok().map(|m| {
+            #[cfg(unix)]
+            let (device, inode) = {
+                use std::os::unix::fs::MetadataExt;
+                (m.dev(), m.ino())
+            };
+            #[cfg(not(unix))]
+            let (device, inode) = (0, 0);
+            (device, inode, m.len(), m.modified().ok())
+        });
+        let seen = Seen {
+            identity,
+            digest,
+            why: why.to_string(),
+        };
+        let mut warned = self.warned.lock().unwrap_or_else(PoisonError::into_inner);
+        if warned.as_ref() != Some(&seen) {
             tracing::warn!(path = %self.path.display(), "the run's world file cannot be used ({why}): the run starts from its seed world, and the file is kept as {} when the run first changes", self.set_aside_path().display());
+            *warned = Some(seen);
         }
+    }
+
+    /// Runs `work` holding the run's lock, which orders the changes of every process serving
+    /// the run: its world's, and its clock's.
+    pub fn locked<R>(&self, work: impl FnOnce() -> R) -> std::io::Result<R> {
+        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)?;
+        }
+        let _lock = Locked::take(&self.lock)?;
+        Ok(work())
     }
 
     /// Changes the state under the run's lock: `change` sees the state as it is now and gives
