@@ -63,7 +63,7 @@ pub use upstream::recording::{RecordError, RecordOptions};
 pub use upstream::{UpstreamAnswer, UpstreamCall, drift, drift_write};
 pub use world::clock::{ClockFile, Setting as ClockSetting, parse_duration};
 pub use world::store::WorldStore;
-pub use world::view::{ClockView, WorldView};
+pub use world::view::{ClockView, Listed, MadeBy, WorldView};
 
 use catalog::cache::ParseCache;
 use controls::carried::CarriedFile;
