@@ -253,3 +253,102 @@ fn grading_that_cannot_run_exits_2_with_one_line() {
     let world = project.run(&["--run", "one", "world", "--json"]);
     assert_eq!(world.json()["state"]["count"], 1, "no run changed");
 }
+
+/// The fenced block of `doc` that follows the paragraph ending in `after`.
+fn block_after(doc: &str, after: &str) -> String {
+    let rest = &doc[doc
+        .find(after)
+        .unwrap_or_else(|| panic!("{after:?} in the doc"))..];
+    let open = rest.find("```").expect("a block after it");
+    let body = &rest[open..];
+    let body = &body[body.find('\n').expect("the fence's line") + 1..];
+    body[..body.find("```").expect("the block's end")].to_string()
+}
+
+/// GRADING.md's expected file, and its sample report: an agent that orders three salmon nigiri
+/// where two were asked for, and books a ride on the way, each id from the answer before.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_sample_output_of_grading_md_is_the_real_one() {
+    let doc = std::fs::read_to_string(crate::support::repo().join("docs/GRADING.md"))
+        .expect("docs/GRADING.md");
+    let project = Project::copy_of_repo();
+    project.write(
+        "expected/task7.json",
+        &block_after(&doc, "placeholder syntax:"),
+    );
+    let run = "task7-try2";
+    let clock = project.run(&["--run", run, "clock", "set", "2026-10-05T12:00:00Z"]);
+    assert_eq!(clock.code, 0, "{}", clock.stderr);
+    let (server, url, _stderr) = serve_binary(&project, &["--stateful"]);
+    let agent = http_client(&format!("{url}/{run}")).await;
+    let answer = |tool: &'static str, args: Value| {
+        let agent = &agent;
+        async move {
+            let result = call(agent, tool, args).await.expect("the call answers");
+            assert_ne!(result["isError"], true, "{tool}: {result}");
+            let content = result["structuredContent"].clone();
+            assert!(content.get("error").is_none(), "{tool}: {content}");
+            content
+        }
+    };
+    let home = answer("get_saved_locations", json!({})).await["savedLocations"]
+        .as_array()
+        .expect("saved locations")
+        .iter()
+        .find(|saved| saved["type"] == "HOME")
+        .expect("a home")["location"]
+        .clone();
+    let near = json!({"latitude": home["latitude"], "longitude": home["longitude"]});
+    let found = answer("food_merchant_search", with(&near, "query", json!("sushi"))).await;
+    let restaurant = found["restaurants"][0]["id"].clone();
+    let menu = answer(
+        "food_get_restaurant_menu",
+        with(&near, "restaurant_id", restaurant.clone()),
+    )
+    .await;
+    let nigiri = menu["restaurant"]["menu"]["categories"]
+        .as_array()
+        .expect("categories")
+        .iter()
+        .flat_map(|category| category["items"].as_array().expect("items"))
+        .find(|item| {
+            item["name"]
+                .as_str()
+                .is_some_and(|n| n.starts_with("Salmon Nigiri"))
+        })
+        .expect("salmon nigiri on the menu")["id"]
+        .clone();
+    answer("cart_get_basket", json!({})).await;
+    answer("cart_clear", json!({})).await;
+    let added = answer(
+        "cart_add_item",
+        json!({"restaurant_id": restaurant, "item_id": nigiri, "quantity": 3}),
+    )
+    .await;
+    let card = answer("get_payment_methods", json!({})).await["paymentMethods"][0]["id"].clone();
+    answer(
+        "food_place_order",
+        json!({"basket_id": added["basket"]["id"], "payment_method_id": card,
+               "delivery_location_uuid": home["locationUuid"]}),
+    )
+    .await;
+    let comfort = json!({"productId": 1102, "pickupLatitude": home["latitude"],
+        "pickupLongitude": home["longitude"], "dropoffLatitude": 25.1972, "dropoffLongitude": 55.2797});
+    answer("ride_book", comfort).await;
+    drop(agent);
+    terminate_cleanly(server, Duration::from_secs(30));
+
+    let graded = project.run(&["grade", "--run", run, "expected/task7.json"]);
+    assert_eq!(graded.code, 1, "{}{}", graded.stdout, graded.stderr);
+    assert_eq!(
+        graded.stdout,
+        block_after(&doc, "A difference reads as a person would say it")
+    );
+}
+
+/// `args` with `key` set to `value`.
+fn with(args: &Value, key: &str, value: Value) -> Value {
+    let mut args = args.clone();
+    args[key] = value;
+    args
+}

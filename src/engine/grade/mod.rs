@@ -6,6 +6,7 @@
 
 pub mod compare;
 pub mod expected;
+pub mod names;
 
 use std::collections::BTreeMap;
 
@@ -52,11 +53,11 @@ pub fn grade(
     expected: &Expected,
     scratch: &std::path::Path,
 ) -> Result<Verdict, GradeError> {
-    let seed = run
-        .world()
-        .map_err(|problems| GradeError::World(format!("{} problems in the world", problems.len())))?
-        .seed()
-        .clone();
+    let world = run.world().map_err(|problems| {
+        GradeError::World(format!("{} problems in the world", problems.len()))
+    })?;
+    let seed = world.seed().clone();
+    let names = names::Names::of_data(&Value::Object(world.data.data.clone()));
     let actual = run.world_store().read(&seed);
     let fresh = run.fresh_in(
         scratch,
@@ -68,7 +69,7 @@ pub fn grade(
         results.push(replay(&fresh, index, action)?);
     }
     let wanted = fresh.state().unwrap_or(Value::Null);
-    let differences = compare::differences(&seed, &wanted, &actual);
+    let differences = compare::differences(&seed, &wanted, &actual, &names);
     let (calls, broken_checks) = check_calls(journal_path, &expected.calls);
     Ok(Verdict {
         passed: differences.is_empty() && broken_checks.is_empty(),
