@@ -352,3 +352,98 @@ fn with(args: &Value, key: &str, value: Value) -> Value {
     args[key] = value;
     args
 }
+
+/// What `grade` and `calls` read is a regular file within a bound: an expected file or a run's
+/// journal that is a FIFO, a device or too large is refused at once, exit 2, saying which and
+/// why; nothing waits on a pipe or reads for ever.
+#[test]
+fn inputs_that_are_not_regular_files_or_too_large_are_refused() {
+    let project = tally_project(10);
+    project.write("expected.json", r#"{"actions": []}"#);
+    assert_eq!(project.run(&["--run", "one", "call", "tally"]).code, 0);
+    let journal = project.path().join(".run/runs/one/calls.jsonl");
+    let at = |name: &str| project.path().join(name);
+    let cases = [
+        (
+            "an expected FIFO",
+            Put::Fifo(at("pipe.json")),
+            vec!["grade", "pipe.json"],
+            "pipe.json: cannot read\n  caused by: not a regular file (a FIFO)",
+        ),
+        (
+            "an expected device",
+            Put::Nothing,
+            vec!["grade", "/dev/zero"],
+            "/dev/zero: cannot read\n  caused by: not a regular file (a character device)",
+        ),
+        (
+            "an expected file past 16 MiB",
+            Put::Sparse(at("big.json"), 17 * 1024 * 1024),
+            vec!["grade", "big.json"],
+            "big.json: cannot read\n  caused by: larger than 16 MiB",
+        ),
+        (
+            "a journal FIFO, graded",
+            Put::Fifo(journal.clone()),
+            vec!["--run", "one", "grade", "expected.json"],
+            "calls.jsonl cannot be read: not a regular file (a FIFO)",
+        ),
+        (
+            "a journal FIFO, listed",
+            Put::Fifo(journal.clone()),
+            vec!["--run", "one", "calls"],
+            "calls.jsonl\n  caused by: not a regular file (a FIFO)",
+        ),
+        (
+            "a journal past 256 MiB, graded",
+            Put::Sparse(journal.clone(), 257 * 1024 * 1024),
+            vec!["--run", "one", "grade", "expected.json"],
+            "calls.jsonl cannot be read: larger than 256 MiB",
+        ),
+    ];
+    for (what, put, args, want) in cases {
+        put.make();
+        let mut command = project.command();
+        command
+            .args(&args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped());
+        let mut process = crate::support::Process(command.spawn().expect("the binary starts"));
+        let status = process.wait_for_exit(Duration::from_secs(30));
+        assert_eq!(
+            status.and_then(|s| s.code()),
+            Some(2),
+            "{what}: waited or passed"
+        );
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(process.0.stderr.as_mut().expect("stderr"), &mut stderr)
+            .expect("stderr reads");
+        assert!(stderr.contains(want), "{what}: {stderr}");
+    }
+}
+
+/// A file a case puts in place first.
+enum Put {
+    Nothing,
+    Fifo(std::path::PathBuf),
+    /// A sparse file of this many bytes.
+    Sparse(std::path::PathBuf, u64),
+}
+
+impl Put {
+    fn make(&self) {
+        match self {
+            Self::Nothing => {}
+            Self::Fifo(path) => {
+                let _ = std::fs::remove_file(path);
+                crate::support::make_fifo(path);
+            }
+            Self::Sparse(path, bytes) => {
+                let _ = std::fs::remove_file(path);
+                std::fs::File::create(path)
+                    .and_then(|file| file.set_len(*bytes))
+                    .expect("a sparse file");
+            }
+        }
+    }
+}

@@ -50,7 +50,7 @@ pub fn run(
         .expected
         .iter()
         .map(|path| {
-            let text = std::fs::read_to_string(path)
+            let text = grade::read_expected(path)
                 .with_context(|| format!("{}: cannot read", path.display()))?;
             let expected =
                 Expected::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
