@@ -68,7 +68,7 @@ pub use world::clock::{
     ClockFile, LATEST as CLOCK_LATEST, Setting as ClockSetting, parse_duration, tellable,
 };
 pub use world::store::WorldStore;
-pub use world::view::{ClockView, WorldView};
+pub use world::view::{ClockView, Listed, MadeBy, WorldView};
 
 use catalog::cache::ParseCache;
 use controls::carried::CarriedFile;
@@ -185,12 +185,14 @@ impl Engine {
     /// nothing is loaded or compiled again, and keeps this one's `--seed`.
     #[must_use]
     pub fn fresh_in(&self, scratch: &Path, clock: DateTime<Utc>) -> Self {
-        self.sharing_with(EngineConfig {
+        let mut fresh = self.sharing_with(EngineConfig {
             overrides: scratch.join("overrides.json"),
             clock: Some(clock),
             stateful: true,
             ..self.config.clone()
-        })
+        });
+        fresh.store = fresh.store.scratch();
+        fresh
     }
 
     /// An engine with `config` and this one's tools, parse cache and world folder.

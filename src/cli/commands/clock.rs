@@ -4,7 +4,7 @@ use anyhow::{Context, anyhow, bail};
 use chrono::Utc;
 
 use crate::cli::args::ClockChange;
-use crate::cli::{Status, printer};
+use crate::cli::{Status, duration, printer};
 use crate::engine::{
     CLOCK_LATEST, ClockFile, ClockSetting, ProjectLayout, absolute, parse_duration,
 };
@@ -56,24 +56,7 @@ fn describe(setting: Option<ClockSetting>) -> String {
         None => format!("clock: {now} (real time)"),
         Some(ClockSetting::Frozen(_)) => format!("clock: {now} (frozen)"),
         Some(ClockSetting::Offset(seconds)) => {
-            format!("clock: {now} (real time + {})", words(seconds))
+            format!("clock: {now} (real time + {})", duration::words(seconds))
         }
     }
-}
-
-/// Seconds as `1h30m`, `45s`, `2d3h`.
-fn words(seconds: i64) -> String {
-    let sign = if seconds < 0 { "-" } else { "" };
-    let mut rest = seconds.unsigned_abs();
-    let mut text = String::new();
-    for (unit, size) in [("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1)] {
-        if rest >= size {
-            text.push_str(&format!("{}{unit}", rest / size));
-            rest %= size;
-        }
-    }
-    if text.is_empty() {
-        text.push_str("0s");
-    }
-    format!("{sign}{text}")
 }

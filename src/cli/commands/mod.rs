@@ -21,9 +21,9 @@ use std::path::Path;
 
 use anyhow::{Context, bail};
 
-use super::args::{Cli, Command, GlobalArgs};
+use super::args::{Cli, ClockChange, Command, GlobalArgs};
 use super::{Status, init_logging};
-use crate::engine::{Engine, EngineConfig, LayoutPaths, ProjectLayout, absolute};
+use crate::engine::{Engine, EngineConfig, LayoutPaths, ProjectLayout, RunName, absolute, runs};
 
 pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
     let global = cli.global;
@@ -53,9 +53,27 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
             format,
         } => lint::run(&global, &project, write_source, format),
         Command::Call(args) => call::run(&global, &run_layout(&global, &project)?, &args),
-        Command::Calls(args) => calls::run(&project, &run_layout(&global, &project)?, run, &args),
-        Command::Clock { change } => clock::run(&run_layout(&global, &project)?, change),
-        Command::World { json } => world::run(&global, &run_layout(&global, &project)?, json),
+        Command::Calls(args) => {
+            // `--follow` may wait for a run's first call, which makes the run.
+            if !args.follow {
+                existing_run(&project, run)?;
+            }
+            calls::run(&project, &run_layout(&global, &project)?, run, &args)
+        }
+        Command::Clock { change } => {
+            // Setting or moving a run's clock prepares the run, before its first call.
+            if !matches!(
+                change,
+                Some(ClockChange::Set { .. } | ClockChange::Advance { .. })
+            ) {
+                existing_run(&project, run)?;
+            }
+            clock::run(&run_layout(&global, &project)?, change)
+        }
+        Command::World { json } => {
+            existing_run(&project, run)?;
+            world::run(&global, &run_layout(&global, &project)?, json)
+        }
         Command::Grade(args) => grade::run(&global, &project, &args),
         Command::Export(args) => export::run(&global, &run_layout(&global, &project)?, &args),
     }
@@ -75,6 +93,36 @@ pub fn run_layout(global: &GlobalArgs, project: &ProjectLayout) -> anyhow::Resul
         );
     }
     Ok(project.for_run(run))
+}
+
+/// How many run names a refusal lists before it counts the rest.
+const RUNS_NAMED: usize = 20;
+
+/// Refuses a `--run` that names no run, naming the runs there are. A run exists once it has a
+/// folder, `.run/runs/<run>/` (its first journalled call makes it, as do `scenario`, `reset`,
+/// `clock set` and `clock advance` naming it); the default run (no `--run`) always exists.
+/// Reading a run that is not there would show the seed world or no calls as if they were its.
+pub fn existing_run(project: &ProjectLayout, run: Option<&RunName>) -> anyhow::Result<()> {
+    let Some(run) = run else {
+        return Ok(());
+    };
+    if project.run_dir(run).is_dir() {
+        return Ok(());
+    }
+    let runs_dir = project.runs_dir();
+    let others = runs::list(&runs_dir)
+        .with_context(|| format!("cannot list {}", absolute(&runs_dir).display()))?;
+    let mut names: Vec<String> = std::iter::once("default".to_string())
+        .chain(others.iter().take(RUNS_NAMED).map(ToString::to_string))
+        .collect();
+    if others.len() > RUNS_NAMED {
+        names.push(format!("and {} more", others.len() - RUNS_NAMED));
+    }
+    bail!(
+        "no run {run}: {} does not exist; the runs are {}",
+        absolute(&project.run_dir(run)).display(),
+        names.join(", ")
+    )
 }
 
 /// What each command logs to stderr unless `CAREEM_MCP_LOG` says otherwise.

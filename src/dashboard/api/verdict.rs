@@ -53,7 +53,7 @@ pub(super) async fn show(InRun(dashboard): InRun) -> Result<Json<RunVerdict>, Ap
 }
 
 fn verdict(engine: &Engine, journal: &Path, expected: PathBuf) -> RunVerdict {
-    let text = match std::fs::read_to_string(&expected) {
+    let text = match grade::read_expected(&expected) {
         Ok(text) => text,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
             return RunVerdict::NoExpectedFile { expected };
