@@ -19,6 +19,7 @@ mod runs;
 mod server;
 mod stateful;
 mod support;
+mod tasks_cli;
 mod terminal;
 mod transcript;
 mod verify;

@@ -13,6 +13,7 @@ mod record;
 mod scenario;
 mod scenarios;
 mod serve;
+mod tasks;
 mod verify;
 mod world;
 
@@ -55,6 +56,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
         Command::Clock { change } => clock::run(&run_layout(&global, &project)?, change),
         Command::World { json } => world::run(&global, &run_layout(&global, &project)?, json),
         Command::Grade(args) => grade::run(&global, &project, &args),
+        Command::Tasks(args) => tasks::run(&global, &project, &args),
     }
 }
 
