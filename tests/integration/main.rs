@@ -20,6 +20,8 @@ mod runs;
 mod server;
 mod stateful;
 mod support;
+mod tasks_cli;
+mod tasks_suite;
 mod terminal;
 mod transcript;
 mod verify;

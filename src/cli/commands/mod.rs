@@ -14,6 +14,7 @@ mod record;
 mod scenario;
 mod scenarios;
 mod serve;
+mod tasks;
 mod verify;
 mod world;
 
@@ -76,6 +77,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
         }
         Command::Grade(args) => grade::run(&global, &project, &args),
         Command::Export(args) => export::run(&global, &run_layout(&global, &project)?, &args),
+        Command::Tasks(args) => tasks::run(&global, &project, &args),
     }
 }
 
