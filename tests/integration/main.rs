@@ -24,5 +24,6 @@ mod transcript;
 mod verify;
 mod wire;
 mod wire_profiles;
+mod world_data;
 mod world_food;
 mod world_rides;

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 use super::honesty;
 use super::source_listing::{self, WriteError};
 use crate::engine::catalog::{self, Loaded};
+use crate::engine::compute;
 use crate::engine::toolfile::diagnostic::Diagnostic;
 use crate::engine::{Engine, EngineConfig};
 
@@ -28,7 +29,13 @@ pub fn tool_files(config: EngineConfig) -> Linted {
         std::mem::take(&mut loaded.tools),
         Arc::clone(&loaded.world),
     );
+    // A world that cannot be read is reported once, by its files, not again by every scenario
+    // that reads it.
+    let world_read = engine.world().is_ok();
     for parsed in loaded.files.iter().filter(|p| p.diagnostics.is_empty()) {
+        if !world_read && compute::uses_world(&parsed.file) {
+            continue;
+        }
         if let Some(tool) = engine.tool(&parsed.file.tool) {
             problems.extend(honesty::check(&engine, tool, &parsed.file));
         }
