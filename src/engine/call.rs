@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use serde_json::{Map, Value};
 
+use super::clip::{LOG_LIMIT, clip};
 use super::compute;
 use super::controls::plan::Plan;
 use super::origin::Origin;
@@ -16,6 +17,7 @@ use super::output::{self, CallOutput, Decision, INTERNAL_ERROR, Rendering};
 use super::select::arguments;
 use super::select::selection::select;
 use super::toolfile::{Answer, Outcome, Parsed, ToolFile};
+use super::world::data;
 use super::{Engine, Tool};
 
 /// How a call's plan (its scenario, step, delay and fault) is decided.
@@ -347,7 +349,21 @@ impl Engine {
                 tracing::error!(tool = %output.tool, "the file has no default scenario");
             }
             Err(error) => {
-                tracing::error!(tool = %output.tool, path = %file.path.display(), "{error}");
+                // The call's arguments and the entity of the data they name, so that the log
+                // says what the program was computing.
+                let args = output.arguments.to_string();
+                let args = clip(&args, LOG_LIMIT);
+                let entity = self.world().ok().and_then(|world| {
+                    data::entity(&self.config.tools_dir, &world.data, &output.arguments)
+                });
+                match entity {
+                    Some(entity) => {
+                        tracing::error!(tool = %output.tool, path = %file.path.display(), %args, %entity, "{error}")
+                    }
+                    None => {
+                        tracing::error!(tool = %output.tool, path = %file.path.display(), %args, "{error}")
+                    }
+                }
                 output.decision = Decision::InternalError;
             }
         }

@@ -26,4 +26,5 @@ mod wire;
 mod wire_profiles;
 mod world_data;
 mod world_food;
+mod world_lint;
 mod world_rides;

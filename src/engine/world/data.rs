@@ -235,6 +235,30 @@ pub fn load(tools: &Path) -> (WorldData, Vec<Diagnostic>) {
     (world, diagnostics)
 }
 
+/// The entity of the data that a call's `args` name, as a person finds it: its path with its
+/// id, its name, and its data file and line (`restaurants[2] (30103) "Smash Yard Burgers" at
+/// tools/world/food.json:247`); `None` when no argument names one ([`locate::entity`]).
+pub fn entity(tools: &Path, data: &WorldData, args: &Value) -> Option<String> {
+    let (stem, pointer) = locate::entity(&data.data, args)?;
+    let value = data.data.get(&stem)?;
+    let path = folder(tools).join(format!("{stem}.json"));
+    let line = safe_read::read_limited(&path, MAX_SIZE)
+        .ok()
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .map(|text| locate::line_of(text.strip_prefix('\u{feff}').unwrap_or(&text), &pointer))
+        .unwrap_or(1);
+    let name = value
+        .pointer(&pointer)
+        .and_then(locate::name)
+        .map(|name| format!(" {}", Value::String(name.to_string())))
+        .unwrap_or_default();
+    Some(format!(
+        "{}{name} at {}:{line}",
+        locate::readable(value, &pointer),
+        path.display()
+    ))
+}
+
 /// How the data file `path` (`text`, which parsed as `value`) breaks its form: each key an
 /// object gives twice (a JSON reader keeps the last and forgets the first), then each way it
 /// breaks its schema, `schema/<stem>.json` (`schema/state/<stem>.json` for a seed state
