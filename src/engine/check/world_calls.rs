@@ -73,17 +73,13 @@ pub fn check(engine: &Engine, files: &BTreeMap<&str, &ToolFile>) -> Vec<Diagnost
             }
         };
         for (name, list) in calls {
-            let Some(tool) = engine.tool(&name) else {
-                problems.push(Diagnostic::new(
-                    &path,
-                    1,
-                    format!("calls for `{name}`, which no tool file defines"),
-                ));
+            // A tool the project no longer has (removed after `drift`, say) is not tried.
+            let (Some(tool), Some(file)) = (engine.tool(&name), files.get(name.as_str())) else {
                 continue;
             };
-            let Some(file) = files.get(name.as_str()).filter(|f| compute::uses_world(f)) else {
+            if !compute::uses_world(file) {
                 continue;
-            };
+            }
             for mut args in list {
                 arguments::apply_defaults(&tool.input_schema, &mut args);
                 let call = format!("{name} {}", clip(&args.to_string(), ARGUMENTS_LIMIT));
