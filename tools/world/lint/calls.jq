@@ -28,15 +28,15 @@
   food_get_restaurant_menu: [.data.food.restaurants[] | {restaurant_id: .id} + $home],
   food_get_delivery_slots: [.data.food.restaurants[] | {restaurant_id: .id} + $home],
   food_get_item_details: [$items[] | {restaurant_id: .r.id, item_id: .item.id}],
-  cart_add_item: ([$choices[] | {restaurant_id: .r.id, item_id: .item.id, option_ids: .options, quantity: 1}]
-                  + [$firsts[] | {restaurant_id: .r.id, item_id: .item.id, option_ids: .options, quantity: $max}]),
+  cart_add_item: [$choices[] | {restaurant_id: .r.id, item_id: .item.id, option_ids: .options, quantity: 1}],
   cart_update_item: ([$firsts[] | . as $c | {basket_item_id: ($doc | food_line_id($c.item.id; $c.combo)), quantity: 2}]
                      + [.state.basket.lines[]? | {basket_item_id: .id} | (. + {quantity: 0}), (. + {quantity: $max})]),
   cart_get_basket: ([{}] + [.data.food.restaurants[] | {restaurant_id: .id}]),
   cart_clear: ([{}] + [.data.food.restaurants[] | {restaurant_id: .id}]),
   food_place_order: ([$firsts[] | . as $c | {basket_id: ($doc | food_single_id($c.item.id; $c.combo; $max))} + $pay]
-                     + [.state.basket.id? // empty | . as $basket | $methods[] as $method | $places[]
-                        | {basket_id: $basket, payment_method_id: $method, delivery_location_uuid: .locationUuid}]
+                     + [.state.basket.id? // empty | {basket_id: .} as $seed
+                        | ($methods[] | $seed + $pay + {payment_method_id: .}),
+                          ($places[1:][] | $seed + $pay + {delivery_location_uuid: .locationUuid})]
                      + [.data.food.restaurants[] as $r | first($firsts[] | select(.r.id == $r.id)) as $c
                         | first(($doc | food_slot_list($r))[] | select(.isAvailable))
                         | {basket_id: ($doc | food_single_id($c.item.id; $c.combo; $max)),
@@ -55,9 +55,8 @@
               + [$methods[] as $method | trip($places[0]; $places[1]) + {productId: $products[0].productId, paymentMethodId: $method}]
               + [$products[] | trip($pin; $places[0]) + {productId, scheduledAt: (($doc.now + 7200) | iso)}]),
   ride_get_status: ([.data.rides.seedRides[] | {rideId}]
-                    + [$trips[] | "1\(digit(.from))\(digit(.to))001"]
-                    + [$products | to_entries[] | "\(.key + 1)12001"]
-                    | map(if type == "string" then {rideId: ("6" + .)}, {rideId: ("8" + .)} else . end)
+                    + [$trips[] | {rideId: "61\(digit(.from))\(digit(.to))001"}]
+                    + [$products | to_entries[] | "\(.key + 1)12001" | {rideId: ("6" + .)}, {rideId: ("8" + .)}]
                     + [{rideId: "0"}]),
   ride_cancel: ([.data.rides.seedRides[] | {rideId}] + [{rideId: "6112001"}, {rideId: "0"}]),
   get_payment_methods: [{}],
