@@ -29,6 +29,8 @@ mod wire;
 mod wire_profiles;
 mod world_add;
 mod world_cli;
+mod world_data;
 mod world_food;
+mod world_lint;
 mod world_rides;
 mod world_time;
