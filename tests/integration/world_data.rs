@@ -21,19 +21,19 @@ const EDITS: [Edit; 3] = [
         what: "a price written as a string",
         from: r#""price": 34.5,"#,
         to: r#""price": "34.5","#,
-        problem: r#"tools/world/food.json:288: restaurants[2] (30103).categories[0].items[1] (3010304).price: "34.5" is not a number"#,
+        problem: r#"tools/world/food.json:302: restaurants[2] (30103).categories[0].items[1] (3010304).price: "34.5" is not a number"#,
     },
     Edit {
         what: "a minimum order removed",
         from: r#""minimumOrder": 30.0,"#,
         to: "",
-        problem: r#"tools/world/food.json:247: restaurants[2] (30103): the required field "minimumOrder" is missing"#,
+        problem: r#"tools/world/food.json:255: restaurants[2] (30103): the required field "minimumOrder" is missing"#,
     },
     Edit {
         what: "a key given twice",
         from: r#""distanceKm": 2.6,"#,
         to: "\"distanceKm\": 2.6,\n      \"distanceKm\": 26,",
-        problem: r#"tools/world/food.json:257: restaurants[2] (30103).distanceKm: the key "distanceKm" is given twice (first at line 256), and only the last would count"#,
+        problem: r#"tools/world/food.json:265: restaurants[2] (30103).distanceKm: the key "distanceKm" is given twice (first at line 264), and only the last would count"#,
     },
 ];
 

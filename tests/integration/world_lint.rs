@@ -97,8 +97,8 @@ const BREAKS: [Break; 2] = [
         },
         tool: "food_get_restaurant_menu",
         args: r#"{"restaurant_id": 30107, "latitude": 25.0866, "longitude": 55.1474}"#,
-        problem: r#"tools/food/food_get_restaurant_menu.md:365: scenario "menu": jq: cannot use null as string (in food_get_restaurant_menu {"restaurant_id":30107,"latitude":25.0866,"longitude":55.1474}, static and stateful; computing restaurants[6] (30107) "Smash Yard Burgers Marina" at tools/world/food.json:663)"#,
-        entity: r#"restaurants[6] (30107) "Smash Yard Burgers Marina" at tools/world/food.json:663"#,
+        problem: r#"tools/food/food_get_restaurant_menu.md:365: scenario "menu": jq: cannot use null as string (in food_get_restaurant_menu {"restaurant_id":30107,"latitude":25.0866,"longitude":55.1474}, static and stateful; computing restaurants[6] (30107) "Smash Yard Burgers Marina" at tools/world/food.json:693)"#,
+        entity: r#"restaurants[6] (30107) "Smash Yard Burgers Marina" at tools/world/food.json:693"#,
     },
 ];
 

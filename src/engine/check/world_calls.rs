@@ -16,6 +16,7 @@ use serde_json::Value;
 use super::honesty::violations;
 use crate::engine::clip::clip;
 use crate::engine::compute::{self, AnswerError};
+use crate::engine::line_ends;
 use crate::engine::select::arguments;
 use crate::engine::select::selection::select;
 use crate::engine::toolfile::diagnostic::Diagnostic;
@@ -54,6 +55,8 @@ pub fn check(engine: &Engine, files: &BTreeMap<&str, &ToolFile>) -> Vec<Diagnost
     let Ok(source) = std::fs::read_to_string(&path) else {
         return Vec::new();
     };
+    // As a Windows editor writes it, as the world's other `*.jq` files are read.
+    let source = line_ends::as_lf(&source);
     if engine.world().is_err() {
         return Vec::new();
     }

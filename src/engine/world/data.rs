@@ -302,7 +302,9 @@ fn schema_problems(schema_path: &Path, path: &Path, text: &str, value: &Value) -
     let Ok(schema_text) = std::fs::read_to_string(schema_path) else {
         return Vec::new();
     };
-    let schema = match serde_json::from_str::<Value>(&schema_text) {
+    // A schema as a Windows editor writes it: a byte-order mark first (CRLF is JSON's space).
+    let schema_text = schema_text.strip_prefix('\u{feff}').unwrap_or(&schema_text);
+    let schema = match serde_json::from_str::<Value>(schema_text) {
         Ok(schema) => schema,
         Err(error) => {
             return vec![Diagnostic::new(
