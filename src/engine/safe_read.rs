@@ -19,6 +19,19 @@ pub const OVERRIDES_LIMIT: u64 = 1024 * 1024;
 pub fn read_limited(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     let file = open_nonblocking(path)?;
     let metadata = file.metadata()?;
+    regular_within(&metadata, limit)?;
+    // The size can grow between the `fstat` and the read; `take` holds the limit regardless.
+    let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).unwrap_or(0));
+    file.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large(bytes.len() as u64, limit));
+    }
+    Ok(bytes)
+}
+
+/// Whether what `metadata` describes is a regular file of at most `limit` bytes; the error
+/// says why not.
+fn regular_within(metadata: &std::fs::Metadata, limit: u64) -> io::Result<()> {
     if !metadata.is_file() {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -28,13 +41,7 @@ pub fn read_limited(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     if metadata.len() > limit {
         return Err(too_large(metadata.len(), limit));
     }
-    // The size can grow between the `fstat` and the read; `take` holds the limit regardless.
-    let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).unwrap_or(0));
-    file.take(limit + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > limit {
-        return Err(too_large(bytes.len() as u64, limit));
-    }
-    Ok(bytes)
+    Ok(())
 }
 
 /// Whether `path` is a regular file of at most `limit` bytes: `Ok(false)` when there is none.
@@ -46,15 +53,7 @@ pub fn regular_or_absent(path: &Path, limit: u64) -> io::Result<bool> {
         Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(false),
         Err(error) => return Err(error),
     };
-    if !metadata.is_file() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!("not a regular file ({})", kind(&metadata.file_type())),
-        ));
-    }
-    if metadata.len() > limit {
-        return Err(too_large(metadata.len(), limit));
-    }
+    regular_within(&metadata, limit)?;
     Ok(true)
 }
 
