@@ -158,7 +158,7 @@ _careem__mcp() {
 
     case "${cmd}" in
         careem__mcp)
-            opts="-h -V --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help --version serve scenario scenarios reset lint call verify drift record calls dashboard clock world grade export completions help"
+            opts="-h -V --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help --version serve scenario scenarios reset lint call verify drift record calls dashboard clock world grade export completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -196,6 +196,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --admin-token-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -204,7 +208,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__call)
-            opts="-h --scenario --compact --no-journal --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-h --scenario --compact --no-journal --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -246,6 +250,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --admin-token-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -254,7 +262,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__calls)
-            opts="-h --tool --session --last --json --follow --clear --all-runs --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-h --tool --session --last --json --follow --clear --all-runs --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -304,6 +312,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --admin-token-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -312,7 +324,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__clock)
-            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help set advance real help"
+            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help set advance real help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -350,6 +362,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --admin-token-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -358,7 +374,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__clock__subcmd__advance)
-            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -393,6 +409,10 @@ _careem__mcp() {
                     return 0
                     ;;
                 --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --admin-token-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -474,7 +494,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__clock__subcmd__real)
-            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -509,6 +529,10 @@ _careem__mcp() {
                     return 0
                     ;;
                 --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --admin-token-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -520,7 +544,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__clock__subcmd__set)
-            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -558,6 +582,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --admin-token-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -566,7 +594,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__completions)
-            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help bash elvish fish powershell zsh"
+            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -604,6 +632,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --admin-token-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -612,7 +644,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__dashboard)
-            opts="-h --host --port --open --allowed-host --max-connections --header-timeout --body-timeout --max-streams --expected --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-h --host --port --open --allowed-host --max-connections --header-timeout --body-timeout --max-streams --expected --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -685,6 +717,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --admin-token-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -693,7 +729,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__drift)
-            opts="-h --url --header --header-file --timeout --max-event-size --transport --format --write --max-pages --max-bytes --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-h --url --header --header-file --timeout --max-event-size --transport --format --write --max-pages --max-bytes --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -767,6 +803,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --admin-token-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -775,7 +815,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__export)
-            opts="-h --spec --force --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-h --spec --force --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -817,6 +857,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --admin-token-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -825,7 +869,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__grade)
-            opts="-h --runs --format --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-h --runs --format --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -868,6 +912,10 @@ _careem__mcp() {
                     return 0
                     ;;
                 --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --admin-token-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1173,7 +1221,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__lint)
-            opts="-h --write-source --format --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-h --write-source --format --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1215,6 +1263,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --admin-token-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1223,7 +1275,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__record)
-            opts="-v -h --upstream --header --header-file --timeout --max-event-size --upstream-transport --into --template-times --redact --stdio --wire --verbose --host --port --server-name --server-version --widget-domain --allowed-host --no-output-schema --no-meta --session-idle --max-sessions --max-connections --header-timeout --body-timeout --max-runs --no-journal --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-v -h --upstream --header --header-file --timeout --max-event-size --upstream-transport --into --template-times --redact --stdio --wire --verbose --host --port --server-name --server-version --widget-domain --allowed-host --no-output-schema --no-meta --session-idle --max-sessions --max-connections --header-timeout --body-timeout --max-runs --no-journal --admin --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1313,6 +1365,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --admin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --project)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1345,6 +1401,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --admin-token-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1353,7 +1413,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__reset)
-            opts="-h --remove --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-h --remove --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1391,6 +1451,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --admin-token-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1399,7 +1463,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__scenario)
-            opts="-h --delay --fault --rate --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-h --delay --fault --rate --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1449,6 +1513,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --admin-token-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1457,7 +1525,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__scenarios)
-            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1495,6 +1563,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --admin-token-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1503,7 +1575,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__serve)
-            opts="-v -h --stdio --wire --verbose --host --port --server-name --server-version --widget-domain --allowed-host --no-output-schema --no-meta --session-idle --max-sessions --max-connections --header-timeout --body-timeout --max-runs --no-journal --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-v -h --stdio --wire --verbose --host --port --server-name --server-version --widget-domain --allowed-host --no-output-schema --no-meta --session-idle --max-sessions --max-connections --header-timeout --body-timeout --max-runs --no-journal --admin --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1561,6 +1633,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --admin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --project)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1593,6 +1669,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --admin-token-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1601,7 +1681,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__verify)
-            opts="-h --transport --url --json --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-h --transport --url --json --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1647,6 +1727,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --admin-token-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1655,7 +1739,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__world)
-            opts="-h --json --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --help"
+            opts="-h --json --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1690,6 +1774,10 @@ _careem__mcp() {
                     return 0
                     ;;
                 --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --admin-token-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_careem_mcp_global_optspecs
-    string join \n project= tools= overrides= journal= run= journal-max-size= clock= seed= stateful h/help V/version
+    string join \n project= tools= overrides= journal= run= journal-max-size= clock= seed= stateful admin-token-file= h/help V/version
 end
 
 function __fish_careem_mcp_needs_command
@@ -32,6 +32,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l run -d 'The run t
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l admin-token-file -d 'A file holding the admin API\'s bearer token (its first line): what `serve --admin` requires of every request. Without it the token is CAREEM_MCP_ADMIN_TOKEN\'s value' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -l stateful -d 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC\'s static scenarios do'
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c careem-mcp -n "__fish_careem_mcp_needs_command" -s V -l version -d 'Print version'
@@ -67,6 +68,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l max-conn
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l header-timeout -d 'Close a connection that has sent no complete request headers for this many seconds (idle kept-alive connections included)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l body-timeout -d 'Answer 408 to a request whose body is still incomplete after this many seconds' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l max-runs -d 'Serve at most this many runs (/mcp/<run>, /sse/<run>): run folders and runs in use together. A new run past it gets 404 until one is removed (`reset --run NAME --remove`)' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l admin -d 'Serve the admin API (docs/ADMIN.md: every run\'s scenarios, reset, clock, world, calls and grade over HTTP) on this address of its own, `HOST:PORT` or a port; never on the MCP port. Anywhere but loopback it needs a token (--admin-token-file or CAREEM_MCP_ADMIN_TOKEN)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l overrides -d 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]' -r -F
@@ -75,6 +77,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l run -d '
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l admin-token-file -d 'A file holding the admin API\'s bearer token (its first line): what `serve --admin` requires of every request. Without it the token is CAREEM_MCP_ADMIN_TOKEN\'s value' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l stdio -d 'Speak MCP on stdin/stdout instead of HTTP (logs go to stderr)'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -s v -l verbose -d 'Log every refused HTTP request on stderr: its method, path, status, the reason and the session it named'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand serve" -l no-output-schema -d 'Leave `outputSchema` out of the tool list'
@@ -99,6 +102,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l run -
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l admin-token-file -d 'A file holding the admin API\'s bearer token (its first line): what `serve --admin` requires of every request. Without it the token is CAREEM_MCP_ADMIN_TOKEN\'s value' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -l stateful -d 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC\'s static scenarios do'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenario" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
@@ -109,6 +113,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l run 
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l admin-token-file -d 'A file holding the admin API\'s bearer token (its first line): what `serve --admin` requires of every request. Without it the token is CAREEM_MCP_ADMIN_TOKEN\'s value' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -l stateful -d 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC\'s static scenarios do'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand scenarios" -s h -l help -d 'Print help'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
@@ -119,6 +124,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l run -d '
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l admin-token-file -d 'A file holding the admin API\'s bearer token (its first line): what `serve --admin` requires of every request. Without it the token is CAREEM_MCP_ADMIN_TOKEN\'s value' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l remove -d 'With --run: delete the run\'s folder, its overrides file and journal with it'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -l stateful -d 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC\'s static scenarios do'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand reset" -s h -l help -d 'Print help'
@@ -133,6 +139,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l run -d 'T
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l admin-token-file -d 'A file holding the admin API\'s bearer token (its first line): what `serve --admin` requires of every request. Without it the token is CAREEM_MCP_ADMIN_TOKEN\'s value' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l write-source -d 'Rewrite the table in docs/SOURCE.md from the tool files'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -l stateful -d 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC\'s static scenarios do'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand lint" -s h -l help -d 'Print help'
@@ -145,6 +152,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l run -d 'T
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l admin-token-file -d 'A file holding the admin API\'s bearer token (its first line): what `serve --admin` requires of every request. Without it the token is CAREEM_MCP_ADMIN_TOKEN\'s value' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l compact -d 'Print compact JSON even on a terminal'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l no-journal -d 'Keep no journal'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand call" -l stateful -d 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC\'s static scenarios do'
@@ -162,6 +170,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l run -d 
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l admin-token-file -d 'A file holding the admin API\'s bearer token (its first line): what `serve --admin` requires of every request. Without it the token is CAREEM_MCP_ADMIN_TOKEN\'s value' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l json -d 'Print the results as JSON'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -l stateful -d 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC\'s static scenarios do'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand verify" -s h -l help -d 'Print help'
@@ -184,6 +193,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -l run -d '
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -l admin-token-file -d 'A file holding the admin API\'s bearer token (its first line): what `serve --admin` requires of every request. Without it the token is CAREEM_MCP_ADMIN_TOKEN\'s value' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -l write -d 'Rewrite the `## Definition` of every changed tool, create a file for every tool new in production; tools production no longer has are listed, never deleted'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -l stateful -d 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC\'s static scenarios do'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand drift" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -211,6 +221,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l max-con
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l header-timeout -d 'Close a connection that has sent no complete request headers for this many seconds (idle kept-alive connections included)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l body-timeout -d 'Answer 408 to a request whose body is still incomplete after this many seconds' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l max-runs -d 'Serve at most this many runs (/mcp/<run>, /sse/<run>): run folders and runs in use together. A new run past it gets 404 until one is removed (`reset --run NAME --remove`)' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l admin -d 'Serve the admin API (docs/ADMIN.md: every run\'s scenarios, reset, clock, world, calls and grade over HTTP) on this address of its own, `HOST:PORT` or a port; never on the MCP port. Anywhere but loopback it needs a token (--admin-token-file or CAREEM_MCP_ADMIN_TOKEN)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l tools -d 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l overrides -d 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]' -r -F
@@ -219,6 +230,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l run -d 
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l admin-token-file -d 'A file holding the admin API\'s bearer token (its first line): what `serve --admin` requires of every request. Without it the token is CAREEM_MCP_ADMIN_TOKEN\'s value' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l template-times -d 'Turn RFC 3339 times within two days of now into `{{now±…}}` placeholders'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -l stdio -d 'Speak MCP on stdin/stdout instead of HTTP (logs go to stderr)'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand record" -s v -l verbose -d 'Log every refused HTTP request on stderr: its method, path, status, the reason and the session it named'
@@ -238,6 +250,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l run -d '
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l admin-token-file -d 'A file holding the admin API\'s bearer token (its first line): what `serve --admin` requires of every request. Without it the token is CAREEM_MCP_ADMIN_TOKEN\'s value' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l json -d 'Print the entries as JSON (an array)'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l follow -d 'Keep printing new calls as they come'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand calls" -l clear -d 'Empty the journal'
@@ -260,6 +273,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -l run 
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -l admin-token-file -d 'A file holding the admin API\'s bearer token (its first line): what `serve --admin` requires of every request. Without it the token is CAREEM_MCP_ADMIN_TOKEN\'s value' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -l open -d 'Open the dashboard in the default browser'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -l stateful -d 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC\'s static scenarios do'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand dashboard" -s h -l help -d 'Print help'
@@ -271,6 +285,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand clock; and not __f
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand clock; and not __fish_seen_subcommand_from set advance real help" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand clock; and not __fish_seen_subcommand_from set advance real help" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand clock; and not __fish_seen_subcommand_from set advance real help" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand clock; and not __fish_seen_subcommand_from set advance real help" -l admin-token-file -d 'A file holding the admin API\'s bearer token (its first line): what `serve --admin` requires of every request. Without it the token is CAREEM_MCP_ADMIN_TOKEN\'s value' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand clock; and not __fish_seen_subcommand_from set advance real help" -l stateful -d 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC\'s static scenarios do'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand clock; and not __fish_seen_subcommand_from set advance real help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand clock; and not __fish_seen_subcommand_from set advance real help" -f -a "set" -d 'Freeze the clock at this instant (RFC 3339, e.g. 2026-10-05T12:00:00Z)'
@@ -285,6 +300,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand clock; and __fish_
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand clock; and __fish_seen_subcommand_from set" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand clock; and __fish_seen_subcommand_from set" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand clock; and __fish_seen_subcommand_from set" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand clock; and __fish_seen_subcommand_from set" -l admin-token-file -d 'A file holding the admin API\'s bearer token (its first line): what `serve --admin` requires of every request. Without it the token is CAREEM_MCP_ADMIN_TOKEN\'s value' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand clock; and __fish_seen_subcommand_from set" -l stateful -d 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC\'s static scenarios do'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand clock; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand clock; and __fish_seen_subcommand_from advance" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
@@ -295,6 +311,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand clock; and __fish_
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand clock; and __fish_seen_subcommand_from advance" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand clock; and __fish_seen_subcommand_from advance" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand clock; and __fish_seen_subcommand_from advance" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand clock; and __fish_seen_subcommand_from advance" -l admin-token-file -d 'A file holding the admin API\'s bearer token (its first line): what `serve --admin` requires of every request. Without it the token is CAREEM_MCP_ADMIN_TOKEN\'s value' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand clock; and __fish_seen_subcommand_from advance" -l stateful -d 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC\'s static scenarios do'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand clock; and __fish_seen_subcommand_from advance" -s h -l help -d 'Print help'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand clock; and __fish_seen_subcommand_from real" -l project -d 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path' -r -F
@@ -305,6 +322,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand clock; and __fish_
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand clock; and __fish_seen_subcommand_from real" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand clock; and __fish_seen_subcommand_from real" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand clock; and __fish_seen_subcommand_from real" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand clock; and __fish_seen_subcommand_from real" -l admin-token-file -d 'A file holding the admin API\'s bearer token (its first line): what `serve --admin` requires of every request. Without it the token is CAREEM_MCP_ADMIN_TOKEN\'s value' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand clock; and __fish_seen_subcommand_from real" -l stateful -d 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC\'s static scenarios do'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand clock; and __fish_seen_subcommand_from real" -s h -l help -d 'Print help'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand clock; and __fish_seen_subcommand_from help" -f -a "set" -d 'Freeze the clock at this instant (RFC 3339, e.g. 2026-10-05T12:00:00Z)'
@@ -319,6 +337,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand world" -l run -d '
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand world" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand world" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand world" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand world" -l admin-token-file -d 'A file holding the admin API\'s bearer token (its first line): what `serve --admin` requires of every request. Without it the token is CAREEM_MCP_ADMIN_TOKEN\'s value' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand world" -l json -d 'One JSON object for machines'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand world" -l stateful -d 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC\'s static scenarios do'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand world" -s h -l help -d 'Print help'
@@ -334,6 +353,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand grade" -l run -d '
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand grade" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand grade" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand grade" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand grade" -l admin-token-file -d 'A file holding the admin API\'s bearer token (its first line): what `serve --admin` requires of every request. Without it the token is CAREEM_MCP_ADMIN_TOKEN\'s value' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand grade" -l stateful -d 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC\'s static scenarios do'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand grade" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand export" -l spec -d 'The folder to write `tools/` into: a new or empty folder, outside the project. Serve it with any SPEC server, or `careem-mcp --project DIR serve`' -r -F
@@ -345,6 +365,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand export" -l run -d 
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand export" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand export" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand export" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand export" -l admin-token-file -d 'A file holding the admin API\'s bearer token (its first line): what `serve --admin` requires of every request. Without it the token is CAREEM_MCP_ADMIN_TOKEN\'s value' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand export" -l force -d 'Write into a folder that is not empty: its `tools/` is replaced whole, anything else in it is left as it is'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand export" -l stateful -d 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC\'s static scenarios do'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand export" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -356,6 +377,7 @@ complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l ru
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l journal-max-size -d 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l clock -d 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses' -r
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l seed -d 'Make `uuid` and `rand:` placeholders deterministic with this seed' -r
+complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l admin-token-file -d 'A file holding the admin API\'s bearer token (its first line): what `serve --admin` requires of every request. Without it the token is CAREEM_MCP_ADMIN_TOKEN\'s value' -r -F
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -l stateful -d 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC\'s static scenarios do'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c careem-mcp -n "__fish_careem_mcp_using_subcommand help; and not __fish_seen_subcommand_from serve scenario scenarios reset lint call verify drift record calls dashboard clock world grade export completions help" -f -a "serve" -d 'Serve MCP over Streamable HTTP (/mcp), legacy SSE (/sse) and /health, or over stdio'

@@ -1,5 +1,6 @@
 //! One integration-test binary (faster to build than one per file).
 
+mod admin;
 mod cli;
 mod controls;
 mod dashboard;

@@ -23,6 +23,7 @@ use anyhow::{Context, bail};
 
 use super::args::{Cli, Command, GlobalArgs};
 use super::{Status, init_logging};
+use crate::admin::Token;
 use crate::engine::{Engine, EngineConfig, LayoutPaths, ProjectLayout, absolute};
 
 pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
@@ -75,6 +76,32 @@ pub fn run_layout(global: &GlobalArgs, project: &ProjectLayout) -> anyhow::Resul
     }
     Ok(project.for_run(run))
 }
+
+/// The admin API's token: the first line of `--admin-token-file`, else `CAREEM_MCP_ADMIN_TOKEN`;
+/// `None` when neither is given. Never printed.
+pub fn admin_token(global: &GlobalArgs) -> anyhow::Result<Option<Token>> {
+    let (text, from) = match &global.admin_token_file {
+        Some(path) => (
+            std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read the admin token file {}", path.display()))?,
+            format!("the admin token file {}", path.display()),
+        ),
+        None => match std::env::var(TOKEN_VARIABLE) {
+            Ok(text) => (text, TOKEN_VARIABLE.to_string()),
+            Err(std::env::VarError::NotPresent) => return Ok(None),
+            Err(std::env::VarError::NotUnicode(_)) => {
+                bail!("{TOKEN_VARIABLE} is not UTF-8")
+            }
+        },
+    };
+    let first = text.lines().next().unwrap_or_default();
+    Token::new(first)
+        .map(Some)
+        .with_context(|| format!("{from} holds no usable token"))
+}
+
+/// The variable that holds the admin API's token, when no file names it.
+const TOKEN_VARIABLE: &str = "CAREEM_MCP_ADMIN_TOKEN";
 
 /// What each command logs to stderr unless `CAREEM_MCP_LOG` says otherwise.
 fn log_level(command: &Command) -> &'static str {

@@ -5,10 +5,11 @@
 use anyhow::{Context, bail};
 
 use super::tools_dir;
+use crate::admin::force_refusal;
 use crate::cli::args::ScenarioArgs;
 use crate::cli::{Status, printer};
 use crate::engine::{
-    DEFAULT_ENTRY, ForceError, ProjectLayout, RunName, Step, absolute, did_you_mean, force, runs,
+    DEFAULT_ENTRY, ForceError, ProjectLayout, RunName, Step, absolute, force, runs,
 };
 
 pub fn set(layout: &ProjectLayout, args: &ScenarioArgs) -> anyhow::Result<Status> {
@@ -29,21 +30,11 @@ pub fn set(layout: &ProjectLayout, args: &ScenarioArgs) -> anyhow::Result<Status
         Ok(Some(control)) => format!("{tool} → {control}"),
         Ok(None) if tool == DEFAULT_ENTRY => "every tool → no default delay or fault".to_string(),
         Ok(None) => format!("{tool} → normal selection"),
-        Err(ForceError::UnknownTool { known, .. }) => bail!(
-            "unknown tool {tool:?}{}\nknown tools: {}",
-            did_you_mean(tool, known.iter().map(String::as_str)),
-            known.join(", ")
-        ),
-        Err(ForceError::UnknownScenario { name, known, .. }) => bail!(
-            "{tool} has no scenario {name:?}{}\nits scenarios: {}\n(a step `fault:KIND` fails \
-             instead, e.g. fault:http-503)",
-            did_you_mean(&name, known.iter().map(String::as_str)),
-            known.join(", ")
-        ),
         Err(ForceError::Overrides(error)) => {
             return Err(error).context("cannot save the overrides");
         }
-        Err(error) => return Err(error.into()),
+        // The API answers a refused edit in the same words (`admin::force_refusal`).
+        Err(error) => bail!("{}", force_refusal(&error).0),
     };
     printer::out(&line)?;
     Ok(Status::Success)

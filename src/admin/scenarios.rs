@@ -1,23 +1,24 @@
-//! `/api/scenarios`: every tool's scenarios with their kind and which one is forced now;
-//! forcing, setting whole entries (sequences, delays, faults, rates, the `*` default),
-//! clearing and resetting through the engine's [`force::force`], as `careem-mcp scenario`
-//! and `reset` do.
+//! `/runs/{run}/scenarios`: every tool's scenarios with their kind and which one is forced
+//! now; forcing, setting whole entries (sequences, delays, faults, rates, the `*` default),
+//! clearing and resetting through the engine's [`force`], as `careem-mcp scenario` and
+//! `reset` do.
 
 use axum::Json;
 use axum::extract::Path;
-use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use utoipa::ToSchema;
 
-use super::in_run::InRun;
-use super::{ApiError, blocking};
+use super::error::{ApiError, ErrorBody, JsonBody, blocking};
+use super::run::InRun;
+use super::words::force_answer;
 use crate::engine::{
-    Control, Controls, DEFAULT_ENTRY, Fault, ForceError, catalog, force, overrides, scenario_kind,
+    Control, Controls, DEFAULT_ENTRY, Fault, catalog, force, overrides, scenario_kind,
 };
 
 /// Every tool's scenarios and what the overrides file asks now (`scenarios.js`, `controls.js`).
-#[derive(Debug, Serialize)]
-pub(super) struct ScenariosAnswer {
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct ScenariosAnswer {
     /// The overrides file's path.
     overrides: String,
     /// Why the overrides file does not read, when it does not.
@@ -29,42 +30,51 @@ pub(super) struct ScenariosAnswer {
 }
 
 /// The `*` entry, the default for every tool.
-#[derive(Debug, Serialize)]
-struct DefaultEntry {
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct DefaultEntry {
+    #[schema(value_type = Option<Object>)]
     entry: Option<Value>,
     ignored: Option<String>,
 }
 
 /// An entry the engine skips, with the reason.
-#[derive(Debug, Serialize)]
-struct Ignored {
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct Ignored {
     tool: String,
     reason: String,
 }
 
-#[derive(Debug, Serialize)]
-struct ToolScenarios {
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct ToolScenarios {
     tool: String,
     domain: Option<String>,
     /// The tool's entry in the overrides file, as it stands there.
+    #[schema(value_type = Option<Object>)]
     forced: Option<Value>,
     ignored: Option<String>,
     scenarios: Vec<ScenarioRow>,
 }
 
-#[derive(Debug, Serialize)]
-struct ScenarioRow {
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct ScenarioRow {
     name: String,
+    /// `default`, `match`, `forced-only`, `error` or `error-forced-only`.
+    #[schema(value_type = String)]
     kind: scenario_kind::ScenarioKind,
     label: &'static str,
+    #[schema(value_type = Option<Object>)]
     rule: Option<Value>,
     /// Whether the tool's entry names this scenario.
     forced: bool,
 }
 
-pub(super) async fn list(InRun(dashboard): InRun) -> Result<Json<ScenariosAnswer>, ApiError> {
+/// Every tool's scenarios, the run's overrides entries and the entries the engine ignores.
+#[utoipa::path(get, path = "/runs/{run}/scenarios", tag = "scenarios",
+    params(("run" = String, Path, description = "The run; `default` for plain /mcp")),
+    responses((status = 200, body = ScenariosAnswer), (status = 400, body = ErrorBody)))]
+pub(crate) async fn list(run: InRun) -> Result<Json<ScenariosAnswer>, ApiError> {
     blocking(move || {
-        let config = dashboard.engine.config();
+        let config = run.engine.config();
         let loaded = catalog::load(&config.tools_dir);
         // The strict read tells a file someone broke by hand from an empty one; the page says so
         // instead of showing "nothing forced".
@@ -134,26 +144,34 @@ pub(super) async fn list(InRun(dashboard): InRun) -> Result<Json<ScenariosAnswer
     .await
 }
 
-#[derive(Debug, Deserialize)]
-pub(super) struct ForceBody {
+#[derive(Debug, Deserialize, ToSchema)]
+pub(crate) struct ForceBody {
     /// The scenario to force; `null` goes back to normal selection.
     scenario: Option<String>,
 }
 
 /// The scenario now forced for a tool, if any.
-#[derive(Debug, Serialize)]
-pub(super) struct Forced {
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct Forced {
     tool: String,
     forced: Option<String>,
 }
 
-pub(super) async fn force(
-    InRun(dashboard): InRun,
-    Path(tool): Path<String>,
-    Json(body): Json<ForceBody>,
+/// Forces one scenario on every call of the tool, or (`null`) back to normal selection.
+#[utoipa::path(put, path = "/runs/{run}/scenarios/{tool}", tag = "scenarios",
+    params(("run" = String, Path, description = "The run; `default` for plain /mcp"),
+           ("tool" = String, Path, description = "The tool")),
+    request_body = ForceBody,
+    responses((status = 200, body = Forced),
+              (status = 404, description = "An unknown tool or scenario; `known` lists the names", body = ErrorBody),
+              (status = 409, description = "The overrides file is not valid", body = ErrorBody)))]
+pub(crate) async fn force(
+    run: InRun,
+    Path((_, tool)): Path<(String, String)>,
+    JsonBody(body): JsonBody<ForceBody>,
 ) -> Result<Json<Forced>, ApiError> {
     blocking(move || {
-        let config = dashboard.engine.config();
+        let config = run.engine.config();
         force::force(
             &config.tools_dir,
             &config.overrides,
@@ -161,34 +179,44 @@ pub(super) async fn force(
             body.scenario.as_deref(),
         )
         .map(|forced| Json(Forced { tool, forced }))
-        .map_err(refusal)
+        .map_err(force_answer)
     })
     .await
 }
 
-#[derive(Debug, Deserialize)]
-pub(super) struct EntryBody {
+#[derive(Debug, Deserialize, ToSchema)]
+pub(crate) struct EntryBody {
     /// The whole entry as the overrides file holds it (a name, an array of steps, or an object
     /// of `scenario`, `sequence`, `delay`, `fault`, `rate`); `null` clears it.
+    #[schema(value_type = Option<Object>)]
     entry: Option<Value>,
 }
 
 /// A tool's entry as the overrides file now holds it; `null` when cleared.
-#[derive(Debug, Serialize)]
-pub(super) struct EntrySet {
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct EntrySet {
     tool: String,
+    #[schema(value_type = Option<Object>)]
     entry: Option<Value>,
 }
 
 /// Sets a tool's (or `*`'s) whole entry: sequences, delays, faults and rates, checked by the
 /// engine's parser and against the tool's scenarios before anything is written.
-pub(super) async fn set_entry(
-    InRun(dashboard): InRun,
-    Path(tool): Path<String>,
-    Json(body): Json<EntryBody>,
+#[utoipa::path(put, path = "/runs/{run}/scenarios/{tool}/entry", tag = "scenarios",
+    params(("run" = String, Path, description = "The run; `default` for plain /mcp"),
+           ("tool" = String, Path, description = "The tool, or `*` for the default of every tool")),
+    request_body = EntryBody,
+    responses((status = 200, body = EntrySet),
+              (status = 400, description = "The entry is not one the file can hold", body = ErrorBody),
+              (status = 404, description = "An unknown tool or scenario; `known` lists the names", body = ErrorBody),
+              (status = 409, description = "The overrides file is not valid", body = ErrorBody)))]
+pub(crate) async fn set_entry(
+    run: InRun,
+    Path((_, tool)): Path<(String, String)>,
+    JsonBody(body): JsonBody<EntryBody>,
 ) -> Result<Json<EntrySet>, ApiError> {
     blocking(move || {
-        let config = dashboard.engine.config();
+        let config = run.engine.config();
         force::set(
             &config.tools_dir,
             &config.overrides,
@@ -201,38 +229,28 @@ pub(super) async fn set_entry(
                 entry: control.map(|c| c.to_value()),
             })
         })
-        .map_err(refusal)
+        .map_err(force_answer)
     })
     .await
 }
 
-/// The answer for an edit the engine refused: unknown names offer the known ones, a bad entry
-/// says what is wrong with it, a broken file is a conflict the person must resolve.
-fn refusal(error: ForceError) -> ApiError {
-    let message = error.to_string();
-    match error {
-        ForceError::UnknownTool { known, .. } | ForceError::UnknownScenario { known, .. } => {
-            ApiError {
-                known,
-                ..ApiError::new(StatusCode::NOT_FOUND, message)
-            }
-        }
-        ForceError::Invalid(_) => ApiError::new(StatusCode::BAD_REQUEST, message),
-        ForceError::Overrides(_) => ApiError::new(StatusCode::CONFLICT, message),
-    }
-}
-
-/// The overrides file emptied.
-#[derive(Debug, Serialize)]
-pub(super) struct Reset {
-    reset: bool,
-}
-
-pub(super) async fn reset(InRun(dashboard): InRun) -> Result<Json<Reset>, ApiError> {
+/// Clears the tool's entry (or `*`'s): back to normal selection, as `careem-mcp scenario <tool>`
+/// alone does.
+#[utoipa::path(delete, path = "/runs/{run}/scenarios/{tool}", tag = "scenarios",
+    params(("run" = String, Path, description = "The run; `default` for plain /mcp"),
+           ("tool" = String, Path, description = "The tool, or `*` for the default of every tool")),
+    responses((status = 200, body = EntrySet),
+              (status = 404, description = "An unknown tool; `known` lists the names", body = ErrorBody),
+              (status = 409, description = "The overrides file is not valid", body = ErrorBody)))]
+pub(crate) async fn clear(
+    run: InRun,
+    Path((_, tool)): Path<(String, String)>,
+) -> Result<Json<EntrySet>, ApiError> {
     blocking(move || {
-        force::reset(&dashboard.engine.config().overrides)
-            .map_err(|error| ApiError::new(StatusCode::CONFLICT, error.to_string()))?;
-        Ok(Json(Reset { reset: true }))
+        let config = run.engine.config();
+        force::set(&config.tools_dir, &config.overrides, &tool, None)
+            .map(|_| Json(EntrySet { tool, entry: None }))
+            .map_err(force_answer)
     })
     .await
 }
