@@ -158,7 +158,7 @@ _careem__mcp() {
 
     case "${cmd}" in
         careem__mcp)
-            opts="-h -V --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help --version serve scenario scenarios reset lint call verify drift record calls dashboard clock world grade export completions help"
+            opts="-h -V --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --admin-token-file --help --version serve scenario scenarios reset lint call verify drift record calls dashboard clock world grade export completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -196,6 +196,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --jq-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --admin-token-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -208,7 +212,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__call)
-            opts="-h --scenario --compact --no-journal --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
+            opts="-h --scenario --compact --no-journal --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -250,6 +254,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --jq-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --admin-token-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -262,7 +270,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__calls)
-            opts="-h --tool --session --last --json --follow --clear --all-runs --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
+            opts="-h --tool --session --last --json --follow --clear --all-runs --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -312,6 +320,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --jq-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --admin-token-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -324,7 +336,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__clock)
-            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help set advance real help"
+            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --admin-token-file --help set advance real help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -362,6 +374,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --jq-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --admin-token-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -374,7 +390,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__clock__subcmd__advance)
-            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
+            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -409,6 +425,10 @@ _careem__mcp() {
                     return 0
                     ;;
                 --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jq-deadline)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -494,7 +514,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__clock__subcmd__real)
-            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
+            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -529,6 +549,10 @@ _careem__mcp() {
                     return 0
                     ;;
                 --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jq-deadline)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -544,7 +568,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__clock__subcmd__set)
-            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
+            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -582,6 +606,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --jq-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --admin-token-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -594,7 +622,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__completions)
-            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help bash elvish fish powershell zsh"
+            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --admin-token-file --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -632,6 +660,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --jq-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --admin-token-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -644,7 +676,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__dashboard)
-            opts="-h --host --port --open --allowed-host --max-connections --header-timeout --body-timeout --max-streams --expected --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
+            opts="-h --host --port --open --allowed-host --max-connections --header-timeout --body-timeout --max-streams --expected --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -717,6 +749,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --jq-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --admin-token-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -729,7 +765,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__drift)
-            opts="-h --url --header --header-file --timeout --max-event-size --transport --format --write --max-pages --max-bytes --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
+            opts="-h --url --header --header-file --timeout --max-event-size --transport --format --write --max-pages --max-bytes --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -803,6 +839,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --jq-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --admin-token-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -815,7 +855,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__export)
-            opts="-h --spec --force --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
+            opts="-h --spec --force --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -857,6 +897,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --jq-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --admin-token-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -869,7 +913,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__grade)
-            opts="-h --runs --format --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
+            opts="-h --runs --format --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -912,6 +956,10 @@ _careem__mcp() {
                     return 0
                     ;;
                 --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jq-deadline)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1221,7 +1269,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__lint)
-            opts="-h --write-source --format --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
+            opts="-h --write-source --format --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1263,6 +1311,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --jq-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --admin-token-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1275,7 +1327,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__record)
-            opts="-v -h --upstream --header --header-file --timeout --max-event-size --upstream-transport --into --template-times --redact --stdio --wire --verbose --host --port --server-name --server-version --widget-domain --allowed-host --no-output-schema --no-meta --session-idle --max-sessions --max-connections --header-timeout --body-timeout --max-runs --no-journal --admin --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
+            opts="-v -h --upstream --header --header-file --timeout --max-event-size --upstream-transport --into --template-times --redact --stdio --wire --verbose --host --port --server-name --server-version --widget-domain --allowed-host --no-output-schema --no-meta --session-idle --max-sessions --max-connections --header-timeout --body-timeout --max-runs --no-journal --admin --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1401,6 +1453,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --jq-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --admin-token-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1413,7 +1469,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__reset)
-            opts="-h --remove --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
+            opts="-h --remove --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1451,6 +1507,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --jq-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --admin-token-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1463,7 +1523,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__scenario)
-            opts="-h --delay --fault --rate --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
+            opts="-h --delay --fault --rate --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1513,6 +1573,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --jq-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --admin-token-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1525,7 +1589,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__scenarios)
-            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
+            opts="-h --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1563,6 +1627,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --jq-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --admin-token-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1575,7 +1643,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__serve)
-            opts="-v -h --stdio --wire --verbose --host --port --server-name --server-version --widget-domain --allowed-host --no-output-schema --no-meta --session-idle --max-sessions --max-connections --header-timeout --body-timeout --max-runs --no-journal --admin --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
+            opts="-v -h --stdio --wire --verbose --host --port --server-name --server-version --widget-domain --allowed-host --no-output-schema --no-meta --session-idle --max-sessions --max-connections --header-timeout --body-timeout --max-runs --no-journal --admin --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1669,6 +1737,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --jq-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --admin-token-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1681,7 +1753,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__verify)
-            opts="-h --transport --url --json --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
+            opts="-h --transport --url --json --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1727,6 +1799,10 @@ _careem__mcp() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --jq-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --admin-token-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1739,7 +1815,7 @@ _careem__mcp() {
             return 0
             ;;
         careem__subcmd__mcp__subcmd__world)
-            opts="-h --json --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --admin-token-file --help"
+            opts="-h --json --project --tools --overrides --journal --run --journal-max-size --clock --seed --stateful --jq-deadline --admin-token-file --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1774,6 +1850,10 @@ _careem__mcp() {
                     return 0
                     ;;
                 --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jq-deadline)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

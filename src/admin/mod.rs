@@ -46,7 +46,9 @@ use crate::http::guard::{HostGuard, guard_hosts};
 use crate::http::{BindError, ConnectionLimits, bind, connections};
 
 pub use calls::{CallsAnswer, Cleared, Lost};
-pub use clock::{AdvanceBody, ClockAnswer, FreezeBody};
+pub use clock::{
+    AdvanceBody, ClockAnswer, ClockMove, ClockRefused, FreezeBody, clock_now, move_clock,
+};
 pub use error::ErrorBody;
 pub(crate) use error::{ApiError, blocking};
 pub(crate) use grade::verdict;

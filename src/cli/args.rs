@@ -68,6 +68,18 @@ pub struct GlobalArgs {
     /// every call answers from the seed world, as SPEC's static scenarios do.
     #[arg(long, global = true, env = "CAREEM_MCP_STATEFUL", value_parser = clap::builder::FalseyValueParser::new())]
     pub stateful: bool,
+    /// Stop a call's jq programs (a tool file's `jq when`, `jq update`, `jq response`) after
+    /// this many seconds: the call answers `internal server error` and the log says which
+    /// program. A program also stops after 500,000 steps, or when it recurses too deep.
+    #[arg(
+        long,
+        global = true,
+        value_name = "SECONDS",
+        env = "CAREEM_MCP_JQ_DEADLINE",
+        default_value = "5",
+        value_parser = seconds()
+    )]
+    pub jq_deadline: Duration,
     /// A file holding the admin API's bearer token (its first line): what `serve --admin`
     /// requires of every request. Without it the token is CAREEM_MCP_ADMIN_TOKEN's value.
     #[arg(
@@ -141,9 +153,10 @@ fn parse_size(text: &str) -> Result<u64, String> {
 }
 
 fn parse_clock(text: &str) -> Result<DateTime<Utc>, String> {
-    DateTime::parse_from_rfc3339(text)
+    let at = DateTime::parse_from_rfc3339(text)
         .map(|t| t.to_utc())
-        .map_err(|e| format!("expected an RFC 3339 time such as 2026-10-05T12:00:00Z: {e}"))
+        .map_err(|e| format!("expected an RFC 3339 time such as 2026-10-05T12:00:00Z: {e}"))?;
+    crate::engine::tellable(at).map_err(|e| e.to_string())
 }
 
 #[derive(Debug, Subcommand)]
@@ -468,8 +481,9 @@ pub struct ServeArgs {
         value_parser = seconds()
     )]
     pub body_timeout: Duration,
-    /// Serve at most this many runs (/mcp/<run>, /sse/<run>): run folders and runs in use
-    /// together. A new run past it gets 404 until one is removed (`reset --run NAME --remove`)
+    /// Serve at most this many runs (/mcp/<run>, /sse/<run>): run folders and runs in use that
+    /// made a call together. A new run past it gets 404 until one is removed (`reset --run NAME
+    /// --remove`) or the sessions of a run without a folder end
     #[arg(
         long,
         value_name = "N",

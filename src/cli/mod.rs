@@ -4,6 +4,7 @@
 mod args;
 mod commands;
 mod complete;
+mod duration;
 mod printable;
 mod printer;
 mod snippet;

@@ -5,11 +5,12 @@
 use std::borrow::Cow;
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use serde_json::{Map, Value};
 
-use super::compute;
+use super::compute::{self, AnswerError, Programs};
 use super::controls::plan::Plan;
 use super::origin::Origin;
 use super::output::{self, CallOutput, Decision, INTERNAL_ERROR, Rendering};
@@ -72,8 +73,10 @@ pub enum InPlace {
     /// rotated or written by another call): [`Engine::journal`] writes it where blocking is fine.
     Unjournalled(Unjournalled),
     /// Nothing done: the tool's file changed since its last parse, and a parse may take
-    /// milliseconds; or the call may change the run's world, which waits for the run's lock.
-    /// [`Engine::answer`] answers the same request where blocking is fine.
+    /// milliseconds; or the call may change the run's world, which waits for the run's lock;
+    /// or a jq program must run, which only a program thread does while the caller waits (up
+    /// to the call's deadline). [`Engine::answer`] answers the same request where blocking is
+    /// fine.
     NeedsBlocking,
 }
 
@@ -86,12 +89,16 @@ pub struct Unjournalled {
     pub(super) session: Option<String>,
 }
 
-/// How the call path reads the tool's file: whatever it takes, or only when no parse is due.
+/// How the call path reads the tool's file: whatever it takes, or only when no parse is due
+/// (and then it runs no program either).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Reading {
     Blocking,
     InPlace,
 }
+
+/// The answer needs what is not done in place: [`InPlace::NeedsBlocking`].
+struct NotInPlace;
 
 impl Engine {
     /// Answers the call and appends its journal line. A call of an unknown tool answers with
@@ -110,8 +117,9 @@ impl Engine {
 
     /// As [`Engine::answer`], for an async caller that must not block its worker: the answer is
     /// made here when the tool's file is parsed already as it is on disk now (then a call is a
-    /// read of the file, opened without blocking, and a render), and the journal line is
-    /// written here when that cannot block either. Otherwise the caller finishes on a blocking
+    /// read of the file, opened without blocking, and a render or a value kept) and no jq
+    /// program must run for it, and the journal line is written here when that cannot block
+    /// either. Otherwise the caller finishes on a blocking
     /// thread: [`InPlace::NeedsBlocking`] with [`Engine::answer`], [`InPlace::Unjournalled`] with
     /// [`Engine::journal`].
     pub fn answer_in_place(&self, request: &CallRequest) -> InPlace {
@@ -132,6 +140,7 @@ impl Engine {
     /// Writes the journal line of an answer made in place, blocking if it must, and hands the
     /// answer back. A journal that cannot be written is logged, never a reason to fail the call.
     pub fn journal(&self, line: Unjournalled) -> CallOutput {
+        self.called.store(true, Ordering::Relaxed);
         if self.journals(&line)
             && let Some(journal) = &self.journal
             && let Err(error) =
@@ -146,6 +155,7 @@ impl Engine {
     /// call is writing, still at its path and short of rotation. `false` when nothing was
     /// written and the line is still due.
     fn try_journal(&self, line: &Unjournalled) -> bool {
+        self.called.store(true, Ordering::Relaxed);
         if !self.journals(line) {
             return true;
         }
@@ -194,11 +204,13 @@ impl Engine {
             Reading::InPlace => self.cache.get_parsed(&tool.path).transpose()?,
         };
         // A change to a run's world waits for the run's lock, which another process may hold.
+        // A plan drawn here for a call answered from the world could be drawn twice, if a
+        // program must run.
         if reading == Reading::InPlace
-            && self.config.stateful
-            && file
-                .as_ref()
-                .is_ok_and(|parsed| parsed.file.scenarios.iter().any(|s| s.update.is_some()))
+            && file.as_ref().is_ok_and(|parsed| {
+                (self.config.stateful && parsed.file.scenarios.iter().any(|s| s.update.is_some()))
+                    || (request.planning == Planning::Drawn && compute::uses_world(&parsed.file))
+            })
         {
             return None;
         }
@@ -210,7 +222,7 @@ impl Engine {
                 ..self.plan(&request.tool, request.session.as_deref())
             }),
         };
-        let mut output = self.answer_from(tool, request, &plan, file);
+        let mut output = self.answer_from(tool, request, &plan, file, reading).ok()?;
         output.micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
         output::log(&output);
         Some(output)
@@ -223,7 +235,8 @@ impl Engine {
         request: &CallRequest,
         plan: &Plan,
         file: std::io::Result<Arc<Parsed>>,
-    ) -> CallOutput {
+        reading: Reading,
+    ) -> Result<CallOutput, NotInPlace> {
         let received = arguments::normalise(request.arguments.clone());
         let mut args = received.clone();
         arguments::apply_defaults(&tool.input_schema, &mut args);
@@ -246,10 +259,11 @@ impl Engine {
                 file,
                 plan.scenario.as_deref(),
                 request.rendering,
+                reading,
                 &mut output,
-            );
+            )?;
         }
-        output
+        Ok(output)
     }
 
     fn render_answer(
@@ -258,13 +272,14 @@ impl Engine {
         file: std::io::Result<Arc<Parsed>>,
         force: Option<&str>,
         rendering: Rendering,
+        reading: Reading,
         output: &mut CallOutput,
-    ) {
+    ) -> Result<(), NotInPlace> {
         let parsed = match file {
             Ok(parsed) => parsed,
             Err(error) => {
                 tracing::error!(tool = %output.tool, path = %path.display(), "cannot read the tool file: {error}");
-                return;
+                return Ok(());
             }
         };
         if !parsed.diagnostics.is_empty() || parsed.file.tool != output.tool {
@@ -274,16 +289,20 @@ impl Engine {
             if parsed.file.tool != output.tool {
                 tracing::error!(tool = %output.tool, path = %path.display(), "the file now names tool {:?}", parsed.file.tool);
             }
-            return;
+            return Ok(());
         }
         if compute::uses_world(&parsed.file) {
-            return self.answer_from_world(&parsed.file, force, rendering, output);
+            let programs = match reading {
+                Reading::Blocking => Programs::Run,
+                Reading::InPlace => Programs::KeptOnly,
+            };
+            return self.answer_from_world(&parsed.file, force, rendering, programs, output);
         }
         let Ok(Some(selection)) = select(&parsed.file.scenarios, &output.arguments, force, |_| {
             Ok::<_, ()>(false)
         }) else {
             tracing::error!(tool = %output.tool, "the file has no default scenario");
-            return;
+            return Ok(());
         };
         let scenario = selection.scenario;
         output.decision = Decision::Scenario {
@@ -313,6 +332,7 @@ impl Engine {
                 output.decision = Decision::InternalError;
             }
         }
+        Ok(())
     }
 
     /// The answer from a file whose scenarios read or change the world.
@@ -321,9 +341,10 @@ impl Engine {
         file: &ToolFile,
         force: Option<&str>,
         rendering: Rendering,
+        programs: Programs,
         output: &mut CallOutput,
-    ) {
-        match self.answer_with_world(file, &output.arguments, force) {
+    ) -> Result<(), NotInPlace> {
+        match self.answer_with_world(file, &output.arguments, force, programs) {
             Ok(Some(answered)) => {
                 let scenario = answered.selection.scenario;
                 output.decision = Decision::Scenario {
@@ -346,10 +367,12 @@ impl Engine {
             Ok(None) => {
                 tracing::error!(tool = %output.tool, "the file has no default scenario");
             }
+            Err(AnswerError::NotInPlace) => return Err(NotInPlace),
             Err(error) => {
                 tracing::error!(tool = %output.tool, path = %file.path.display(), "{error}");
                 output.decision = Decision::InternalError;
             }
         }
+        Ok(())
     }
 }

@@ -2,7 +2,9 @@
 //! scenario is chosen with its `jq when` conditions, its `jq update` gives the run's state after
 //! the call, and its value comes from its template or its `jq response` / `jq error` program.
 //! In stateful mode a file that changes the world answers under the run's lock, so that the
-//! state it reads is the state it replaces.
+//! state it reads is the state it replaces. Programs run on the program threads, within the
+//! call's deadline (`world/bounds.rs`, `world/pool.rs`); a call answered in place (on an async
+//! worker) runs none, and answers only from values kept.
 
 use std::sync::{Arc, OnceLock};
 
@@ -13,6 +15,7 @@ use super::select::selection::{Selection, select};
 use super::toolfile::template::{RenderContext, RenderError};
 use super::toolfile::{Answer, Program, Scenario, ToolFile};
 use super::world::answers::{Computed, Key, StateId};
+use super::world::bounds::Deadline;
 use super::world::expr::ExprError;
 use super::world::store::{Current, StoreError};
 use super::world::{Generation, Input};
@@ -32,6 +35,17 @@ pub enum AnswerError {
     },
     #[error("{0}")]
     Store(String),
+    /// A program must run for this answer, and the call is answered in place, where none runs.
+    #[error("a program must run, and none runs in place")]
+    NotInPlace,
+}
+
+/// Whether a call may run programs, or must answer from the values kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Programs {
+    Run,
+    /// In place, on an async worker: a program that must run is [`AnswerError::NotInPlace`].
+    KeptOnly,
 }
 
 /// A chosen scenario and its value.
@@ -54,8 +68,9 @@ impl Engine {
         file: &'a ToolFile,
         args: &Value,
         force: Option<&str>,
+        programs: Programs,
     ) -> Result<Option<Answered<'a>>, AnswerError> {
-        self.with_call(args, |call, seed| {
+        self.with_call(args, programs, |call, seed| {
             let changes = file.scenarios.iter().any(|s| s.update.is_some());
             if self.config.stateful && changes {
                 // Under the lock the state is read afresh, and nothing computed from it is kept.
@@ -102,7 +117,7 @@ impl Engine {
     }
 
     fn value_on_seed(&self, scenario: &Scenario, args: &Value) -> Result<Value, AnswerError> {
-        self.with_call(args, |call, seed| {
+        self.with_call(args, Programs::Run, |call, seed| {
             call.value(scenario, State::seed(seed))
                 .map(|(_, value)| value.into_value())
         })
@@ -114,15 +129,19 @@ impl Engine {
         let Some(when) = &scenario.when else {
             return Ok(true);
         };
-        self.with_call(args, |call, seed| {
+        self.with_call(args, Programs::Run, |call, seed| {
             call.holds(scenario, when, State::seed(seed))
         })
     }
 
-    /// `with` given this call's view of the world as it is now, and the seed state.
+    /// `with` given this call's view of the world as it is now, and the seed state. The call
+    /// draws its random number once, before anything else of it draws (a program that reads
+    /// it, a template's placeholders), whether or not it is read; a call refused in place
+    /// draws nothing, so that under `--seed` the numbers are those of the calls answered.
     fn with_call<T>(
         &self,
         args: &Value,
+        programs: Programs,
         with: impl FnOnce(&Call<'_>, &Value) -> Result<T, AnswerError>,
     ) -> Result<T, AnswerError> {
         let generation = self
@@ -134,9 +153,15 @@ impl Engine {
             args,
             args_key: OnceLock::new(),
             now: self.now().timestamp(),
-            random: self.entropy.in_range(0, u64::from(u32::MAX)),
+            random: OnceLock::new(),
+            programs,
+            deadline: Deadline::from_now(),
         };
-        with(&call, generation.seed())
+        let answered = with(&call, generation.seed());
+        if !matches!(answered, Err(AnswerError::NotInPlace)) {
+            call.random();
+        }
+        answered
     }
 }
 
@@ -156,7 +181,11 @@ struct Call<'c> {
     /// The arguments' compact JSON, made when a kept value is first looked for.
     args_key: OnceLock<Arc<str>>,
     now: i64,
-    random: u64,
+    /// Drawn when first needed ([`Call::random`]).
+    random: OnceLock<u64>,
+    programs: Programs,
+    /// When this call's programs must have given their values.
+    deadline: Deadline,
 }
 
 /// The state a program runs on, and which state it is when values computed from it may be kept
@@ -177,6 +206,13 @@ impl<'s> State<'s> {
 }
 
 impl Call<'_> {
+    /// This call's random number, drawn on first use.
+    fn random(&self) -> u64 {
+        *self
+            .random
+            .get_or_init(|| self.engine.entropy.in_range(0, u64::from(u32::MAX)))
+    }
+
     /// `program`'s value on `state` (and `before`, the state an update replaced), kept for the
     /// calls after this one when the document it sees is theirs too (`world/answers.rs`).
     fn run(
@@ -210,6 +246,9 @@ impl Call<'_> {
         if let Some(kept) = key.as_ref().and_then(|key| answers.get(key)) {
             return Ok(kept);
         }
+        if self.programs == Programs::KeptOnly {
+            return Err(AnswerError::NotInPlace);
+        }
         let input = self.generation.input(
             Input {
                 args: self.args,
@@ -217,13 +256,13 @@ impl Call<'_> {
                 before,
                 now: self.now,
                 stateful: self.engine.config.stateful,
-                random: self.random,
+                random: if reads.random { self.random() } else { 0 },
             },
             reads,
         );
         let value = Computed::new(
             compiled
-                .run(input)
+                .run(input, self.deadline)
                 .map_err(|error: ExprError| failed(error.to_string()))?,
         );
         if let Some(key) = key {
@@ -285,11 +324,15 @@ impl Call<'_> {
             None => None,
         };
         let value = match &scenario.answer {
-            Answer::Template(template) => Computed::new(template.render(RenderContext {
-                args: self.args,
-                now: self.engine.now(),
-                entropy: &self.engine.entropy,
-            })?),
+            Answer::Template(template) => {
+                // The call's number is drawn before the template's placeholders draw theirs.
+                self.random();
+                Computed::new(template.render(RenderContext {
+                    args: self.args,
+                    now: self.engine.now(),
+                    entropy: &self.engine.entropy,
+                })?)
+            }
             Answer::Computed(program) => match &after {
                 Some(after) => {
                     let after = State {

@@ -12,6 +12,7 @@ mod controls;
 pub mod export;
 pub mod grade;
 pub mod journal;
+mod line_ends;
 mod origin;
 mod output;
 pub mod runs;
@@ -24,6 +25,7 @@ pub mod world;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;
@@ -62,9 +64,11 @@ pub use toolfile::{Answer, Outcome, Parsed, Program, Scenario, ToolFile};
 pub use upstream::drift::{Drift, FieldChange, Presence, Subject, SubjectDrift, Surface};
 pub use upstream::recording::{RecordError, RecordOptions};
 pub use upstream::{UpstreamAnswer, UpstreamCall, drift, drift_write};
-pub use world::clock::{ClockFile, Setting as ClockSetting, parse_duration};
+pub use world::clock::{
+    ClockFile, LATEST as CLOCK_LATEST, Setting as ClockSetting, parse_duration, tellable,
+};
 pub use world::store::WorldStore;
-pub use world::view::{ClockView, WorldView};
+pub use world::view::{ClockView, Listed, MadeBy, WorldView};
 
 use catalog::cache::ParseCache;
 use controls::carried::CarriedFile;
@@ -109,6 +113,9 @@ pub struct Engine {
     store: WorldStore,
     /// This run's clock.
     clock: ClockFile,
+    /// Whether a call was taken: a run in use that never took one does not count toward
+    /// `--max-runs`.
+    called: AtomicBool,
 }
 
 impl Engine {
@@ -157,6 +164,7 @@ impl Engine {
             positions: Positions::default(),
             dice,
             journal: None,
+            called: AtomicBool::new(false),
         }
     }
 
@@ -177,12 +185,14 @@ impl Engine {
     /// nothing is loaded or compiled again, and keeps this one's `--seed`.
     #[must_use]
     pub fn fresh_in(&self, scratch: &Path, clock: DateTime<Utc>) -> Self {
-        self.sharing_with(EngineConfig {
+        let mut fresh = self.sharing_with(EngineConfig {
             overrides: scratch.join("overrides.json"),
             clock: Some(clock),
             stateful: true,
             ..self.config.clone()
-        })
+        });
+        fresh.store = fresh.store.scratch();
+        fresh
     }
 
     /// An engine with `config` and this one's tools, parse cache and world folder.
@@ -218,6 +228,11 @@ impl Engine {
             tracing::warn!(path = %path.display(), "cannot open the call journal, trying again on each call: {error}");
         }
         self.with_journal(journal)
+    }
+
+    /// Whether this engine has taken a call (answered, refused or cut short).
+    pub fn has_taken_a_call(&self) -> bool {
+        self.called.load(Ordering::Relaxed)
     }
 
     /// Whether calls are journalled now: no journal, one open, or one that cannot be opened.

@@ -134,8 +134,9 @@ pub struct CallOutput {
     /// The rendered value, when a scenario answered and the caller asked for it
     /// ([`Rendering::Value`]).
     pub value: Option<Value>,
-    /// Set when a scenario answered, whether or not `value` was built: `text` is then the
-    /// value's compact JSON.
+    /// Set when `text` is a value's compact JSON, whether or not `value` was built: a
+    /// scenario's render, or an upstream's JSON text written again. The journal writes such a
+    /// text as it stands, so it is never set for a text that came from outside.
     pub json: Option<JsonShape>,
     /// The one text content item: the compact JSON of the value, or an error message.
     pub text: String,

@@ -37,6 +37,41 @@ pub fn read_limited(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// Whether `path` is a regular file of at most `limit` bytes: `Ok(false)` when there is none.
+/// It is looked at without being opened, so that a FIFO cannot block the caller; an error says
+/// why it is refused, as [`read_limited`]'s do.
+pub fn regular_or_absent(path: &Path, limit: u64) -> io::Result<bool> {
+    let metadata = match std::fs::metadata(path) {
+        Ok(metadata) => metadata,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(false),
+        Err(error) => return Err(error),
+    };
+    if !metadata.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("not a regular file ({})", kind(&metadata.file_type())),
+        ));
+    }
+    if metadata.len() > limit {
+        return Err(too_large(metadata.len(), limit));
+    }
+    Ok(true)
+}
+
+/// `path` opened for reading when it is a regular file, without blocking on a FIFO: a reader
+/// that reads on from there (a journal's) takes no limit.
+pub fn open_regular(path: &Path) -> io::Result<File> {
+    let file = open_nonblocking(path)?;
+    let metadata = file.metadata()?;
+    if !metadata.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("not a regular file ({})", kind(&metadata.file_type())),
+        ));
+    }
+    Ok(file)
+}
+
 /// Opening a FIFO for reading blocks until a writer appears; `O_NONBLOCK` makes the open
 /// return at once, so the type check above can refuse it. On a regular file the flag changes
 /// nothing.

@@ -69,7 +69,7 @@ pub async fn production(
     let secrets = Secrets::of(url, &reach.headers);
     let unreachable = |detail: String| Unreachable {
         url: without_password(url),
-        detail: secrets.mask(&detail),
+        detail: secrets.mask(&reach.refusals.explain(detail)),
     };
     let client = match via {
         Upstream::Http => transport::http_reaching(url, reach).await,

@@ -7,6 +7,7 @@ mod checks;
 pub mod drift;
 mod finding;
 pub mod record;
+mod redirects;
 pub mod release;
 mod secrets;
 mod transport;

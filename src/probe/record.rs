@@ -13,6 +13,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::drift::{Unreachable, Upstream};
+use super::redirects::Refusals;
 use super::secrets::{Secrets, without_password};
 use super::transport::{self, Client, RemoteAccess};
 use crate::engine::{Engine, INTERNAL_ERROR, RecordOptions, UpstreamAnswer, UpstreamCall};
@@ -24,6 +25,8 @@ pub struct Recorder {
     url: String,
     secrets: Arc<Secrets>,
     upstream: Arc<Client>,
+    /// The redirects the upstream's client refused, which explain a call that failed.
+    refusals: Refusals,
     engine: Arc<Engine>,
     options: Arc<RecordOptions>,
     into: Option<Arc<PathBuf>>,
@@ -63,12 +66,13 @@ pub async fn connect(
     }
     .map_err(|detail| Unreachable {
         url: without_password(url),
-        detail: secrets.mask(&detail),
+        detail: secrets.mask(&reach.refusals.explain(detail)),
     })?;
     Ok(Recorder {
         url: without_password(url),
         secrets: Arc::new(secrets),
         upstream: Arc::new(client),
+        refusals: reach.refusals.clone(),
         engine,
         options: Arc::new(recording.options),
         into: recording.into.map(Arc::new),
@@ -91,6 +95,7 @@ impl Forwarder for Recorder {
         let upstream = Arc::clone(&self.upstream);
         let (url, limit) = (self.url.clone(), self.timeout);
         let secrets = Arc::clone(&self.secrets);
+        let refusals = self.refusals.clone();
         let mut params = CallToolRequestParams::new(call.tool.clone());
         if let Some(arguments) = call.arguments.clone() {
             params = params.with_arguments(arguments);
@@ -113,7 +118,7 @@ impl Forwarder for Recorder {
                     data: error.data,
                 }),
                 Ok(Err(error)) => {
-                    let error = secrets.mask(&error.to_string());
+                    let error = secrets.mask(&refusals.explain(error.to_string()));
                     tracing::error!("{url}: tools/call {tool}: {error}");
                     Err(internal())
                 }

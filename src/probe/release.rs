@@ -6,6 +6,8 @@
 use std::time::Duration;
 
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap};
+
+use super::redirects::Refusals;
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -77,12 +79,14 @@ fn matching(observed: &Observed) -> Option<WireProfile> {
 pub async fn observe(url: &str, reach: &RemoteAccess) -> Result<Observed, String> {
     let client = reqwest::Client::builder()
         .timeout(reach.timeout)
+        .redirect(reach.refusals.policy())
         .build()
         .map_err(|error| format!("cannot make an HTTP client: {error}"))?;
     let ask = Ask {
         client: &client,
         url,
         headers: &reach.headers,
+        refusals: &reach.refusals,
     };
     let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {},
@@ -150,6 +154,7 @@ struct Ask<'a> {
     client: &'a reqwest::Client,
     url: &'a str,
     headers: &'a HeaderMap,
+    refusals: &'a Refusals,
 }
 
 impl Ask<'_> {
@@ -174,7 +179,7 @@ impl Ask<'_> {
         let response = request
             .send()
             .await
-            .map_err(|error| format!("{method}: {error}"))?;
+            .map_err(|error| self.refusals.explain(format!("{method}: {error}")))?;
         let headers = response.headers().clone();
         let text = response
             .text()

@@ -54,11 +54,12 @@ impl Secrets {
         Self(secrets)
     }
 
-    /// `text` with every credential replaced by `***`.
+    /// `text` with every credential replaced by `***` where it stands as a value (see
+    /// [`mask_standing`]).
     pub fn mask(&self, text: &str) -> String {
-        self.0
-            .iter()
-            .fold(text.to_string(), |text, secret| text.replace(secret, MASK))
+        self.0.iter().fold(text.to_string(), |text, secret| {
+            mask_standing(&text, secret)
+        })
     }
 
     /// `value` with every credential in its strings (keys too) replaced by `***`.
@@ -76,6 +77,29 @@ impl Secrets {
             other => other,
         }
     }
+}
+
+/// `text` with `secret` replaced by `***` wherever it stands as a value, not inside a longer
+/// word: an edge of the secret that is a letter or a digit must meet a character that is
+/// neither, or the text's end. So a header value `1` is masked in `got 1` and `"1"`, but leaves
+/// `HTTP 401` as it is.
+fn mask_standing(text: &str, secret: &str) -> String {
+    let word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+    let (first, last) = (secret.chars().next(), secret.chars().next_back());
+    let mut out = String::with_capacity(text.len());
+    let mut kept = 0;
+    for (at, _) in text.match_indices(secret) {
+        let end = at + secret.len();
+        let joined_before = word(first) && word(text[..at].chars().next_back());
+        let joined_after = word(last) && word(text[end..].chars().next());
+        if !joined_before && !joined_after {
+            out.push_str(&text[kept..at]);
+            out.push_str(MASK);
+            kept = end;
+        }
+    }
+    out.push_str(&text[kept..]);
+    out
 }
 
 /// `url` without its user and password, and the `Basic` credential they make, for a client
@@ -172,6 +196,27 @@ mod tests {
             ("password p@ss", "password ***"),
             ("Basic dXNlcjpwQHNz", "Basic ***"),
             ("Bearer alone", "Bearer alone"),
+            ("tok-7f3a9c1 and xtok-7f3a9c", "tok-7f3a9c1 and xtok-7f3a9c"),
+            ("\"tok-7f3a9c\"", "\"***\""),
+        ];
+        for (text, want) in cases {
+            assert_eq!(secrets.mask(text), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_value_is_masked_only_where_it_stands_alone() {
+        let mut headers = HeaderMap::new();
+        headers.insert("x-trace", HeaderValue::from_static("1"));
+        let secrets = Secrets::of("http://host/mcp", &headers);
+        let cases = [
+            (
+                "HTTP 401 Unauthorized: got 1",
+                "HTTP 401 Unauthorized: got ***",
+            ),
+            ("{\"trace\":\"1\",\"n\":10}", "{\"trace\":\"***\",\"n\":10}"),
+            ("1", "***"),
+            ("v1.2", "v1.2"),
         ];
         for (text, want) in cases {
             assert_eq!(secrets.mask(text), want, "{text}");

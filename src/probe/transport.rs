@@ -21,6 +21,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use super::bounded::{self, BoundedError};
+use super::redirects::Refusals;
 use super::secrets::{Secrets, userinfo_as_header};
 use crate::engine::EngineConfig;
 
@@ -43,6 +44,9 @@ pub struct RemoteAccess {
     /// The most bytes one SSE event (its lines together) or one JSON answer may hold; past it
     /// the stream or the request fails instead of growing memory.
     pub max_event: usize,
+    /// The redirects the clients made from these settings refused: every client follows a
+    /// redirect on the upstream's origin only.
+    pub refusals: Refusals,
 }
 
 /// The default of [`RemoteAccess::max_event`]: an answer larger than a tool file may be (8 MiB) could
@@ -55,6 +59,7 @@ impl Default for RemoteAccess {
             headers: HeaderMap::new(),
             timeout: CONNECT_TIMEOUT,
             max_event: DEFAULT_MAX_EVENT,
+            refusals: Refusals::default(),
         }
     }
 }
@@ -78,6 +83,7 @@ impl RemoteAccess {
         reqwest::Client::builder()
             .default_headers(self.headers.clone())
             .connect_timeout(self.timeout)
+            .redirect(self.refusals.policy())
             .build()
             .map_err(|error| format!("cannot build an HTTP client: {}", root_cause(&error)))
     }

@@ -253,3 +253,197 @@ fn grading_that_cannot_run_exits_2_with_one_line() {
     let world = project.run(&["--run", "one", "world", "--json"]);
     assert_eq!(world.json()["state"]["count"], 1, "no run changed");
 }
+
+/// The fenced block of `doc` that follows the paragraph ending in `after`.
+fn block_after(doc: &str, after: &str) -> String {
+    let rest = &doc[doc
+        .find(after)
+        .unwrap_or_else(|| panic!("{after:?} in the doc"))..];
+    let open = rest.find("```").expect("a block after it");
+    let body = &rest[open..];
+    let body = &body[body.find('\n').expect("the fence's line") + 1..];
+    body[..body.find("```").expect("the block's end")].to_string()
+}
+
+/// GRADING.md's expected file, and its sample report: an agent that orders three salmon nigiri
+/// where two were asked for, and books a ride on the way, each id from the answer before.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_sample_output_of_grading_md_is_the_real_one() {
+    let doc = std::fs::read_to_string(crate::support::repo().join("docs/GRADING.md"))
+        .expect("docs/GRADING.md");
+    let project = Project::copy_of_repo();
+    project.write(
+        "expected/task7.json",
+        &block_after(&doc, "placeholder syntax:"),
+    );
+    let run = "task7-try2";
+    let clock = project.run(&["--run", run, "clock", "set", "2026-10-05T12:00:00Z"]);
+    assert_eq!(clock.code, 0, "{}", clock.stderr);
+    let (server, url, _stderr) = serve_binary(&project, &["--stateful"]);
+    let agent = http_client(&format!("{url}/{run}")).await;
+    let answer = |tool: &'static str, args: Value| {
+        let agent = &agent;
+        async move {
+            let result = call(agent, tool, args).await.expect("the call answers");
+            assert_ne!(result["isError"], true, "{tool}: {result}");
+            let content = result["structuredContent"].clone();
+            assert!(content.get("error").is_none(), "{tool}: {content}");
+            content
+        }
+    };
+    let home = answer("get_saved_locations", json!({})).await["savedLocations"]
+        .as_array()
+        .expect("saved locations")
+        .iter()
+        .find(|saved| saved["type"] == "HOME")
+        .expect("a home")["location"]
+        .clone();
+    let near = json!({"latitude": home["latitude"], "longitude": home["longitude"]});
+    let found = answer("food_merchant_search", with(&near, "query", json!("sushi"))).await;
+    let restaurant = found["restaurants"][0]["id"].clone();
+    let menu = answer(
+        "food_get_restaurant_menu",
+        with(&near, "restaurant_id", restaurant.clone()),
+    )
+    .await;
+    let nigiri = menu["restaurant"]["menu"]["categories"]
+        .as_array()
+        .expect("categories")
+        .iter()
+        .flat_map(|category| category["items"].as_array().expect("items"))
+        .find(|item| {
+            item["name"]
+                .as_str()
+                .is_some_and(|n| n.starts_with("Salmon Nigiri"))
+        })
+        .expect("salmon nigiri on the menu")["id"]
+        .clone();
+    answer("cart_get_basket", json!({})).await;
+    answer("cart_clear", json!({})).await;
+    let added = answer(
+        "cart_add_item",
+        json!({"restaurant_id": restaurant, "item_id": nigiri, "quantity": 3}),
+    )
+    .await;
+    let card = answer("get_payment_methods", json!({})).await["paymentMethods"][0]["id"].clone();
+    answer(
+        "food_place_order",
+        json!({"basket_id": added["basket"]["id"], "payment_method_id": card,
+               "delivery_location_uuid": home["locationUuid"]}),
+    )
+    .await;
+    let comfort = json!({"productId": 1102, "pickupLatitude": home["latitude"],
+        "pickupLongitude": home["longitude"], "dropoffLatitude": 25.1972, "dropoffLongitude": 55.2797});
+    answer("ride_book", comfort).await;
+    drop(agent);
+    terminate_cleanly(server, Duration::from_secs(30));
+
+    let graded = project.run(&["grade", "--run", run, "expected/task7.json"]);
+    assert_eq!(graded.code, 1, "{}{}", graded.stdout, graded.stderr);
+    assert_eq!(
+        graded.stdout,
+        block_after(&doc, "A difference reads as a person would say it")
+    );
+}
+
+/// `args` with `key` set to `value`.
+fn with(args: &Value, key: &str, value: Value) -> Value {
+    let mut args = args.clone();
+    args[key] = value;
+    args
+}
+
+/// What `grade` and `calls` read is a regular file within a bound: an expected file or a run's
+/// journal that is a FIFO, a device or too large is refused at once, exit 2, saying which and
+/// why; nothing waits on a pipe or reads for ever.
+#[test]
+fn inputs_that_are_not_regular_files_or_too_large_are_refused() {
+    let project = tally_project(10);
+    project.write("expected.json", r#"{"actions": []}"#);
+    assert_eq!(project.run(&["--run", "one", "call", "tally"]).code, 0);
+    let journal = project.path().join(".run/runs/one/calls.jsonl");
+    let at = |name: &str| project.path().join(name);
+    let cases = [
+        (
+            "an expected FIFO",
+            Put::Fifo(at("pipe.json")),
+            vec!["grade", "pipe.json"],
+            "pipe.json: cannot read\n  caused by: not a regular file (a FIFO)",
+        ),
+        (
+            "an expected device",
+            Put::Nothing,
+            vec!["grade", "/dev/zero"],
+            "/dev/zero: cannot read\n  caused by: not a regular file (a character device)",
+        ),
+        (
+            "an expected file past 16 MiB",
+            Put::Sparse(at("big.json"), 17 * 1024 * 1024),
+            vec!["grade", "big.json"],
+            "big.json: cannot read\n  caused by: larger than 16 MiB",
+        ),
+        (
+            "a journal FIFO, graded",
+            Put::Fifo(journal.clone()),
+            vec!["--run", "one", "grade", "expected.json"],
+            "calls.jsonl cannot be read: not a regular file (a FIFO)",
+        ),
+        (
+            "a journal FIFO, listed",
+            Put::Fifo(journal.clone()),
+            vec!["--run", "one", "calls"],
+            "calls.jsonl\n  caused by: not a regular file (a FIFO)",
+        ),
+        (
+            "a journal past 256 MiB, graded",
+            Put::Sparse(journal.clone(), 257 * 1024 * 1024),
+            vec!["--run", "one", "grade", "expected.json"],
+            "calls.jsonl cannot be read: larger than 256 MiB",
+        ),
+    ];
+    for (what, put, args, want) in cases {
+        put.make();
+        let mut command = project.command();
+        command
+            .args(&args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped());
+        let mut process = crate::support::Process(command.spawn().expect("the binary starts"));
+        let status = process.wait_for_exit(Duration::from_secs(30));
+        assert_eq!(
+            status.and_then(|s| s.code()),
+            Some(2),
+            "{what}: waited or passed"
+        );
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(process.0.stderr.as_mut().expect("stderr"), &mut stderr)
+            .expect("stderr reads");
+        assert!(stderr.contains(want), "{what}: {stderr}");
+    }
+}
+
+/// A file a case puts in place first.
+enum Put {
+    Nothing,
+    Fifo(std::path::PathBuf),
+    /// A sparse file of this many bytes.
+    Sparse(std::path::PathBuf, u64),
+}
+
+impl Put {
+    fn make(&self) {
+        match self {
+            Self::Nothing => {}
+            Self::Fifo(path) => {
+                let _ = std::fs::remove_file(path);
+                crate::support::make_fifo(path);
+            }
+            Self::Sparse(path, bytes) => {
+                let _ = std::fs::remove_file(path);
+                std::fs::File::create(path)
+                    .and_then(|file| file.set_len(*bytes))
+                    .expect("a sparse file");
+            }
+        }
+    }
+}

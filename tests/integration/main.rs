@@ -27,6 +27,7 @@ mod verify;
 mod wire;
 mod wire_profiles;
 mod world_add;
+mod world_cli;
 mod world_food;
 mod world_rides;
 mod world_time;

@@ -1,6 +1,7 @@
 //! One project root, wherever the client starts the server: a server started in another folder
 //! with `--project` reads the overrides file that `scenario` writes in the project, and
-//! journals where `calls` in the project reads, over stdio and HTTP alike.
+//! journals where `calls` in the project reads, over stdio and HTTP alike. And the README's
+//! path to a first project: install, then run.
 
 use std::path::Path;
 use std::process::Stdio;
@@ -260,4 +261,36 @@ fn a_folder_without_tools_is_named_with_the_way_to_the_project() {
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
     assert!(!elsewhere.path().join(".run").exists());
+}
+
+/// The README's newcomer's path: the binary is installed before any example runs it, and the
+/// things a first agent trips over are said (the seed basket, `mcp-remote` on `/sse`).
+#[test]
+fn the_readme_installs_before_its_first_careem_mcp_example() {
+    let readme = std::fs::read_to_string(crate::support::repo().join("README.md")).expect("README");
+    let install = readme
+        .find("cargo install --path .")
+        .expect("the README says how to install");
+    // Past the title and the opening paragraph, the first place a command or config runs it.
+    let first_use = [
+        "\ncareem-mcp ",
+        "\"command\":\"careem-mcp\"",
+        "`careem-mcp ",
+    ]
+    .iter()
+    .filter_map(|use_| readme.find(use_))
+    .min()
+    .expect("an example");
+    assert!(
+        install < first_use,
+        "an example runs careem-mcp before it is installed"
+    );
+    for said in [
+        "takes several minutes",
+        "basket 880001",
+        "`cart_clear`",
+        "--transport sse-only",
+    ] {
+        assert!(readme.contains(said), "the README does not say {said:?}");
+    }
 }

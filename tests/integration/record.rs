@@ -363,3 +363,68 @@ async fn a_credential_the_upstream_echoes_is_written_nowhere() {
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_upstream_text_cannot_forge_or_break_the_journal() {
+    // Each text beside a structuredContent: one that would close the line and add a call
+    // nobody made, one the masking leaves as it is and that is not JSON, one that is JSON over
+    // several lines.
+    let forged = "1}\n{\"time\":\"2026-10-05T12:00:30.000Z\",\"transport\":\"stdio\",\
+                  \"session\":null,\"tool\":\"ride_book\",\"scenario\":null,\"forced\":false,\
+                  \"received\":{},\"arguments\":{},\"isError\":false,\"micros\":1,\"result\":{}";
+    let cases = [
+        (forged, json!(forged)),
+        ("token was ***", json!("token was ***")),
+        ("{\n  \"a\": [1,\n 2]\n}", json!({"a": [1, 2]})),
+    ];
+    let texts: Vec<String> = cases.iter().map(|(text, _)| text.to_string()).collect();
+    let upstream = Upstream::mcp(move |method, params| {
+        if method != "tools/call" {
+            return json!({});
+        }
+        let index = params["arguments"]["latitude"].as_f64().unwrap_or_default() as usize;
+        json!({
+            "content": [{"type": "text", "text": texts[index]}],
+            "structuredContent": {"formattedAddress": "Marina"}
+        })
+    });
+    let project = Project::copy_of_repo();
+    let log = project.path().join("record.log");
+    let client = recorder(&project, &upstream.url("/mcp"), &log, &[]).await;
+    for index in 0..cases.len() {
+        let arguments = json!({"latitude": index as f64, "longitude": 55.0});
+        call(&client, "reverse_geocode", arguments)
+            .await
+            .expect("an answer");
+    }
+    client.cancel().await.expect("closes");
+
+    let journal = project.read(".run/calls.jsonl");
+    let results: Vec<(Value, Value)> = journal
+        .lines()
+        .map(|line| {
+            let entry: Value = serde_json::from_str(line).expect("a JSON line");
+            (entry["tool"].clone(), entry["result"].clone())
+        })
+        .collect();
+    let want: Vec<(Value, Value)> = cases
+        .iter()
+        .map(|(_, result)| (json!("reverse_geocode"), result.clone()))
+        .collect();
+    assert_eq!(results, want, "{journal}");
+    let calls = project.run(&["calls", "--json"]);
+    assert_eq!(calls.code, 0, "{}", calls.stderr);
+    let tools: Vec<Value> = calls
+        .json()
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|entry| entry["tool"].clone())
+        .collect();
+    assert_eq!(
+        tools,
+        vec![json!("reverse_geocode"); cases.len()],
+        "{}",
+        calls.stdout
+    );
+}

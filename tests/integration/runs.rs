@@ -259,6 +259,7 @@ fn run_folders(project: &Project) -> Vec<String> {
 
 /// Runs cost nothing on disk until a call is journalled, and `--max-runs` caps how many exist:
 /// a new one past it is 404, and every existing run (a folder, or one in use) carries on.
+/// Sessions on runs that never made a call do not count: made-up names cannot fill the cap.
 #[tokio::test]
 async fn runs_are_made_by_their_first_call_and_capped_by_max_runs() {
     use crate::support::{ACCEPT, Raw, assert_marina, http_client, serve_binary};
@@ -266,14 +267,27 @@ async fn runs_are_made_by_their_first_call_and_capped_by_max_runs() {
     ok(&project, &["--run", "old", "scenario", RIDE, "arriving"]);
     let (_server, url, mut stderr) = serve_binary(&project, &["--max-runs", "3"]);
     let run_url = |run: &str| format!("{url}/{run}");
-    // Sessions on two new runs, without a call: nothing on disk.
+    // Sessions on two new runs and five made-up ones, without a call: nothing on disk, and
+    // none of them counts.
     let (a, _) = Raw::initialize(run_url("a"), "2025-06-18").await;
-    let _b = Raw::initialize(run_url("b"), "2025-06-18").await;
+    let (b, _) = Raw::initialize(run_url("b"), "2025-06-18").await;
+    let mut idle = Vec::new();
+    for n in 0..5 {
+        idle.push(Raw::initialize(run_url(&format!("made-up-{n}")), "2025-06-18").await);
+    }
     assert_eq!(run_folders(&project), ["old"]);
-    // old, a and b exist: a fourth run is not served.
+    let c = http_client(&run_url("c")).await;
+    // a and b make a call: with old, three runs exist, and a fourth is not served.
+    for session in [&a, &b] {
+        let (answer, _) = session
+            .request(7, "tools/call", json!({"name": RIDE, "arguments": ride()}))
+            .await;
+        assert!(answer["result"]["isError"].is_null(), "{answer}");
+    }
+    assert_eq!(run_folders(&project), ["a", "b", "old"]);
     let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
-    for run in ["c", "d"] {
+    for run in ["d", "e"] {
         let refused = http()
             .post(run_url(run))
             .header("accept", ACCEPT)
@@ -285,21 +299,20 @@ async fn runs_are_made_by_their_first_call_and_capped_by_max_runs() {
         assert_eq!(refused.status(), 404, "{run}");
         assert_eq!(refused.text().await.unwrap(), "404 page not found\n");
     }
-    assert_eq!(run_folders(&project), ["old"]);
+    assert_eq!(run_folders(&project), ["a", "b", "old"]);
     let warned = stderr.wait_for(std::time::Duration::from_secs(60), |line| {
         line.contains("--max-runs (3) runs exist")
     });
+    let warned = warned.unwrap_or_else(|| panic!("said once on stderr: {:?}", stderr.lines()));
     assert!(
-        warned.is_some(),
-        "said once on stderr: {:?}",
-        stderr.lines()
+        warned.contains("careem-mcp reset --run NAME --remove")
+            && warned.contains("sessions on a run that made no call do not count"),
+        "the hint says what frees a run: {warned}"
     );
-    // Every existing run carries on: a call in run a makes its folder and journal.
-    let (answer, _) = a
-        .request(7, "tools/call", json!({"name": RIDE, "arguments": ride()}))
-        .await;
-    assert!(answer["result"]["isError"].is_null(), "{answer}");
-    assert_eq!(run_folders(&project), ["a", "old"]);
+    // Every existing run carries on: a call in run c, admitted while it was idle, makes its
+    // folder and journal.
+    call(&c, RIDE, ride()).await.expect("run c answers");
+    assert_eq!(run_folders(&project), ["a", "b", "c", "old"]);
     let old = http_client(&run_url("old")).await;
     call(&old, RIDE, ride()).await.expect("run old answers");
     assert_eq!(journalled(&project, &["--run", "old"]), ["arriving"]);

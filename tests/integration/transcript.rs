@@ -69,7 +69,7 @@ fn lint_transcripts() {
 #[test]
 fn forcing_transcripts() {
     let project = Project::copy_of_repo();
-    let steps: [(&str, &[&str]); 6] = [
+    let steps: [(&str, &[&str]); 7] = [
         (
             "scenario-force",
             &[
@@ -93,6 +93,7 @@ fn forcing_transcripts() {
         ("scenario-clear", &["scenario", "food_get_restaurant_menu"]),
         ("reset", &["reset"]),
         ("scenarios-after-reset", &["scenarios", "ride_cancel"]),
+        ("scenarios-jq-when", &["scenarios", "food_place_order"]),
     ];
     for (name, args) in steps {
         assert_transcript(&project, name, args);

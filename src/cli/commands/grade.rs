@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 
-use super::engine_config;
+use super::{engine_config, existing_run};
 use crate::admin::{Graded, Report};
 use crate::cli::args::{GlobalArgs, GradeArgs, GradeFormat};
 use crate::cli::{Status, printer};
@@ -31,7 +31,7 @@ pub fn run(
         .expected
         .iter()
         .map(|path| {
-            let text = std::fs::read_to_string(path)
+            let text = grade::read_expected(path)
                 .with_context(|| format!("{}: cannot read", path.display()))?;
             let expected =
                 Expected::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
@@ -78,7 +78,6 @@ fn runs_to_grade(
     project: &ProjectLayout,
     args: &GradeArgs,
 ) -> anyhow::Result<Vec<Option<RunName>>> {
-    let exists = |run: &RunName| project.run_dir(run).is_dir();
     match (&args.runs, &global.run) {
         (Some(_), Some(_)) => bail!("name the runs with --run or with --runs, not both"),
         (Some(pattern), None) => {
@@ -96,11 +95,10 @@ fn runs_to_grade(
             }
             Ok(matching)
         }
-        (None, Some(run)) if !exists(run) => bail!(
-            "no run {run}: {} does not exist",
-            absolute_display(&project.run_dir(run))
-        ),
-        (None, run) => Ok(vec![run.clone()]),
+        (None, run) => {
+            existing_run(project, run.as_ref())?;
+            Ok(vec![run.clone()])
+        }
     }
 }
 

@@ -21,10 +21,10 @@ use std::path::Path;
 
 use anyhow::{Context, bail};
 
-use super::args::{Cli, Command, GlobalArgs};
+use super::args::{Cli, ClockChange, Command, GlobalArgs};
 use super::{Status, init_logging};
-use crate::admin::Token;
-use crate::engine::{Engine, EngineConfig, LayoutPaths, ProjectLayout, absolute};
+use crate::admin::{Token, missing_run};
+use crate::engine::{Engine, EngineConfig, LayoutPaths, ProjectLayout, RunName, absolute};
 
 pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
     let global = cli.global;
@@ -35,6 +35,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
         journal: global.journal.as_deref(),
     });
     init_logging(log_level(&cli.command));
+    crate::engine::world::bounds::set_deadline(global.jq_deadline);
     let run = global.run.as_ref();
     match cli.command {
         Command::Completions { shell } => completions::run(shell),
@@ -53,9 +54,27 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
             format,
         } => lint::run(&global, &project, write_source, format),
         Command::Call(args) => call::run(&global, &run_layout(&global, &project)?, &args),
-        Command::Calls(args) => calls::run(&project, &run_layout(&global, &project)?, run, &args),
-        Command::Clock { change } => clock::run(&run_layout(&global, &project)?, change),
-        Command::World { json } => world::run(&global, &run_layout(&global, &project)?, json),
+        Command::Calls(args) => {
+            // `--follow` may wait for a run's first call, which makes the run.
+            if !args.follow {
+                existing_run(&project, run)?;
+            }
+            calls::run(&project, &run_layout(&global, &project)?, run, &args)
+        }
+        Command::Clock { change } => {
+            // Setting or moving a run's clock prepares the run, before its first call.
+            if !matches!(
+                change,
+                Some(ClockChange::Set { .. } | ClockChange::Advance { .. })
+            ) {
+                existing_run(&project, run)?;
+            }
+            clock::run(&run_layout(&global, &project)?, change)
+        }
+        Command::World { json } => {
+            existing_run(&project, run)?;
+            world::run(&global, &run_layout(&global, &project)?, json)
+        }
         Command::Grade(args) => grade::run(&global, &project, &args),
         Command::Export(args) => export::run(&global, &run_layout(&global, &project)?, &args),
     }
@@ -102,6 +121,18 @@ pub fn admin_token(global: &GlobalArgs) -> anyhow::Result<Option<Token>> {
 
 /// The variable that holds the admin API's token, when no file names it.
 const TOKEN_VARIABLE: &str = "CAREEM_MCP_ADMIN_TOKEN";
+
+/// Refuses a `--run` that names no run, naming the runs there are, in the words the admin API
+/// answers with ([`missing_run`]). A run exists once it has a folder, `.run/runs/<run>/` (its
+/// first journalled call makes it, as do `scenario`, `reset`, `clock set` and `clock advance`
+/// naming it); the default run (no `--run`) always exists. Reading a run that is not there
+/// would show the seed world or no calls as if they were its.
+pub fn existing_run(project: &ProjectLayout, run: Option<&RunName>) -> anyhow::Result<()> {
+    match missing_run(project, run) {
+        None => Ok(()),
+        Some(refusal) => bail!("{refusal}"),
+    }
+}
 
 /// What each command logs to stderr unless `CAREEM_MCP_LOG` says otherwise.
 fn log_level(command: &Command) -> &'static str {

@@ -40,5 +40,6 @@ pub fn reach(args: &ReachArgs) -> anyhow::Result<RemoteAccess> {
         headers,
         timeout: args.timeout,
         max_event: args.max_event_size,
+        ..RemoteAccess::default()
     })
 }

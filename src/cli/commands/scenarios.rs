@@ -6,10 +6,11 @@ use anyhow::bail;
 use comfy_table::Color;
 
 use super::tools_dir;
-use crate::cli::printable::printable;
+use crate::cli::printable::{clipped, printable};
 use crate::cli::{Status, printer};
 use crate::engine::{
-    Controls, ProjectLayout, absolute, catalog, did_you_mean, entry_notes, overrides, scenario_kind,
+    Controls, ProjectLayout, Scenario, absolute, catalog, did_you_mean, entry_notes, overrides,
+    scenario_kind,
 };
 
 pub fn run(layout: &ProjectLayout, only: Option<&str>) -> anyhow::Result<Status> {
@@ -39,16 +40,7 @@ pub fn run(layout: &ProjectLayout, only: Option<&str>) -> anyhow::Result<Status>
                     (!forced.is_empty()).then_some(Color::Green),
                 ),
                 printer::cell(kind.label(), kind.is_error().then_some(Color::Red)),
-                printer::cell(
-                    printable(
-                        &scenario
-                            .rule
-                            .as_ref()
-                            .map(ToString::to_string)
-                            .unwrap_or_default(),
-                    ),
-                    None,
-                ),
+                printer::cell(matching(scenario), None),
                 printer::cell(printable(&forced), Some(Color::Green)),
             ]);
         }
@@ -67,4 +59,26 @@ pub fn run(layout: &ProjectLayout, only: Option<&str>) -> anyhow::Result<Status>
         }
     }
     Ok(Status::Success)
+}
+
+/// The longest a `jq when` condition is shown, escapes included.
+const WHEN_MAX: usize = 160;
+
+/// What a scenario matches on, escaped for the terminal: its `json match` rule, its `jq when`
+/// condition on one line (`jq when: food_place_refusal != null`), or both; nothing for a
+/// scenario chosen when nothing matches.
+fn matching(scenario: &Scenario) -> String {
+    let rule = scenario
+        .rule
+        .as_ref()
+        .map(|rule| printable(&rule.to_string()).into_owned());
+    let when = scenario.when.as_ref().map(|when| {
+        let source = when.source.split_whitespace().collect::<Vec<_>>().join(" ");
+        format!("jq when: {}", clipped(&printable(&source), WHEN_MAX))
+    });
+    [rule, when]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" and ")
 }

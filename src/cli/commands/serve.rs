@@ -65,6 +65,12 @@ pub fn serve(
             journal.display()
         ),
     }
+    if forwarder.is_none() {
+        eprintln!(
+            "careem-mcp: {}",
+            world_line(&engine, layout, runs.is_some() && !args.stdio)
+        );
+    }
     let connections = ConnectionLimits {
         max_connections: args.max_connections,
         header_timeout: args.header_timeout,
@@ -118,11 +124,13 @@ pub fn serve(
         verbose: args.verbose,
     };
     let tools = engine.tools().len();
-    eprintln!(
-        "careem-mcp: wire {} ({})",
-        args.wire.name(),
-        args.wire.describe()
-    );
+    // "Sessions" here are HTTP's (`Mcp-Session-Id`), kept apart from the world line's memory.
+    let sessions = if args.wire.is_stateless() {
+        "no HTTP sessions"
+    } else {
+        "HTTP sessions with Mcp-Session-Id"
+    };
+    eprintln!("careem-mcp: wire {} ({sessions})", args.wire.name());
     run_until_signal(engine, options, args.stdio, admin, |listening| {
         // The admin line first: whoever waits for the "serving" line finds both.
         if let Some(addr) = listening.admin {
@@ -143,4 +151,25 @@ pub fn serve(
         }
     })?;
     Ok(Status::Success)
+}
+
+/// Whether the world remembers what calls change (`--stateful`), and where: the run's
+/// `world.json`, beside its overrides file; with `every_run`, the default run's and each
+/// other run's, in its folder.
+fn world_line(engine: &Engine, layout: &ProjectLayout, every_run: bool) -> String {
+    if !engine.config().stateful {
+        return "world not remembered: every call answers from the seed world at the run's \
+                clock (serve --stateful remembers each run's world)"
+            .to_string();
+    }
+    let own = absolute(engine.world_store().path());
+    if every_run {
+        format!(
+            "world remembered (--stateful): the default run's in {}, each other run's in {}",
+            own.display(),
+            absolute(&layout.runs_dir().join("<run>").join("world.json")).display()
+        )
+    } else {
+        format!("world remembered (--stateful) in {}", own.display())
+    }
 }

@@ -6,8 +6,8 @@ use serde_json::Value;
 
 use super::engine_config;
 use crate::cli::args::GlobalArgs;
-use crate::cli::{Status, printer};
-use crate::engine::{ClockSetting, Engine, ProjectLayout, WorldView};
+use crate::cli::{Status, duration, printer};
+use crate::engine::{ClockSetting, Engine, MadeBy, ProjectLayout, WorldView};
 
 pub fn run(global: &GlobalArgs, layout: &ProjectLayout, json: bool) -> anyhow::Result<Status> {
     // The world a run remembers is what `serve --stateful` serves, whatever this process's
@@ -39,39 +39,51 @@ fn tables(view: &WorldView) -> String {
     parts.push(if view.orders.is_empty() {
         "orders: none".to_string()
     } else {
-        let mut table = printer::table(&["order", "restaurant", "status", "total", "placed"]);
+        let mut table = printer::table(&[
+            "order",
+            "restaurant",
+            "status",
+            "total",
+            "placed",
+            "made by",
+        ]);
         for order in &view.orders {
+            let order_of = |key: &str| order.answer.get(key);
             table.add_row(vec![
-                text(order.get("id")),
-                text(order.pointer("/restaurant/name")),
-                text(order.get("status")),
-                money(order.get("total")),
-                text(order.get("placedAt")),
+                text(order_of("id")),
+                text(order_of("restaurant").and_then(|r| r.get("name"))),
+                text(order_of("status")),
+                money(order_of("total")),
+                text(order_of("placedAt")),
+                made_by(order.made_by).to_string(),
             ]);
         }
-        format!("orders:\n{table}")
+        format!("orders (as food_list_orders lists them):\n{table}")
     });
     parts.push(if view.rides.is_empty() {
         "rides: none".to_string()
     } else {
-        let mut table = printer::table(&["ride", "product", "status", "fare", "captain"]);
+        let mut table =
+            printer::table(&["ride", "product", "status", "fare", "captain", "made by"]);
         for ride in &view.rides {
-            let fare = ride
-                .get("finalFare")
-                .or_else(|| ride.get("fare"))
-                .or_else(|| ride.get("fareEstimate"));
+            let ride_of = |key: &str| ride.answer.get(key);
+            let fare = ride_of("finalFare")
+                .or_else(|| ride_of("fare"))
+                .or_else(|| ride_of("fareEstimate"));
             table.add_row(vec![
-                text(ride.get("rideId")),
+                text(ride_of("rideId")),
                 text(
-                    ride.pointer("/product/name")
-                        .or_else(|| ride.get("productName")),
+                    ride_of("product")
+                        .and_then(|p| p.get("name"))
+                        .or_else(|| ride_of("productName")),
                 ),
-                text(ride.get("status")),
+                text(ride_of("status")),
                 money(fare),
-                text(ride.pointer("/captain/name")),
+                text(ride_of("captain").and_then(|c| c.get("name"))),
+                made_by(ride.made_by).to_string(),
             ]);
         }
-        format!("rides:\n{table}")
+        format!("rides (as ride_get_status tells them):\n{table}")
     });
     parts.join("\n\n")
 }
@@ -83,7 +95,7 @@ fn clock_line(view: &WorldView) -> String {
         (false, None) => "real time".to_string(),
         (false, Some(ClockSetting::Frozen(_))) => "frozen".to_string(),
         (false, Some(ClockSetting::Offset(seconds))) => {
-            format!("real time + {seconds}s")
+            format!("real time + {}", duration::words(seconds))
         }
     };
     format!("clock: {now} ({how})")
@@ -110,6 +122,14 @@ fn basket_table(basket: &Value) -> String {
         text(basket.pointer("/restaurant/name")),
         money(basket.get("total")),
     )
+}
+
+/// Who made an order or a ride, in a word.
+fn made_by(made_by: MadeBy) -> &'static str {
+    match made_by {
+        MadeBy::Seed => "seed",
+        MadeBy::Agent => "agent",
+    }
 }
 
 /// A value as a cell: a string as it is, a localised name by its English, anything else as

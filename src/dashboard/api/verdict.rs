@@ -12,7 +12,7 @@ use serde::Serialize;
 use crate::admin::{self, ApiError, InRun, blocking};
 use crate::dashboard::Dashboard;
 use crate::engine::Engine;
-use crate::engine::grade::Verdict;
+use crate::engine::grade::{self, Verdict};
 
 /// What the page shows for the run.
 #[derive(Debug, Serialize)]
@@ -48,7 +48,7 @@ pub(super) async fn show(
 }
 
 fn verdict(engine: &Engine, journal: &Path, expected: PathBuf) -> RunVerdict {
-    let text = match std::fs::read_to_string(&expected) {
+    let text = match grade::read_expected(&expected) {
         Ok(text) => text,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
             return RunVerdict::NoExpectedFile { expected };

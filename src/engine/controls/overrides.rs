@@ -11,8 +11,8 @@ use std::sync::{Arc, Mutex};
 use serde_json::Value;
 
 use super::entries::{Control, Controls};
-use crate::engine::atomic_file;
 use crate::engine::safe_read;
+use crate::engine::{atomic_file, line_ends};
 
 /// The file as written: each tool's entry as JSON, kept whole even when it cannot be used, so
 /// that an edit by the CLI never drops what a person wrote.
@@ -35,9 +35,18 @@ pub enum OverridesError {
     TooLarge { path: PathBuf, size: usize },
 }
 
-/// Parses the file's bytes; anything but a JSON object is invalid.
+/// Parses the file's bytes (after a byte-order mark, if any); anything but a JSON object is
+/// invalid.
 pub fn parse(bytes: &[u8]) -> Option<Overrides> {
-    serde_json::from_slice::<Overrides>(bytes).ok()
+    serde_json::from_slice::<Overrides>(line_ends::without_bom(bytes)).ok()
+}
+
+/// Whether the file's bytes hold nothing (white space, a byte-order mark): no overrides, not
+/// an invalid file.
+fn is_blank(bytes: &[u8]) -> bool {
+    line_ends::without_bom(bytes)
+        .iter()
+        .all(u8::is_ascii_whitespace)
 }
 
 /// The overrides now in force: a missing or invalid file means none.
@@ -52,7 +61,7 @@ pub fn read_lenient(path: &Path) -> Overrides {
 /// CLI never overwrites what a person wrote by hand.
 pub fn read_strict(path: &Path) -> Result<Overrides, OverridesError> {
     match read_bytes(path) {
-        Ok(bytes) if bytes.iter().all(u8::is_ascii_whitespace) => Ok(Overrides::new()),
+        Ok(bytes) if is_blank(&bytes) => Ok(Overrides::new()),
         Ok(bytes) => parse(&bytes).ok_or_else(|| OverridesError::Invalid {
             path: path.to_path_buf(),
         }),
@@ -203,7 +212,7 @@ impl OverridesReader {
             let controls = match parse(&bytes) {
                 Some(overrides) => Controls::from_overrides(&overrides),
                 None => {
-                    if !bytes.iter().all(u8::is_ascii_whitespace) {
+                    if !is_blank(&bytes) {
                         tracing::warn!(path = %self.path.display(), "overrides file is not a JSON object: ignoring it");
                     }
                     Controls::default()

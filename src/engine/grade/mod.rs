@@ -6,13 +6,16 @@
 
 pub mod compare;
 pub mod expected;
+pub mod names;
 
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::engine::{CallRequest, Decision, Engine, Origin, journal};
+use crate::engine::journal::read::rotated_path;
+use crate::engine::{CallRequest, Decision, Engine, Origin, journal, safe_read};
 pub use expected::{Action, CallChecks, Expected, ExpectedError};
 
 /// One run graded against one expected file.
@@ -42,21 +45,38 @@ pub enum GradeError {
     },
     #[error("the fresh world cannot be made: {0}")]
     World(String),
+    #[error("the run's journal {path} cannot be read: {why}")]
+    Journal { path: PathBuf, why: String },
+}
+
+/// An expected file larger than this is refused: 10,000 actions take about 1 MiB.
+pub const EXPECTED_LIMIT: u64 = 16 * 1024 * 1024;
+
+/// A run's journal (each of `calls.jsonl` and its rotated `calls.jsonl.1`) larger than this is
+/// refused: `--journal-max-size` rotates it at 32 MiB unless told otherwise.
+pub const JOURNAL_LIMIT: u64 = 256 * 1024 * 1024;
+
+/// The text of the expected file at `path`: a regular file of at most [`EXPECTED_LIMIT`]
+/// bytes, so that a FIFO or `/dev/zero` is refused rather than waited on or read for ever.
+pub fn read_expected(path: &Path) -> std::io::Result<String> {
+    let bytes = safe_read::read_limited(path, EXPECTED_LIMIT)?;
+    String::from_utf8(bytes)
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))
 }
 
 /// Grades the run served by `run` (its engine: its world, clock and journal) against
 /// `expected`, replaying it in `scratch` (an empty folder of the grader's).
 pub fn grade(
     run: &Engine,
-    journal_path: &std::path::Path,
+    journal_path: &Path,
     expected: &Expected,
-    scratch: &std::path::Path,
+    scratch: &Path,
 ) -> Result<Verdict, GradeError> {
-    let seed = run
-        .world()
-        .map_err(|problems| GradeError::World(format!("{} problems in the world", problems.len())))?
-        .seed()
-        .clone();
+    let world = run.world().map_err(|problems| {
+        GradeError::World(format!("{} problems in the world", problems.len()))
+    })?;
+    let seed = world.seed().clone();
+    let names = names::Names::of_data(&Value::Object(world.data.data.clone()));
     let actual = run.world_store().read(&seed);
     let fresh = run.fresh_in(
         scratch,
@@ -68,8 +88,8 @@ pub fn grade(
         results.push(replay(&fresh, index, action)?);
     }
     let wanted = fresh.state().unwrap_or(Value::Null);
-    let differences = compare::differences(&seed, &wanted, &actual);
-    let (calls, broken_checks) = check_calls(journal_path, &expected.calls);
+    let differences = compare::differences(&seed, &wanted, &actual, &names);
+    let (calls, broken_checks) = check_calls(journal_path, &expected.calls)?;
     Ok(Verdict {
         passed: differences.is_empty() && broken_checks.is_empty(),
         differences,
@@ -111,13 +131,24 @@ fn replay(fresh: &Engine, index: usize, action: Action) -> Result<Value, GradeEr
     Ok(value)
 }
 
-/// The run's tool calls over MCP, and each check they break.
-fn check_calls(journal_path: &std::path::Path, checks: &CallChecks) -> (usize, Vec<String>) {
+/// The run's tool calls over MCP, and each check they break. A journal that is not a regular
+/// file, or larger than [`JOURNAL_LIMIT`], cannot be graded.
+fn check_calls(
+    journal_path: &Path,
+    checks: &CallChecks,
+) -> Result<(usize, Vec<String>), GradeError> {
+    let refused = |path: &Path, why: std::io::Error| GradeError::Journal {
+        path: path.to_path_buf(),
+        why: why.to_string(),
+    };
+    for path in [journal_path.to_path_buf(), rotated_path(journal_path)] {
+        safe_read::regular_or_absent(&path, JOURNAL_LIMIT).map_err(|why| refused(&path, why))?;
+    }
     let entries = journal::recent(journal_path, None, |entry| {
         matches!(entry.transport.as_str(), "http" | "sse" | "stdio")
     })
-    .map(|recent| recent.entries)
-    .unwrap_or_default();
+    .map_err(|why| refused(journal_path, why))?
+    .entries;
     let mut per_tool: BTreeMap<&str, usize> = BTreeMap::new();
     for entry in &entries {
         *per_tool.entry(entry.tool.as_str()).or_default() += 1;
@@ -152,5 +183,5 @@ fn check_calls(journal_path: &std::path::Path, checks: &CallChecks) -> (usize, V
             entries.len()
         ));
     }
-    (entries.len(), broken)
+    Ok((entries.len(), broken))
 }

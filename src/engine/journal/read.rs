@@ -8,6 +8,7 @@ use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use super::write::{Entry, Gap, Journal};
+use crate::engine::safe_read;
 
 /// How much is read at a time, backwards or forwards.
 const CHUNK: usize = 64 * 1024;
@@ -147,7 +148,8 @@ pub fn recent(
     last: Option<usize>,
     keep: impl Fn(&Entry) -> bool,
 ) -> io::Result<Recent> {
-    let current = match File::open(path) {
+    // A FIFO or a device at the journal's path is refused, not waited on.
+    let current = match safe_read::open_regular(path) {
         Ok(mut file) => {
             let end = complete_end(&mut file)?;
             Some((file, end))
@@ -172,7 +174,7 @@ pub fn recent(
     let more = last.map(|n| n.saturating_sub(lines.len()));
     let found = current.is_some() || rotated_path(path).exists();
     if more != Some(0)
-        && let Ok(mut older) = File::open(rotated_path(path))
+        && let Ok(mut older) = safe_read::open_regular(&rotated_path(path))
     {
         let older_end = complete_end(&mut older)?;
         let mut earlier = last_lines(&mut older, older_end, more, wanted)?;

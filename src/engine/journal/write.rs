@@ -130,11 +130,11 @@ fn bounded(value: &Value) -> Cow<'_, Value> {
 }
 
 /// The journal line of a call, as `serde_json::to_vec(&Entry::new(…))` would write it at
-/// `time`: the head's fields, then the result, last. When a scenario answered
-/// (`CallOutput::json`, whether or not the value was built), its text is the value's compact
-/// JSON, which is what `result` holds: it goes in as it stands, neither serialised again nor
-/// parsed to be checked. Otherwise, or when it is too long to keep whole, the result is the text
-/// as a JSON string.
+/// `time`: the head's fields, then the result, last. Every field is the JSON of its value. When
+/// the text is a value's compact JSON (`CallOutput::json`: a scenario's render, or an upstream's
+/// JSON text the engine wrote again), that is what `result` holds: it goes in as it stands,
+/// neither serialised again nor parsed to be checked. Otherwise, or when it is too long to keep
+/// whole, the result is the text as a JSON string, so that no text can end the line or add one.
 fn call_line(
     time: String,
     transport: Origin,

@@ -56,7 +56,9 @@ impl Runs {
 
     /// The engine of `run` for a client, as [`Runs::get`], if the run exists (it has a folder,
     /// or is in use) or there is room for one more: `None` once `max` runs exist, which leaves
-    /// every existing run as it is. Touches the disk: call it where blocking is fine.
+    /// every existing run as it is. A run in use that never took a call does not count, so
+    /// that sessions on made-up names, opened and left, cannot fill the cap. Touches the disk:
+    /// call it where blocking is fine.
     pub fn admit(&self, run: &RunName) -> Option<Arc<Engine>> {
         let runs = self.lock();
         let exists = runs
@@ -70,14 +72,21 @@ impl Runs {
                 .collect();
             known.extend(
                 runs.iter()
-                    .filter(|(_, engine)| engine.strong_count() > 0)
+                    .filter(|(_, engine)| {
+                        engine
+                            .upgrade()
+                            .is_some_and(|engine| engine.has_taken_a_call())
+                    })
                     .map(|(name, _)| name.clone()),
             );
             if known.len() >= self.max {
                 if !self.warned.swap(true, Ordering::Relaxed) {
                     tracing::warn!(
                         run = %run,
-                        "--max-runs ({}) runs exist: a new run is not served (404) until one is removed",
+                        "--max-runs ({}) runs exist: a new run is not served (404) until one is \
+                         freed: remove a run's folder (`careem-mcp reset --run NAME --remove`), \
+                         or end the sessions of a run that has none; sessions on a run that made \
+                         no call do not count",
                         self.max
                     );
                 }

@@ -2,6 +2,7 @@
 //! `json tool` definition and the scenarios. Parsing never stops at the first problem: it
 //! keeps what it understood and lists every problem as a [`Diagnostic`].
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use chrono::Utc;
@@ -11,6 +12,7 @@ use super::diagnostic::Diagnostic;
 use super::entropy::Entropy;
 use super::frontmatter;
 use super::template::{RenderContext, Template};
+use crate::engine::line_ends;
 
 /// Whether a scenario answers normally or with `isError: true`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -161,6 +163,7 @@ struct Block<'a> {
 }
 
 pub fn parse(path: &Path, text: &str) -> Parsed {
+    let text = &*line_ends::as_lf(text);
     let mut diagnostics = Vec::new();
     let mut file = ToolFile {
         path: path.to_path_buf(),
@@ -187,6 +190,9 @@ pub fn parse(path: &Path, text: &str) -> Parsed {
     };
 
     let mut seen_definition = false;
+    // The names of the scenarios read so far, in lower case: one look-up a heading, not a scan
+    // of the scenarios before it, so that a file of many scenarios parses in linear time.
+    let mut names = HashSet::new();
     for section in sections(text, body_line) {
         if section.title == "Definition" {
             if seen_definition {
@@ -209,11 +215,8 @@ pub fn parse(path: &Path, text: &str) -> Parsed {
                 ));
                 continue;
             }
-            let duplicate = file
-                .scenarios
-                .iter()
-                .any(|s| s.name.eq_ignore_ascii_case(name));
-            if duplicate {
+            let key = name.to_ascii_lowercase();
+            if names.contains(&key) {
                 diagnostics.push(
                     Diagnostic::new(
                         path,
@@ -225,6 +228,7 @@ pub fn parse(path: &Path, text: &str) -> Parsed {
                 continue;
             }
             if let Some(scenario) = read_scenario(path, name, &section, &mut diagnostics) {
+                names.insert(key);
                 file.scenarios.push(scenario);
             }
         }
@@ -659,6 +663,14 @@ mod tests {
                 "no object `inputSchema`",
             ),
             (file(DEFINITION), 4, None, "no `## Scenario"),
+            (
+                file(&format!(
+                    "{DEFINITION}{DEFAULT}## Scenario: other\n\n```json response\n{{}}\n```\n## Scenario: OK\n\n```json response\n{{}}\n```\n"
+                )),
+                19,
+                Some("OK"),
+                "a second scenario with this name",
+            ),
             (
                 file(&format!("{DEFINITION}## Scenario: empty\n\nno blocks\n")),
                 9,

@@ -57,21 +57,20 @@ impl Engine {
         let recorded = self.store(call, options, into);
         let received = Value::Object(call.arguments.clone());
         let (value, text, is_error) = match call.answer {
-            UpstreamAnswer::Result {
-                value,
-                text,
-                is_error,
-            } => (value, text, is_error),
-            UpstreamAnswer::Failed(why) => (None, why, true),
+            UpstreamAnswer::Result { text, is_error, .. } => {
+                let (value, text) = journalled(text);
+                (value, text, is_error)
+            }
+            UpstreamAnswer::Failed(why) => (None, why.to_string(), true),
         };
         let output = CallOutput {
             tool: call.tool.to_string(),
             arguments: received.clone(),
             received,
             decision: Decision::Upstream(recorded.clone()),
-            value: value.cloned(),
-            json: value.map(|value| JsonShape::of(value.is_object())),
-            text: text.to_string(),
+            json: value.as_ref().map(|value| JsonShape::of(value.is_object())),
+            value,
+            text,
             kept: None,
             is_error,
             micros: call.micros,
@@ -139,5 +138,20 @@ impl Engine {
                 Recorded::Skipped
             }
         }
+    }
+}
+
+/// An upstream's text as the journal holds it in `result`: when the text is JSON, its value and
+/// that value's compact JSON, which the journal writes as it stands; otherwise no value and the
+/// text, which the journal writes as a JSON string. The upstream's text is never written as it
+/// came: a text that is not JSON, or is JSON over several lines, would end the line, make it
+/// invalid, or add lines of its own.
+fn journalled(text: &str) -> (Option<Value>, String) {
+    match serde_json::from_str::<Value>(text) {
+        Ok(value) => {
+            let compact = value.to_string();
+            (Some(value), compact)
+        }
+        Err(_) => (None, text.to_string()),
     }
 }

@@ -5,14 +5,36 @@
 //! reads it again when its stamp changed.
 
 use std::io::Write;
+use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use chrono::{DateTime, TimeDelta, Utc};
+use chrono::{DateTime, Datelike, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::catalog::stamp::Stamp;
 use crate::engine::safe_read;
+use crate::engine::world::store::WorldStore;
+
+/// The years a clock tells: four digits, as RFC 3339 and every time a tool writes say them.
+const YEARS: RangeInclusive<i32> = 1..=9999;
+
+/// The latest time a clock tells, as messages name it.
+pub const LATEST: &str = "9999-12-31T23:59:59Z";
+
+/// A time outside the years a clock tells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the years a clock tells are 0001 to 9999")]
+pub struct OutOfRange;
+
+/// `at`, when it falls in the years a clock tells.
+pub fn tellable(at: DateTime<Utc>) -> Result<DateTime<Utc>, OutOfRange> {
+    if YEARS.contains(&at.year()) {
+        Ok(at)
+    } else {
+        Err(OutOfRange)
+    }
+}
 
 /// What the clock file says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -25,20 +47,26 @@ pub enum Setting {
 }
 
 impl Setting {
-    /// The time by this setting when the real time is `real`.
-    pub fn at(self, real: DateTime<Utc>) -> DateTime<Utc> {
-        match self {
+    /// The time by this setting when the real time is `real`; `None` when it falls outside the
+    /// years a clock tells (or past what a time can hold at all).
+    pub fn at(self, real: DateTime<Utc>) -> Option<DateTime<Utc>> {
+        let at = match self {
             Self::Frozen(at) => at,
-            Self::Offset(seconds) => real + TimeDelta::seconds(seconds),
-        }
+            Self::Offset(seconds) => real.checked_add_signed(TimeDelta::try_seconds(seconds)?)?,
+        };
+        tellable(at).ok()
     }
 
-    /// The setting moved on by `by`.
-    pub fn advanced(self, by: TimeDelta) -> Self {
-        match self {
-            Self::Frozen(at) => Self::Frozen(at + by),
-            Self::Offset(seconds) => Self::Offset(seconds + by.num_seconds()),
-        }
+    /// The setting moved on by `by`, when the time it then tells at `real` is one a clock
+    /// tells.
+    pub fn advanced(self, by: TimeDelta, real: DateTime<Utc>) -> Result<Self, OutOfRange> {
+        let moved = match self {
+            Self::Frozen(at) => at.checked_add_signed(by).map(Self::Frozen),
+            Self::Offset(seconds) => seconds.checked_add(by.num_seconds()).map(Self::Offset),
+        };
+        moved
+            .filter(|moved| moved.at(real).is_some())
+            .ok_or(OutOfRange)
     }
 }
 
@@ -69,8 +97,8 @@ impl ClockFile {
         &self.path
     }
 
-    /// The setting on disk; `None` for the real time (no file, or one that cannot be read:
-    /// logged).
+    /// The setting on disk; `None` for the real time (no file, or one that cannot be read or
+    /// tells a time outside the years a clock tells: logged).
     pub fn setting(&self) -> Option<Setting> {
         let bytes = match safe_read::read_limited(&self.path, 4096) {
             Ok(bytes) => bytes,
@@ -80,8 +108,12 @@ impl ClockFile {
                 return None;
             }
         };
-        match serde_json::from_slice(&bytes) {
-            Ok(setting) => Some(setting),
+        match serde_json::from_slice::<Setting>(&bytes) {
+            Ok(setting) if setting.at(Utc::now()).is_some() => Some(setting),
+            Ok(_) => {
+                tracing::warn!(path = %self.path.display(), "the run's clock tells a time outside the years 0001 to 9999, using the real time");
+                None
+            }
             Err(error) => {
                 tracing::warn!(path = %self.path.display(), "the run's clock is not a clock, using the real time: {error}");
                 None
@@ -94,7 +126,9 @@ impl ClockFile {
     /// asks.
     pub fn now(&self) -> DateTime<Utc> {
         let real = Utc::now();
-        self.current().map_or(real, |setting| setting.at(real))
+        self.current()
+            .and_then(|setting| setting.at(real))
+            .unwrap_or(real)
     }
 
     /// [`ClockFile::setting`], from the last read while the file's stamp vouches for it.
@@ -112,6 +146,26 @@ impl ClockFile {
         let setting = self.setting();
         *last = stamp.map(|stamp| (stamp, setting));
         setting
+    }
+
+    /// Changes the setting under the run's lock (the world's, `world.lock`), so that the
+    /// changes of several processes at once are made one after the other and none is lost:
+    /// `change` sees the setting on disk now and gives the new one (`None`: the real time), or
+    /// refuses and nothing is written. The setting written, or the refusal.
+    pub fn change<E>(
+        &self,
+        change: impl FnOnce(Option<Setting>) -> Result<Option<Setting>, E>,
+    ) -> std::io::Result<Result<Option<Setting>, E>> {
+        // The world of the run whose files sit in this folder: only its lock is used.
+        let world = WorldStore::beside(&self.path);
+        world.locked(|| {
+            let setting = match change(self.setting()) {
+                Ok(setting) => setting,
+                Err(refused) => return Ok(Err(refused)),
+            };
+            self.set(setting)?;
+            Ok(Ok(setting))
+        })?
     }
 
     /// Writes `setting`, whole or not at all; `None` returns the run to the real time.
@@ -224,7 +278,11 @@ mod tests {
         let at: DateTime<Utc> = "2026-10-05T12:00:00Z".parse().unwrap();
         clock.set(Some(Setting::Frozen(at))).unwrap();
         assert_eq!(clock.now(), at);
-        let moved = clock.setting().unwrap().advanced(TimeDelta::minutes(90));
+        let moved = clock
+            .setting()
+            .unwrap()
+            .advanced(TimeDelta::minutes(90), Utc::now())
+            .unwrap();
         clock.set(Some(moved)).unwrap();
         assert_eq!(clock.now(), at + TimeDelta::minutes(90));
         clock.set(None).unwrap();
@@ -256,7 +314,7 @@ mod tests {
         );
         clock.set(None).unwrap();
         assert!((clone.now() - Utc::now()).num_seconds().abs() <= 1);
-        let ahead = Setting::Offset(0).advanced(TimeDelta::hours(1));
-        assert_eq!(ahead, Setting::Offset(3600));
+        let ahead = Setting::Offset(0).advanced(TimeDelta::hours(1), Utc::now());
+        assert_eq!(ahead, Ok(Setting::Offset(3600)));
     }
 }

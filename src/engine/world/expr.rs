@@ -4,34 +4,50 @@
 //! jq through the jaq crates: a language that people who shape JSON already know, with no
 //! I/O of its own. The natives that reach outside the program (the wall clock, the
 //! environment, input, logging, `halt`) are left out, so an answer is a function of its input
-//! alone and the run's clock is the only clock.
+//! alone, the run's clock is the only clock and no program ends the process. A program runs
+//! on the program threads (`pool.rs`), metered (`bounds.rs`).
 
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use jaq_core::load::{Arena, File, Loader};
-use jaq_core::{Compiler, Ctx, Vars, data};
+use jaq_core::{Compiler, Ctx, Vars};
 use jaq_json::{Num, Val};
 use serde_json::{Map, Number, Value};
 
+use super::bounds::{self, Deadline, Meter, Metered, Run, Stopped};
 use super::names::{Library, Reads};
+use super::pool;
 
-type Data = data::JustLut<Val>;
+type Data = Metered;
 
-/// Natives that would make an answer depend on something besides its input.
+/// Natives that would make an answer depend on something besides its input, or write to the
+/// server's stderr, or end the server (`halt`, and `halt_error` through it).
 const LEFT_OUT: &[&str] = &[
     "now",
     "env",
     "input",
     "inputs",
-    "debug",
-    "stderr",
+    "debug_empty",
+    "stderr_empty",
     "localtime",
     "strflocaltime",
     "input_filename",
     "$__prog_args",
+    "halt",
 ];
+
+/// jq's definitions that only reach a native left out: a program that names one is told it
+/// is undefined at its own line, not in jq's definitions.
+const LEFT_OUT_DEFS: &[&str] = &["halt", "halt_error", "debug", "stderr"];
+
+/// The names of jq's that would end the process, said so when a program names one.
+const STOPPERS: &[&str] = &["halt", "halt_error"];
+
+/// The deepest value a program may give: far past what a tool's answer nests, and shallow
+/// enough for every thread that writes, keeps or drops the answer.
+pub const MAX_DEPTH: usize = 512;
 
 /// The definitions every program may use beside jq's own, for the times in Asia/Dubai that
 /// SPEC §3's placeholders print (UTC+4 all year: Dubai keeps no daylight saving time).
@@ -58,6 +74,7 @@ static STANDARD_DEFS: std::sync::LazyLock<Vec<jaq_core::load::parse::Def<&'stati
         jaq_core::defs()
             .chain(jaq_std::defs())
             .chain(jaq_json::defs())
+            .filter(|def| !LEFT_OUT_DEFS.contains(&def.name))
             .collect()
     });
 
@@ -95,6 +112,8 @@ pub enum ExprError {
     Failed(String),
     #[error("the program gave no value")]
     Empty,
+    #[error(transparent)]
+    Stopped(#[from] Stopped),
 }
 
 impl Expr {
@@ -133,7 +152,8 @@ impl Expr {
         let funs = jaq_core::funs::<Data>()
             .chain(jaq_std::funs::<Data>())
             .chain(jaq_json::funs::<Data>())
-            .filter(|(name, _, _)| !LEFT_OUT.contains(name));
+            .filter(|(name, _, _)| !LEFT_OUT.contains(name) && !bounds::REPLACED.contains(name))
+            .chain(bounds::natives());
         let loader = Loader::new(std_defs);
         let arena = Arena::default();
         let program = File {
@@ -157,7 +177,12 @@ impl Expr {
                     .flat_map(|(_, errors)| errors)
                     .map(|(name, undefined)| {
                         let line = code.line_of(name);
-                        format!("{line}undefined {} `{name}`", undefined.as_str())
+                        let why = if STOPPERS.contains(&name) {
+                            ": a program cannot stop the server"
+                        } else {
+                            ""
+                        };
+                        format!("{line}undefined {} `{name}`{why}", undefined.as_str())
                     })
                     .collect::<Vec<_>>()
                     .join("; ")
@@ -189,19 +214,41 @@ impl Expr {
         self.id
     }
 
-    /// The program's first value for `input`, as JSON.
-    pub fn run(&self, input: Val) -> Result<Value, ExprError> {
-        let ctx = Ctx::<Data>::new(&self.filter.lut, Vars::new([Val::from(self.which)]));
-        let mut outputs = self.filter.id.run((ctx, input)).map(jaq_core::unwrap_valr);
-        match outputs.next() {
-            Some(Ok(value)) => to_json(&value).map_err(ExprError::Failed),
-            Some(Err(error)) => Err(ExprError::Failed(match to_json(&error.into_val()) {
-                Ok(Value::String(text)) => text,
-                Ok(other) => other.to_string(),
-                Err(text) => text,
-            })),
-            None => Err(ExprError::Empty),
-        }
+    /// The program's first value for `input`, as JSON, given by a program thread
+    /// (`pool.rs`) before `deadline`.
+    pub fn run(self: &Arc<Self>, input: Val, deadline: Deadline) -> Result<Value, ExprError> {
+        let expr = Arc::clone(self);
+        pool::run(deadline, move || expr.run_here(input, deadline)).unwrap_or(Err(
+            ExprError::Stopped(Stopped::Limit(bounds::Limit::Deadline(deadline.after))),
+        ))
+    }
+
+    /// As [`Expr::run`], on this thread: metered, and every value it made dropped before the
+    /// answer comes back, within the same bounds.
+    fn run_here(&self, input: Val, deadline: Deadline) -> Result<Value, ExprError> {
+        let meter = Meter::new(deadline);
+        bounds::metered(|| {
+            meter.check_clock();
+            let run = Run {
+                lut: &self.filter.lut,
+                meter: &meter,
+            };
+            let ctx = Ctx::<Data>::new(run, Vars::new([Val::from(self.which)]));
+            let mut outputs = self.filter.id.run((ctx, input));
+            match outputs.next() {
+                Some(Ok(value)) => to_json(&value).map_err(ExprError::Failed),
+                Some(Err(error)) => Err(ExprError::Failed(
+                    match error.get_err().map(|error| to_json(&error.into_val())) {
+                        Ok(Ok(Value::String(text))) => text,
+                        Ok(Ok(other)) => other.to_string(),
+                        Ok(Err(text)) => text,
+                        Err(_) => "the program stopped with no value".to_string(),
+                    },
+                )),
+                None => Err(ExprError::Empty),
+            }
+        })
+        .unwrap_or_else(|stopped| Err(ExprError::Stopped(stopped)))
     }
 }
 
@@ -314,8 +361,16 @@ pub fn to_val(value: &Value) -> Val {
 }
 
 /// jq's value as JSON. A whole float within 2^53 becomes an integer, as Go's `json.Marshal`
-/// writes a `float64` such as 25.0: `25`.
+/// writes a `float64` such as 25.0: `25`. A value nested deeper than [`MAX_DEPTH`] is refused.
 pub fn to_json(value: &Val) -> Result<Value, String> {
+    to_json_within(value, MAX_DEPTH)
+}
+
+fn to_json_within(value: &Val, depth: usize) -> Result<Value, String> {
+    let inner = |value: &Val| match depth.checked_sub(1) {
+        Some(depth) => to_json_within(value, depth),
+        None => Err(format!("a value nested deeper than {MAX_DEPTH} levels")),
+    };
     Ok(match value {
         Val::Null => Value::Null,
         Val::Bool(b) => Value::Bool(*b),
@@ -326,14 +381,14 @@ pub fn to_json(value: &Val) -> Result<Value, String> {
             let text = value.to_string();
             serde_json::from_str(&text).map_err(|e| format!("a string jq wrote: {e}"))?
         }
-        Val::Arr(items) => Value::Array(items.iter().map(to_json).collect::<Result<_, _>>()?),
+        Val::Arr(items) => Value::Array(items.iter().map(inner).collect::<Result<_, _>>()?),
         Val::Obj(map) => {
             let mut object = Map::with_capacity(map.len());
             for (key, value) in map.iter() {
-                let Value::String(key) = to_json(key)? else {
+                let Value::String(key) = inner(key)? else {
                     return Err(format!("an object key that is not a string: {key}"));
                 };
-                object.insert(key, to_json(value)?);
+                object.insert(key, inner(value)?);
             }
             Value::Object(object)
         }
@@ -366,10 +421,15 @@ fn number(num: &Num) -> Result<Value, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::world::bounds::Limit;
     use serde_json::json;
 
     fn run(source: &str, input: Value) -> Result<Value, ExprError> {
-        Expr::compile("", source).unwrap().run(to_val(&input))
+        Arc::new(Expr::compile("", source).unwrap()).run(to_val(&input), Deadline::from_now())
+    }
+
+    fn run_on(expr: &Arc<Expr>, input: &Value) -> Result<Value, ExprError> {
+        expr.run(to_val(input), Deadline::from_now())
     }
 
     #[test]
@@ -430,18 +490,22 @@ mod tests {
             ".a | tostring # a comment",
             "-.a",
         ];
-        let compiled = Expr::compile_all("def three: 3;", &sources).unwrap();
+        let compiled: Vec<Arc<Expr>> = Expr::compile_all("def three: 3;", &sources)
+            .unwrap()
+            .into_iter()
+            .map(Arc::new)
+            .collect();
         let answers: Vec<Value> = compiled
             .iter()
-            .map(|expr| expr.run(to_val(&json!({"a": 5}))).unwrap())
+            .map(|expr| run_on(expr, &json!({"a": 5})).unwrap())
             .collect();
         assert_eq!(answers, [json!(6), json!(10), json!("5"), json!(-5)]);
         for (expr, source) in compiled.iter().zip(sources) {
             assert_eq!(expr.source(), source);
-            let alone = Expr::compile("def three: 3;", source).unwrap();
+            let alone = Arc::new(Expr::compile("def three: 3;", source).unwrap());
             assert_eq!(
-                alone.run(to_val(&json!({"a": 5}))),
-                expr.run(to_val(&json!({"a": 5})))
+                run_on(&alone, &json!({"a": 5})),
+                run_on(expr, &json!({"a": 5}))
             );
         }
         assert!(Expr::compile_all("", &[".a", "nosuch"]).is_err());
@@ -488,8 +552,93 @@ mod tests {
 
     #[test]
     fn the_world_outside_the_input_is_out_of_reach() {
-        for source in ["now", "env", "input", "$ENV"] {
+        for source in ["now", "env", "input", "$ENV", "debug", "debug(1)", "stderr"] {
             assert!(Expr::compile("", source).is_err(), "{source} compiled");
         }
+    }
+
+    #[test]
+    fn no_program_stops_the_server() {
+        let cases = [
+            ("halt", "line 1: undefined filter `halt`"),
+            (
+                ". as $x |\n halt_error",
+                "line 2: undefined filter `halt_error`",
+            ),
+            ("halt_error(1)", "line 1: undefined filter `halt_error`"),
+        ];
+        for (source, want) in cases {
+            let error = Expr::compile("", source).unwrap_err();
+            assert_eq!(
+                error,
+                format!("{want}: a program cannot stop the server"),
+                "{source}"
+            );
+        }
+    }
+
+    fn stopped(limit: Limit) -> Result<Value, ExprError> {
+        Err(ExprError::Stopped(Stopped::Limit(limit)))
+    }
+
+    #[test]
+    fn runaway_programs_stop_at_a_limit() {
+        let cases = [
+            ("def f: f; f", stopped(Limit::Steps)),
+            ("last(0 | while(true; . + 1))", stopped(Limit::Steps)),
+            ("0 | until(false; . + 1)", stopped(Limit::Steps)),
+            ("[range(1e9)] | length", stopped(Limit::Steps)),
+            ("[limit(1e9; repeat(1))] | length", stopped(Limit::Steps)),
+            ("reduce range(1e6) as $i (null; [.])", stopped(Limit::Steps)),
+            ("def f: 1 + f; f", stopped(Limit::Depth)),
+            ("def f: [f]; f", stopped(Limit::Depth)),
+            (
+                "\"[\" * 1000000 | fromjson",
+                Err(ExprError::Failed(
+                    "cannot parse a string nested deeper than 10000 levels as JSON".to_string(),
+                )),
+            ),
+            (
+                "\"[\" * 100 + \"]\" * 100 | fromjson | length",
+                Ok(json!(1)),
+            ),
+            ("[range(3)]", Ok(json!([0, 1, 2]))),
+            ("[range(0; 1; 0.5)]", Ok(json!([0, 0.5]))),
+            ("[range(3; 0; -1)]", Ok(json!([3, 2, 1]))),
+            ("[range(0; 1; 0)] | length", stopped(Limit::Steps)),
+            (
+                "reduce range(513) as $i (null; [.])",
+                Err(ExprError::Failed(
+                    "a value nested deeper than 512 levels".to_string(),
+                )),
+            ),
+            // As deep as the steps allow: printed and dropped within the program's stack.
+            (
+                "reduce range(160000) as $i (null; [.]) | tojson | length",
+                Ok(json!(320_004)),
+            ),
+        ];
+        for (source, want) in cases {
+            assert_eq!(run(source, json!(null)), want, "{source}");
+        }
+    }
+
+    #[test]
+    fn a_slow_program_stops_at_its_deadline() {
+        let after = std::time::Duration::from_millis(300);
+        let deadline = Deadline {
+            at: std::time::Instant::now() + after,
+            after,
+        };
+        let expr =
+            Arc::new(Expr::compile("", "[range(1000)] | until(false; tojson | fromjson)").unwrap());
+        assert_eq!(
+            expr.run(to_val(&json!(null)), deadline),
+            stopped(Limit::Deadline(after))
+        );
+        assert_eq!(
+            Limit::Deadline(after).to_string(),
+            "the call's programs ran past the deadline of 300 ms (--jq-deadline)"
+        );
     }
 }

@@ -1,13 +1,16 @@
 //! The data world: the data files a person edits (`data`), the jq programs that compute
-//! answers from them (`expr`), a run's state on disk (`store`) and a run's clock (`clock`).
+//! answers from them (`expr`) and what bounds them (`bounds`, `pool`), a run's state on disk
+//! (`store`) and a run's clock (`clock`).
 //! docs/DATA_WORLD.md describes the world, docs/FORMAT.md the computed scenarios.
 
 pub mod answers;
+pub mod bounds;
 pub mod clock;
 pub mod data;
 pub mod expr;
 mod locate;
 pub mod names;
+mod pool;
 pub mod store;
 pub mod view;
 pub mod watch;
@@ -358,6 +361,11 @@ mod tests {
             },
             compiled[1].reads(),
         );
-        assert_eq!(compiled[1].run(input).unwrap(), serde_json::json!(6));
+        assert_eq!(
+            compiled[1]
+                .run(input, bounds::Deadline::from_now())
+                .unwrap(),
+            serde_json::json!(6)
+        );
     }
 }

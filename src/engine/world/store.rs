@@ -5,10 +5,12 @@
 //! rename is atomic) and no update is lost (the lock orders them).
 
 use std::fs::{File, OpenOptions};
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::SystemTime;
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{Value, json};
@@ -47,10 +49,13 @@ struct Stored {
 pub struct WorldStore {
     path: PathBuf,
     lock: PathBuf,
-    /// Whether the warning about an unreadable world file was given.
-    warned: AtomicBool,
+    /// The last unusable world file warned about: each one is warned about once, and every
+    /// other one again.
+    warned: Mutex<Option<Seen>>,
     /// The last reading of `world.json` ([`WorldStore::current`]).
     last: Mutex<Option<Reading>>,
+    /// Whether a write waits for the disk: not for a world thrown away after use.
+    durable: bool,
 }
 
 /// A reading of `world.json`: its bytes, the state they hold, and the reading's id.
@@ -65,6 +70,16 @@ struct Reading {
 
 /// A `world.json` that is there but cannot be read (the warning is given).
 struct Unreadable;
+
+/// Which unusable world file a warning was about: what was at the path (its device, inode,
+/// size and modification time, the path itself not followed), what its bytes hashed to when
+/// they were read, and why it could not be used.
+#[derive(Debug, PartialEq, Eq)]
+struct Seen {
+    identity: Option<(u64, u64, u64, Option<SystemTime>)>,
+    digest: Option<u64>,
+    why: String,
+}
 
 /// The next [`StateId::Stored`]: readings of any run never share one unless their bytes match.
 static NEXT_READING: AtomicU64 = AtomicU64::new(0);
@@ -113,9 +128,18 @@ impl WorldStore {
         Self {
             path: dir.join("world.json"),
             lock: dir.join("world.lock"),
-            warned: AtomicBool::new(false),
+            warned: Mutex::new(None),
             last: Mutex::new(None),
+            durable: true,
         }
+    }
+
+    /// The same world, thrown away after use (grading's replay): its writes do not wait for the
+    /// disk, which would cost a sync per action.
+    #[must_use]
+    pub fn scratch(mut self) -> Self {
+        self.durable = false;
+        self
     }
 
     pub fn path(&self) -> &Path {
@@ -176,16 +200,45 @@ impl WorldStore {
         }
     }
 
-    /// The bytes of `world.json`; `None` when there is none.
+    /// The bytes of `world.json`; `None` when there is none. A symlink is read through only
+    /// to a file in the run's own folder: one to another run's world would share it.
     fn bytes(&self) -> Result<Option<Vec<u8>>, Unreadable> {
+        if let Some(why) = self.foreign_symlink() {
+            self.warn(&why, None);
+            return Err(Unreadable);
+        }
         match safe_read::read_limited(&self.path, MAX_SIZE) {
             Ok(bytes) => Ok(Some(bytes)),
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(error) => {
-                self.warn(&error.to_string());
+                self.warn(&error.to_string(), None);
                 Err(Unreadable)
             }
         }
+    }
+
+    /// Why `world.json` is not to be read through, when it is a symlink to anywhere but a
+    /// file in the run's own folder.
+    fn foreign_symlink(&self) -> Option<String> {
+        let link = std::fs::symlink_metadata(&self.path).ok()?;
+        if !link.file_type().is_symlink() {
+            return None;
+        }
+        let folder = self.path.parent().unwrap_or(Path::new("."));
+        let folder = if folder.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            folder
+        };
+        let target = std::fs::canonicalize(&self.path).ok();
+        let inside = match (&target, std::fs::canonicalize(folder)) {
+            (Some(target), Ok(folder)) => target.parent() == Some(folder.as_path()),
+            _ => false,
+        };
+        let shown = std::fs::read_link(&self.path)
+            .map(|target| target.display().to_string())
+            .unwrap_or_default();
+        (!inside).then(|| format!("a symlink out of the run's folder, to {shown}"))
     }
 
     /// The world in `bytes`; `Err(true)` (with a warning) when it is not a world of this
@@ -207,19 +260,60 @@ impl WorldStore {
             Some(_) => format!("it is not a version {VERSION} world"),
             None => "it is not JSON".to_string(),
         };
-        self.warn(&why);
+        let mut digest = DefaultHasher::new();
+        bytes.hash(&mut digest);
+        self.warn(&why, Some(digest.finish()));
         Err(true)
     }
 
-    /// Where an unusable world file is kept when the run's first change replaces it.
+    /// Where an unusable world file is kept when the run's first change replaces it: a name of
+    /// its own, `world.json.unusable`, then `world.json.unusable-2` and so on, so that no
+    /// earlier one is lost.
     fn set_aside_path(&self) -> PathBuf {
-        self.path.with_extension("json.unusable")
+        let free = |path: &PathBuf| std::fs::symlink_metadata(path).is_err();
+        let first = self.path.with_extension("json.unusable");
+        if free(&first) {
+            return first;
+        }
+        (2..)
+            .map(|n| self.path.with_extension(format!("json.unusable-{n}")))
+            .find(free)
+            .unwrap_or(first)
     }
 
-    fn warn(&self, why: &str) {
-        if !self.warned.swap(true, Ordering::Relaxed) {
+    /// Warns about the unusable world file at the path now, unless the last warning was about
+    /// this one (a call reads it again while it stays).
+    fn warn(&self, why: &str, digest: Option<u64>) {
+        let identity = std::fs::symlink_metadata(&self.path).ok().map(|m| {
+            #[cfg(unix)]
+            let (device, inode) = {
+                use std::os::unix::fs::MetadataExt;
+                (m.dev(), m.ino())
+            };
+            #[cfg(not(unix))]
+            let (device, inode) = (0, 0);
+            (device, inode, m.len(), m.modified().ok())
+        });
+        let seen = Seen {
+            identity,
+            digest,
+            why: why.to_string(),
+        };
+        let mut warned = self.warned.lock().unwrap_or_else(PoisonError::into_inner);
+        if warned.as_ref() != Some(&seen) {
             tracing::warn!(path = %self.path.display(), "the run's world file cannot be used ({why}): the run starts from its seed world, and the file is kept as {} when the run first changes", self.set_aside_path().display());
+            *warned = Some(seen);
         }
+    }
+
+    /// Runs `work` holding the run's lock, which orders the changes of every process serving
+    /// the run: its world's, and its clock's.
+    pub fn locked<R>(&self, work: impl FnOnce() -> R) -> std::io::Result<R> {
+        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)?;
+        }
+        let _lock = Locked::take(&self.lock)?;
+        Ok(work())
     }
 
     /// Changes the state under the run's lock: `change` sees the state as it is now and gives
@@ -231,14 +325,20 @@ impl WorldStore {
         now: DateTime<Utc>,
         change: impl FnOnce(&Value) -> Result<(Option<Value>, R), E>,
     ) -> Result<R, StoreError<E>> {
-        let io = |error| StoreError::Io {
-            path: self.path.clone(),
-            error,
-        };
-        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(io)?;
-        }
-        let lock = Locked::take(&self.lock).map_err(io)?;
+        self.make_folder().map_err(|error| self.io(error))?;
+        let lock = Locked::take(&self.lock).map_err(|error| self.io(error))?;
+        let result = self.change(seed, now, change);
+        drop(lock);
+        result
+    }
+
+    /// [`WorldStore::update`]'s change, the run's lock held.
+    fn change<R, E>(
+        &self,
+        seed: &Value,
+        now: DateTime<Utc>,
+        change: impl FnOnce(&Value) -> Result<(Option<Value>, R), E>,
+    ) -> Result<R, StoreError<E>> {
         let (state, started, fresh, unusable) = match self.stored() {
             Ok(stored) => (stored.state, stored.started, false, false),
             Err(unusable) => (seeded(seed, now), None, true, unusable),
@@ -247,12 +347,27 @@ impl WorldStore {
         // A world seeded by this call is written even when the call changes nothing in it.
         if let Some(new) = new.or_else(|| fresh.then(|| state.clone())) {
             if unusable {
-                std::fs::rename(&self.path, self.set_aside_path()).map_err(io)?;
+                std::fs::rename(&self.path, self.set_aside_path()).map_err(|e| self.io(e))?;
             }
-            self.write(&new, started.unwrap_or(now)).map_err(io)?;
+            self.write(&new, started.unwrap_or(now))
+                .map_err(|error| self.io(error))?;
         }
-        drop(lock);
         Ok(result)
+    }
+
+    fn io<E>(&self, error: std::io::Error) -> StoreError<E> {
+        StoreError::Io {
+            path: self.path.clone(),
+            error,
+        }
+    }
+
+    /// Makes the folder `world.json` lives in.
+    fn make_folder(&self) -> std::io::Result<()> {
+        match self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            Some(dir) => std::fs::create_dir_all(dir),
+            None => Ok(()),
+        }
     }
 
     fn write(&self, state: &Value, started: DateTime<Utc>) -> std::io::Result<()> {
@@ -272,7 +387,9 @@ impl WorldStore {
         })?;
         bytes.push(b'\n');
         file.write_all(&bytes)?;
-        file.as_file().sync_data()?;
+        if self.durable {
+            file.as_file().sync_data()?;
+        }
         file.persist(&self.path).map_err(|e| e.error)?;
         Ok(())
     }
@@ -285,7 +402,15 @@ impl WorldStore {
         if !matches!(current, Current::Seed) {
             return Ok(current);
         }
-        match self.update(seed, now, |_| Ok::<_, std::convert::Infallible>((None, ()))) {
+        self.make_folder()?;
+        // While another call holds the run's lock (a write under way, which seeds the world
+        // itself), this call reads the seed as it is now rather than wait.
+        let Some(lock) = Locked::try_take(&self.lock)? else {
+            return Ok(current);
+        };
+        let seeded = self.change(seed, now, |_| Ok::<_, std::convert::Infallible>((None, ())));
+        drop(lock);
+        match seeded {
             Ok(()) => Ok(self.current()),
             Err(StoreError::Io { error, .. }) => Err(error),
             Err(StoreError::Rejected(never)) => match never {},
@@ -319,13 +444,27 @@ struct Locked(File);
 
 impl Locked {
     fn take(path: &Path) -> std::io::Result<Self> {
-        let file = OpenOptions::new()
+        let file = Self::open(path)?;
+        file.lock()?;
+        Ok(Self(file))
+    }
+
+    /// The lock when no one else holds it; `None` when someone does.
+    fn try_take(path: &Path) -> std::io::Result<Option<Self>> {
+        let file = Self::open(path)?;
+        match file.try_lock() {
+            Ok(()) => Ok(Some(Self(file))),
+            Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+            Err(std::fs::TryLockError::Error(error)) => Err(error),
+        }
+    }
+
+    fn open(path: &Path) -> std::io::Result<File> {
+        OpenOptions::new()
             .create(true)
             .truncate(false)
             .write(true)
-            .open(path)?;
-        file.lock()?;
-        Ok(Self(file))
+            .open(path)
     }
 }
 

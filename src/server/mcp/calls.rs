@@ -1,6 +1,6 @@
 //! `tools/call`: the controls' delay and fault, then the engine's answer, journalled before it
 //! goes out; or, with a forwarder (`careem-mcp record`), the upstream's answer as it came. A call whose tool file is parsed already is answered in the request's own task; a
-//! changed file is parsed again on a blocking thread.
+//! changed file is parsed again, and a jq program run, from a blocking thread.
 
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;

@@ -9,6 +9,7 @@
 
 mod bad_input;
 mod broken_files;
+mod clock;
 #[cfg(target_os = "linux")]
 mod connections;
 #[cfg(target_os = "linux")]
@@ -22,6 +23,8 @@ mod hostile_files;
 mod journal;
 mod option_bounds;
 mod output;
+#[cfg(target_os = "linux")]
+mod programs;
 mod properties;
 mod security;
 #[cfg(target_os = "linux")]
@@ -38,7 +41,10 @@ mod streams;
 #[cfg(unix)]
 mod stuck_shutdown;
 mod upstreams;
+mod windows_files;
 mod wire_edges;
+#[cfg(unix)]
+mod world_files;
 
 use std::path::Path;
 use std::process::{Command, Stdio};

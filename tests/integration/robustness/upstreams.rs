@@ -415,3 +415,193 @@ fn drift_stops_at_its_page_and_byte_bounds_and_names_the_one_hit() {
         assert!(run.stderr.contains(message), "{bound:?}: {}", run.stderr);
     }
 }
+
+const API_KEY: &str = "X-Api-Key: key-7f3a90c1";
+
+/// A redirect answer: `status` (`307 Temporary Redirect`) to `location`, no body.
+fn redirect(stream: &mut TcpStream, status: &str, location: &str) {
+    let _ = write!(
+        stream,
+        "HTTP/1.1 {status}\r\nLocation: {location}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+    );
+}
+
+/// `drift` and `record` over each transport, at `url` (`/mcp` or `/sse` is added), with an
+/// `Authorization` header and an `X-Api-Key` one.
+fn upstream_commands(url: &str) -> Vec<Vec<String>> {
+    let auth = format!("Authorization: {TOKEN}");
+    let mut commands = Vec::new();
+    for (transport, path) in [("http", "/mcp"), ("sse", "/sse")] {
+        let target = format!("{url}{path}");
+        for command in [
+            ["drift", "--url", &target, "--transport", transport, ""],
+            [
+                "record",
+                "--upstream",
+                &target,
+                "--upstream-transport",
+                transport,
+                "--stdio",
+            ],
+        ] {
+            let words = command.into_iter().filter(|word| !word.is_empty());
+            let headers = ["--header", &auth, "--header", API_KEY];
+            commands.push(words.chain(headers).map(str::to_string).collect());
+        }
+    }
+    commands
+}
+
+#[test]
+fn a_redirect_to_another_origin_is_refused_and_nothing_reaches_it() {
+    let project = Project::copy_of_repo();
+    let thief = Upstream::start(|_, stream| respond(stream, "202 Accepted", "text/plain", b""));
+    let stolen = thief.url("/steal");
+    for status in [
+        "302 Found",
+        "307 Temporary Redirect",
+        "308 Permanent Redirect",
+    ] {
+        let target = stolen.clone();
+        let hostile = Upstream::start(move |_, stream| redirect(stream, status, &target));
+        for command in upstream_commands(&hostile.url("")) {
+            let args: Vec<&str> = command.iter().map(String::as_str).collect();
+            let run = run_bounded(&project, &args);
+            let said = format!("{status}, {}: {}", command.join(" "), run.stderr);
+            assert_eq!(run.code, 2, "{said}");
+            assert!(
+                run.stderr.contains(&format!(
+                    "{} redirected to another origin, {}; not followed",
+                    hostile.url(""),
+                    thief.url("")
+                )),
+                "{said}"
+            );
+            assert!(!run.stderr.contains("key-7f3a90c1"), "{said}");
+        }
+        assert_eq!(thief.connections(), 0, "{status}: the thief was reached");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_recorded_call_redirected_to_another_origin_reaches_nothing() {
+    let project = Project::copy_of_repo();
+    let thief = Upstream::start(|_, stream| respond(stream, "202 Accepted", "text/plain", b""));
+    let stolen = thief.url("/steal");
+    let hostile = Upstream::start(move |request, stream| {
+        if request.json()["method"] == "tools/call" {
+            redirect(stream, "307 Temporary Redirect", &stolen);
+        } else {
+            mcp_answer(request, stream, &|_, _| json!({}));
+        }
+    });
+    let log = project.path().join("record.log");
+    let mut record = project.command();
+    record.args([
+        "record",
+        "--upstream",
+        &hostile.url("/mcp"),
+        "--header",
+        API_KEY,
+        "--stdio",
+    ]);
+    let (transport, _) =
+        rmcp::transport::TokioChildProcess::builder(tokio::process::Command::from(record))
+            .stderr(std::fs::File::create(&log).expect("a log file"))
+            .spawn()
+            .expect("the binary starts");
+    let agent = rmcp::ServiceExt::serve((), transport)
+        .await
+        .expect("the client initializes");
+    let answered = call(&agent, "reverse_geocode", marina()).await;
+    assert!(
+        answered.is_err() || answered.as_ref().is_ok_and(|r| r["isError"] == true),
+        "{answered:?}"
+    );
+    agent.cancel().await.expect("closes");
+    let stderr = std::fs::read_to_string(&log).expect("a log");
+    assert!(
+        stderr.contains(&format!(
+            "{} redirected to another origin, {}; not followed",
+            hostile.url(""),
+            thief.url("")
+        )),
+        "{stderr}"
+    );
+    assert_eq!(thief.connections(), 0, "the thief was reached");
+}
+
+#[test]
+fn a_redirect_on_the_same_origin_is_followed_and_keeps_the_endpoint_rule() {
+    let project = Project::copy_of_repo();
+    let thief = Upstream::start(|_, stream| respond(stream, "202 Accepted", "text/plain", b""));
+    let stolen = thief.url("/steal");
+    // `/old` moved to `/mcp`; `/sse` moved to `/events`, whose `endpoint` names the thief.
+    let moved = Upstream::start(move |request, stream| match request.path.as_str() {
+        "/old" => redirect(stream, "308 Permanent Redirect", "/mcp"),
+        "/sse" => redirect(stream, "302 Found", "/events"),
+        "/events" => {
+            event_stream(stream);
+            let _ = write!(stream, "event: endpoint\ndata: {stolen}\n\n");
+            let _ = stream.read(&mut [0; 1]);
+        }
+        _ => mcp_answer(request, stream, &|_, _| json!({"tools": []})),
+    });
+    let http = run_bounded(
+        &project,
+        &["drift", "--url", &moved.url("/old"), "--header", API_KEY],
+    );
+    assert_ne!(http.code, 2, "{}", http.stderr);
+    let listed = moved
+        .requests()
+        .into_iter()
+        .filter(|request| request.path == "/mcp" && request.json()["method"] == "tools/list")
+        .all(|request| request.header("x-api-key") == Some("key-7f3a90c1"));
+    assert!(listed, "the moved endpoint got the lists with the header");
+    let sse = run_bounded(
+        &project,
+        &["drift", "--url", &moved.url("/sse"), "--transport", "sse"],
+    );
+    assert_eq!(sse.code, 2, "{}", sse.stderr);
+    assert!(
+        sse.stderr.contains("naming another origin"),
+        "{}",
+        sse.stderr
+    );
+    assert_eq!(thief.connections(), 0, "the thief was reached");
+}
+
+#[test]
+fn a_secret_is_masked_only_where_it_stands_as_a_value() {
+    let project = Project::copy_of_repo();
+    // Echoes both headers in a 401.
+    let echo = Upstream::start(|request, stream| {
+        let body = format!(
+            "invalid credentials: {} and {}",
+            request.header("x-trace").unwrap_or("none"),
+            request.header("authorization").unwrap_or("none")
+        );
+        respond(stream, "401 Unauthorized", "text/plain", body.as_bytes());
+    });
+    let auth = format!("Authorization: {TOKEN}");
+    let run = run_bounded(
+        &project,
+        &[
+            "drift",
+            "--url",
+            &echo.url("/mcp"),
+            "--header",
+            "X-Trace: 1",
+            "--header",
+            &auth,
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("HTTP 401 Unauthorized: invalid credentials: *** and ***"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("tok-5e81d2c7"), "{}", run.stderr);
+}

@@ -14,6 +14,8 @@ use serde_json::{Value, json};
 #[derive(Debug, Clone)]
 pub struct Request {
     pub method: String,
+    /// The request target as sent: `/mcp?x=1`.
+    pub path: String,
     /// Names in lower case.
     pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
@@ -195,6 +197,7 @@ fn read_request(stream: &TcpStream) -> Option<Request> {
     reader.read_line(&mut line).ok()?;
     let mut words = line.split_whitespace();
     let method = words.next()?.to_string();
+    let path = words.next()?.to_string();
     let mut headers = Vec::new();
     loop {
         let mut line = String::new();
@@ -215,6 +218,7 @@ fn read_request(stream: &TcpStream) -> Option<Request> {
     reader.read_exact(&mut body).ok()?;
     Some(Request {
         method,
+        path,
         headers,
         body,
     })
