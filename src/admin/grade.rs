@@ -18,7 +18,7 @@ use crate::engine::Engine;
 use crate::engine::grade::{self, Expected, Verdict};
 
 /// One verdict, with what it is about.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct Graded {
     pub run: String,
     /// The expected file.
@@ -30,7 +30,7 @@ pub struct Graded {
 }
 
 /// Every verdict, and over several runs the pass rate and pass^k.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct Report {
     pub passed: bool,
     /// Verdicts passed of verdicts given.

@@ -56,7 +56,11 @@ pub use grade::{Graded, Report};
 pub use reset::Reset;
 pub(crate) use run::InRun;
 pub use run::{DEFAULT_RUN, missing_run};
-pub use runs::{Removed, RunsAnswer};
+pub use runs::{REMOVE_NEEDS_RUN, Removed, RunsAnswer};
+pub use scenarios::{
+    DefaultEntry, EntrySet, Ignored, ScenarioRow, ScenariosAnswer, StepsBody, ToolScenarios,
+    listing,
+};
 pub use token::{Token, TokenError};
 pub use words::force_refusal;
 
@@ -144,6 +148,7 @@ fn api() -> (Router<Admin>, utoipa::openapi::OpenApi) {
         .routes(routes!(scenarios::list))
         .routes(routes!(scenarios::force, scenarios::clear))
         .routes(routes!(scenarios::set_entry))
+        .routes(routes!(scenarios::set_steps))
         .routes(routes!(clock::show, clock::set, clock::real))
         .routes(routes!(clock::advance))
         .routes(routes!(world::show))

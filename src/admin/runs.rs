@@ -9,6 +9,9 @@ use utoipa::ToSchema;
 use super::Admin;
 use super::error::{ApiError, ErrorBody, blocking};
 use super::run::InRun;
+
+/// What removing the default run says: it has no folder of its own.
+pub const REMOVE_NEEDS_RUN: &str = "--remove deletes a run's folder: name the run with --run NAME";
 use crate::engine::{absolute, runs};
 
 /// Every run that has a folder, sorted; the default run is always there besides.
@@ -52,10 +55,7 @@ pub struct Removed {
               (status = 400, description = "`default`, or not a run name", body = ErrorBody)))]
 pub(crate) async fn remove(run: InRun) -> Result<Json<Removed>, ApiError> {
     let Some(name) = run.run.clone() else {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "--remove deletes a run's folder: name the run with --run NAME",
-        ));
+        return Err(ApiError::new(StatusCode::BAD_REQUEST, REMOVE_NEEDS_RUN));
     };
     blocking(move || {
         let folder = absolute(&run.project.run_dir(&name)).display().to_string();

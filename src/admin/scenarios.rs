@@ -4,144 +4,201 @@
 //! `reset` do.
 
 use axum::Json;
-use axum::extract::Path;
+use axum::extract::{Path, Query};
+use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 
 use super::error::{ApiError, ErrorBody, JsonBody, blocking};
 use super::run::InRun;
 use super::words::force_answer;
 use crate::engine::{
-    Control, Controls, DEFAULT_ENTRY, Fault, catalog, force, overrides, scenario_kind,
+    Controls, DEFAULT_ENTRY, Fault, Step, absolute, catalog, did_you_mean, entry_notes, force,
+    overrides, scenario_kind,
 };
 
-/// Every tool's scenarios and what the overrides file asks now (`scenarios.js`, `controls.js`).
-#[derive(Debug, Serialize, ToSchema)]
-pub(crate) struct ScenariosAnswer {
+/// Every tool's scenarios and what the overrides file asks now: what `careem-mcp scenarios`
+/// prints, and what the dashboard's `scenarios.js` and `controls.js` show.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct ScenariosAnswer {
     /// The overrides file's path.
-    overrides: String,
+    pub overrides: String,
     /// Why the overrides file does not read, when it does not.
-    problem: Option<String>,
-    faults: Vec<&'static str>,
-    default: DefaultEntry,
-    ignored: Vec<Ignored>,
-    tools: Vec<ToolScenarios>,
+    pub problem: Option<String>,
+    pub faults: Vec<String>,
+    pub default: DefaultEntry,
+    pub ignored: Vec<Ignored>,
+    pub tools: Vec<ToolScenarios>,
+    /// Every entry of the file in words (sequences, delays, faults) and those that cannot be
+    /// used, with why, as `careem-mcp scenarios` lists them under `entries:`.
+    pub notes: Vec<String>,
 }
 
 /// The `*` entry, the default for every tool.
-#[derive(Debug, Serialize, ToSchema)]
-pub(crate) struct DefaultEntry {
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct DefaultEntry {
     #[schema(value_type = Option<Object>)]
-    entry: Option<Value>,
-    ignored: Option<String>,
+    pub entry: Option<Value>,
+    pub ignored: Option<String>,
 }
 
 /// An entry the engine skips, with the reason.
-#[derive(Debug, Serialize, ToSchema)]
-pub(crate) struct Ignored {
-    tool: String,
-    reason: String,
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct Ignored {
+    pub tool: String,
+    pub reason: String,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
-pub(crate) struct ToolScenarios {
-    tool: String,
-    domain: Option<String>,
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct ToolScenarios {
+    pub tool: String,
+    pub domain: Option<String>,
     /// The tool's entry in the overrides file, as it stands there.
     #[schema(value_type = Option<Object>)]
-    forced: Option<Value>,
-    ignored: Option<String>,
-    scenarios: Vec<ScenarioRow>,
+    pub forced: Option<Value>,
+    pub ignored: Option<String>,
+    pub scenarios: Vec<ScenarioRow>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
-pub(crate) struct ScenarioRow {
-    name: String,
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct ScenarioRow {
+    pub name: String,
     /// `default`, `match`, `forced-only`, `error` or `error-forced-only`.
     #[schema(value_type = String)]
-    kind: scenario_kind::ScenarioKind,
-    label: &'static str,
+    pub kind: scenario_kind::ScenarioKind,
+    pub label: String,
+    /// Its `json match` rule.
     #[schema(value_type = Option<Object>)]
-    rule: Option<Value>,
+    pub rule: Option<Value>,
+    /// Its `jq when` condition, as the file writes it.
+    pub when: Option<String>,
     /// Whether the tool's entry names this scenario.
-    forced: bool,
+    pub forced: bool,
+    /// How the tool's entry forces it, in words (`always`, `step 2`), empty when it does not.
+    pub forcing: String,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct ScenariosQuery {
+    /// Only this tool (and the `*` entry).
+    tool: Option<String>,
 }
 
 /// Every tool's scenarios, the run's overrides entries and the entries the engine ignores.
 #[utoipa::path(get, path = "/runs/{run}/scenarios", tag = "scenarios",
-    params(("run" = String, Path, description = "The run; `default` for plain /mcp")),
-    responses((status = 200, body = ScenariosAnswer), (status = 400, body = ErrorBody)))]
-pub(crate) async fn list(run: InRun) -> Result<Json<ScenariosAnswer>, ApiError> {
+    params(("run" = String, Path, description = "The run; `default` for plain /mcp"), ScenariosQuery),
+    responses((status = 200, body = ScenariosAnswer),
+              (status = 400, body = ErrorBody),
+              (status = 404, description = "`tool` names no tool", body = ErrorBody)))]
+pub(crate) async fn list(
+    run: InRun,
+    Query(query): Query<ScenariosQuery>,
+) -> Result<Json<ScenariosAnswer>, ApiError> {
     blocking(move || {
         let config = run.engine.config();
-        let loaded = catalog::load(&config.tools_dir);
-        // The strict read tells a file someone broke by hand from an empty one; the page says so
-        // instead of showing "nothing forced".
-        let (forced, problem) = match overrides::read_strict(&config.overrides) {
-            Ok(forced) => (forced, None),
-            Err(error) => (
-                overrides::read_lenient(&config.overrides),
-                Some(error.to_string()),
-            ),
-        };
-        // Entries the engine skips (a bad delay typed by hand, a scenario key on `*`) show with
-        // the reason, as `careem-mcp scenarios` shows them.
-        let problems = Controls::from_overrides(&forced).problems;
-        let reason = |tool: &str| {
-            problems
-                .iter()
-                .find(|p| p.tool == tool)
-                .map(|p| p.message.clone())
-        };
-        let tools: Vec<ToolScenarios> = loaded
-            .tool_files()
-            .map(|file| {
-                // An entry is a scenario name, or a sequence / delay / fault (the CLI's controls):
-                // every scenario it names shows as forced.
-                let entry = forced.get(&file.tool);
-                let named: Vec<String> = entry
-                    .and_then(|value| Control::parse(&file.tool, value).ok())
-                    .map(|control| control.scenario_names().map(str::to_string).collect())
-                    .unwrap_or_default();
-                let scenarios = scenario_kind::kinds(&file.scenarios)
-                    .into_iter()
-                    .map(|(scenario, kind)| ScenarioRow {
-                        name: scenario.name.clone(),
-                        kind,
-                        label: kind.label(),
-                        rule: scenario.rule.clone(),
-                        forced: named.iter().any(|n| n.eq_ignore_ascii_case(&scenario.name)),
-                    })
-                    .collect();
-                ToolScenarios {
-                    tool: file.tool.clone(),
-                    domain: file.domain.clone(),
-                    forced: entry.cloned(),
-                    ignored: reason(&file.tool),
-                    scenarios,
-                }
-            })
-            .collect();
-        Ok(Json(ScenariosAnswer {
-            overrides: config.overrides.display().to_string(),
-            problem,
-            faults: Fault::ALL.iter().map(|f| f.name()).collect(),
-            default: DefaultEntry {
-                entry: forced.get(DEFAULT_ENTRY).cloned(),
-                ignored: reason(DEFAULT_ENTRY),
-            },
-            ignored: problems
-                .iter()
-                .map(|p| Ignored {
-                    tool: p.tool.clone(),
-                    reason: p.message.clone(),
-                })
-                .collect(),
-            tools,
-        }))
+        listing(&config.tools_dir, &config.overrides, query.tool.as_deref())
+            .map(Json)
+            .map_err(|refusal| ApiError::new(StatusCode::NOT_FOUND, refusal))
     })
     .await
+}
+
+/// The scenarios of the tools in `tools_dir` (only `only`'s, when named) and what the overrides
+/// file at `overrides_path` asks of them: the API's answer and what `careem-mcp scenarios`
+/// prints.
+///
+/// # Errors
+///
+/// `only` names no tool: the refusal in the CLI's words.
+pub fn listing(
+    tools_dir: &std::path::Path,
+    overrides_path: &std::path::Path,
+    only: Option<&str>,
+) -> Result<ScenariosAnswer, String> {
+    let loaded = catalog::load(tools_dir);
+    let files: Vec<_> = loaded
+        .tool_files()
+        .filter(|f| only.is_none_or(|t| f.tool == t))
+        .collect();
+    if let Some(tool) = only
+        && files.is_empty()
+    {
+        let hint = did_you_mean(tool, loaded.tool_files().map(|f| f.tool.as_str()));
+        return Err(format!("unknown tool {tool:?}{hint}"));
+    }
+    // The strict read tells a file someone broke by hand from an empty one; the page says so
+    // instead of showing "nothing forced".
+    let (forced, problem) = match overrides::read_strict(overrides_path) {
+        Ok(forced) => (forced, None),
+        Err(error) => (
+            overrides::read_lenient(overrides_path),
+            Some(error.to_string()),
+        ),
+    };
+    // Entries the engine skips (a bad delay typed by hand, a scenario key on `*`) show with
+    // the reason, as `careem-mcp scenarios` shows them.
+    let controls = Controls::from_overrides(&forced);
+    let reason = |tool: &str| {
+        controls
+            .problems
+            .iter()
+            .find(|p| p.tool == tool)
+            .map(|p| p.message.clone())
+    };
+    let tools: Vec<ToolScenarios> = files
+        .iter()
+        .map(|file| {
+            // An entry is a scenario name, or a sequence / delay / fault (the CLI's controls):
+            // every scenario it names shows as forced.
+            let entry = forced.get(&file.tool);
+            let control = controls.tool(&file.tool).map(|entry| &entry.control);
+            let scenarios = scenario_kind::kinds(&file.scenarios)
+                .into_iter()
+                .map(|(scenario, kind)| {
+                    let forcing = control
+                        .map(|c| c.forcing(&scenario.name).to_string())
+                        .unwrap_or_default();
+                    ScenarioRow {
+                        name: scenario.name.clone(),
+                        kind,
+                        label: kind.label().to_string(),
+                        rule: scenario.rule.clone(),
+                        when: scenario.when.as_ref().map(|when| when.source.clone()),
+                        forced: !forcing.is_empty(),
+                        forcing,
+                    }
+                })
+                .collect();
+            ToolScenarios {
+                tool: file.tool.clone(),
+                domain: file.domain.clone(),
+                forced: entry.cloned(),
+                ignored: reason(&file.tool),
+                scenarios,
+            }
+        })
+        .collect();
+    Ok(ScenariosAnswer {
+        overrides: absolute(overrides_path).display().to_string(),
+        problem,
+        faults: Fault::ALL.iter().map(|f| f.name().to_string()).collect(),
+        default: DefaultEntry {
+            entry: forced.get(DEFAULT_ENTRY).cloned(),
+            ignored: reason(DEFAULT_ENTRY),
+        },
+        ignored: controls
+            .problems
+            .iter()
+            .map(|p| Ignored {
+                tool: p.tool.clone(),
+                reason: p.message.clone(),
+            })
+            .collect(),
+        notes: entry_notes(&controls, &files, only),
+        tools,
+    })
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -193,11 +250,11 @@ pub(crate) struct EntryBody {
 }
 
 /// A tool's entry as the overrides file now holds it; `null` when cleared.
-#[derive(Debug, Serialize, ToSchema)]
-pub(crate) struct EntrySet {
-    tool: String,
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct EntrySet {
+    pub tool: String,
     #[schema(value_type = Option<Object>)]
-    entry: Option<Value>,
+    pub entry: Option<Value>,
 }
 
 /// Sets a tool's (or `*`'s) whole entry: sequences, delays, faults and rates, checked by the
@@ -222,6 +279,73 @@ pub(crate) async fn set_entry(
             &config.overrides,
             &tool,
             body.entry.as_ref(),
+        )
+        .map(|control| {
+            Json(EntrySet {
+                tool,
+                entry: control.map(|c| c.to_value()),
+            })
+        })
+        .map_err(force_answer)
+    })
+    .await
+}
+
+/// The steps `careem-mcp scenario TOOL STEP… [--delay] [--fault] [--rate]` is given.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct StepsBody {
+    /// Scenario names (one forces it on every call, several make a sequence) or `fault:KIND`.
+    #[serde(default)]
+    pub steps: Vec<String>,
+    /// Applies to every call: `2s`, `200ms..1500ms`.
+    #[serde(default)]
+    pub delay: Option<String>,
+    #[serde(default)]
+    pub fault: Option<String>,
+    #[serde(default)]
+    pub rate: Option<f64>,
+}
+
+/// Sets the tool's entry from steps as `careem-mcp scenario` takes them, names checked and
+/// spelled as the file spells them; no steps and no options clear it.
+#[utoipa::path(put, path = "/runs/{run}/scenarios/{tool}/steps", tag = "scenarios",
+    params(("run" = String, Path, description = "The run; `default` for plain /mcp"),
+           ("tool" = String, Path, description = "The tool, or `*` for the default of every tool")),
+    request_body = StepsBody,
+    responses((status = 200, body = EntrySet),
+              (status = 400, description = "A delay, fault or rate that does not read", body = ErrorBody),
+              (status = 404, description = "An unknown tool or scenario; `known` lists the names", body = ErrorBody),
+              (status = 409, description = "The overrides file is not valid", body = ErrorBody)))]
+pub(crate) async fn set_steps(
+    run: InRun,
+    Path((_, tool)): Path<(String, String)>,
+    JsonBody(body): JsonBody<StepsBody>,
+) -> Result<Json<EntrySet>, ApiError> {
+    let bad = |why: String| ApiError::new(StatusCode::BAD_REQUEST, why);
+    let each = Step {
+        scenario: None,
+        delay: body
+            .delay
+            .as_deref()
+            .map(str::parse)
+            .transpose()
+            .map_err(bad)?,
+        fault: body
+            .fault
+            .as_deref()
+            .map(str::parse)
+            .transpose()
+            .map_err(bad)?,
+        rate: body.rate,
+    };
+    blocking(move || {
+        let config = run.engine.config();
+        force::set_steps(
+            &config.tools_dir,
+            &config.overrides,
+            &tool,
+            &body.steps,
+            each,
         )
         .map(|control| {
             Json(EntrySet {

@@ -89,6 +89,12 @@ pub struct GlobalArgs {
         env = "CAREEM_MCP_ADMIN_TOKEN_FILE"
     )]
     pub admin_token_file: Option<PathBuf>,
+    /// Act on the server whose admin API is at this URL (`serve --admin`, docs/ADMIN.md)
+    /// instead of the project's files: `scenario`, `scenarios`, `reset`, `clock`, `world`,
+    /// `calls` and `grade`, with the same output and exit codes. The token is
+    /// --admin-token-file's or CAREEM_MCP_ADMIN_TOKEN's.
+    #[arg(long, global = true, value_name = "URL", env = "CAREEM_MCP_SERVER")]
+    pub server: Option<String>,
 }
 
 /// An address to listen on: `HOST:PORT`, `[IPV6]:PORT`, or a port alone (on 127.0.0.1).

@@ -350,6 +350,7 @@ async fn the_openapi_document_describes_every_endpoint() {
         "PUT /runs/{run}/scenarios/{tool}",
         "DELETE /runs/{run}/scenarios/{tool}",
         "PUT /runs/{run}/scenarios/{tool}/entry",
+        "PUT /runs/{run}/scenarios/{tool}/steps",
         "GET /runs/{run}/clock",
         "PUT /runs/{run}/clock",
         "DELETE /runs/{run}/clock",

@@ -16,6 +16,7 @@ mod journey_food;
 mod journey_rides;
 mod project;
 mod record;
+mod remote;
 mod robustness;
 mod runs;
 mod server;

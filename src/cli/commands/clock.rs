@@ -9,10 +9,13 @@ use crate::engine::{ClockFile, ClockSetting, ProjectLayout};
 pub fn run(layout: &ProjectLayout, change: Option<ClockChange>) -> anyhow::Result<Status> {
     let clock = ClockFile::beside(&layout.overrides);
     let Some(change) = change else {
-        printer::out(&describe(clock.setting()))?;
-        return Ok(Status::Success);
+        return print(clock.setting());
     };
-    let setting = move_clock(&clock, &clock_move(change))?;
+    print(move_clock(&clock, &clock_move(change))?)
+}
+
+/// Prints the clock set so, here or through the API.
+pub fn print(setting: Option<ClockSetting>) -> anyhow::Result<Status> {
     printer::out(&describe(setting))?;
     Ok(Status::Success)
 }
@@ -27,7 +30,7 @@ pub fn clock_move(change: ClockChange) -> ClockMove {
 }
 
 /// The clock in one line: the time it tells and why.
-pub fn describe(setting: Option<ClockSetting>) -> String {
+fn describe(setting: Option<ClockSetting>) -> String {
     let now = clock_now(setting).format("%Y-%m-%dT%H:%M:%SZ");
     match setting {
         None => format!("clock: {now} (real time)"),

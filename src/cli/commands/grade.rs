@@ -27,17 +27,7 @@ pub fn run(
             project.tools.display()
         )
     })?;
-    let expected: Vec<(PathBuf, Expected)> = args
-        .expected
-        .iter()
-        .map(|path| {
-            let text = grade::read_expected(path)
-                .with_context(|| format!("{}: cannot read", path.display()))?;
-            let expected =
-                Expected::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-            Ok((path.clone(), expected))
-        })
-        .collect::<anyhow::Result<_>>()?;
+    let expected = read_all(&args.expected)?;
     let mut verdicts = Vec::new();
     for name in &names {
         let layout = match name {
@@ -45,7 +35,7 @@ pub fn run(
             None => project.clone(),
         };
         let run_engine = engine.for_run(layout.overrides.clone());
-        for (path, expected) in &expected {
+        for (path, _, expected) in &expected {
             let scratch = tempfile::tempdir().context("cannot make a scratch folder")?;
             let verdict = grade::grade(&run_engine, &layout.journal, expected, scratch.path())
                 .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
@@ -58,10 +48,29 @@ pub fn run(
             });
         }
     }
-    let report = Report::of(verdicts, names.len());
-    let text = match args.format {
-        GradeFormat::Human => human(&report),
-        GradeFormat::Json => serde_json::to_string_pretty(&report)?,
+    print(&Report::of(verdicts, names.len()), args.format)
+}
+
+/// Each expected file: its path, its text and what it expects; the first that cannot be read
+/// or does not parse ends the command, as it names the file.
+pub fn read_all(paths: &[PathBuf]) -> anyhow::Result<Vec<(PathBuf, String, Expected)>> {
+    paths
+        .iter()
+        .map(|path| {
+            let text = grade::read_expected(path)
+                .with_context(|| format!("{}: cannot read", path.display()))?;
+            let expected =
+                Expected::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            Ok((path.clone(), text, expected))
+        })
+        .collect()
+}
+
+/// Prints the report in `format`, here or through the API; exit 0 when every verdict passed.
+pub fn print(report: &Report, format: GradeFormat) -> anyhow::Result<Status> {
+    let text = match format {
+        GradeFormat::Human => human(report),
+        GradeFormat::Json => serde_json::to_string_pretty(report)?,
         GradeFormat::Junit => report.junit(),
     };
     printer::out(&text)?;
@@ -107,7 +116,7 @@ fn absolute_display(path: &Path) -> String {
 }
 
 /// Whether `name` matches `pattern`, where `*` stands for any characters.
-fn matches(pattern: &str, name: &str) -> bool {
+pub fn matches(pattern: &str, name: &str) -> bool {
     let parts: Vec<&str> = pattern.split('*').collect();
     let [first, middle @ .., last] = parts.as_slice() else {
         return pattern == name;

@@ -1,21 +1,21 @@
 //! One file per subcommand; this one routes to them and builds what they share.
 
 mod call;
-mod calls;
-mod clock;
+pub(super) mod calls;
+pub(super) mod clock;
 mod completions;
 mod dashboard;
 mod drift;
 mod export;
-mod grade;
+pub(super) mod grade;
 mod lint;
 mod reach;
 mod record;
-mod scenario;
-mod scenarios;
+pub(super) mod scenario;
+pub(super) mod scenarios;
 mod serve;
 mod verify;
-mod world;
+pub(super) mod world;
 
 use std::path::Path;
 
@@ -35,6 +35,11 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
         journal: global.journal.as_deref(),
     });
     init_logging(log_level(&cli.command));
+    if let Some(url) = global.server.as_deref()
+        && let Some(done) = super::remote::dispatch(url, &global, &cli.command)
+    {
+        return done;
+    }
     crate::engine::world::bounds::set_deadline(global.jq_deadline);
     let run = global.run.as_ref();
     match cli.command {
