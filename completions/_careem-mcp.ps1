@@ -52,6 +52,7 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('world', 'world', [CompletionResultType]::ParameterValue, 'Show the run''s world: the basket, the orders and rides with their status now, and the clock (what `serve --stateful` remembers)')
             [CompletionResult]::new('grade', 'grade', [CompletionResultType]::ParameterValue, 'Grade an agent''s run by its end state: replay the expected actions on a fresh copy of the run''s world and compare the two ends. Exit 0 when they agree, 1 when they differ, 2 when grading could not run')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write the tools as SPEC''s format alone reads them: every computed scenario rendered for its sample arguments on the seed world, its times as `{{now±…}}` placeholders')
+            [CompletionResult]::new('tasks', 'tasks', [CompletionResultType]::ParameterValue, 'The task suite an agent is scored on (docs/TASKS.md): list the tasks, show one, make a run into a task''s start, grade the run')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -477,6 +478,129 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'careem-mcp;tasks' {
+            [CompletionResult]::new('--tasks-dir', '--tasks-dir', [CompletionResultType]::ParameterName, 'The folder of task files, one `<id>.json` each [default: <project>/tasks]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, '`human`, or `json` for harnesses')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path')
+            [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder')
+            [CompletionResult]::new('--overrides', '--overrides', [CompletionResultType]::ParameterName, 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]')
+            [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]')
+            [CompletionResult]::new('--run', '--run', [CompletionResultType]::ParameterName, 'The run to act on: its own overrides file and journal in `<project>/.run/runs/<NAME>/`, which clients reach at /mcp/<NAME> (or `serve --stdio --run NAME`). 1 to 64 of a-z, 0-9, `-` and `_` [default: the project''s own .run/overrides.json and .run/calls.jsonl]')
+            [CompletionResult]::new('--journal-max-size', '--journal-max-size', [CompletionResultType]::ParameterName, 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)')
+            [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
+            [CompletionResult]::new('--jq-deadline', '--jq-deadline', [CompletionResultType]::ParameterName, 'Stop a call''s jq programs (a tool file''s `jq when`, `jq update`, `jq response`) after this many seconds: the call answers `internal server error` and the log says which program. A program also stops after 500,000 steps, or when it recurses too deep')
+            [CompletionResult]::new('--admin-token-file', '--admin-token-file', [CompletionResultType]::ParameterName, 'A file holding the admin API''s bearer token (its first line): what `serve --admin` requires of every request. Without it the token is CAREEM_MCP_ADMIN_TOKEN''s value')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Act on the server whose admin API is at this URL (`serve --admin`, docs/ADMIN.md) instead of the project''s files: `scenario`, `scenarios`, `reset`, `clock`, `world`, `calls` and `grade`, with the same output and exit codes. The token is --admin-token-file''s or CAREEM_MCP_ADMIN_TOKEN''s')
+            [CompletionResult]::new('--stateful', '--stateful', [CompletionResultType]::ParameterName, 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Every task: its id, difficulty, tags and title')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'One task: the request, the start, and the expected file `grade` reads')
+            [CompletionResult]::new('start', 'start', [CompletionResultType]::ParameterValue, 'Make a run (the task''s id, or --run) into the task''s start: forget what the run held, force its scenarios, seed its world at its clock; print the run''s MCP path and the request')
+            [CompletionResult]::new('grade', 'grade', [CompletionResultType]::ParameterValue, 'Grade a run (the task''s id, or --run) against the task''s expected actions and checks, as `grade` does. Exit 0 passed, 1 failed, 2 could not grade')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'careem-mcp;tasks;list' {
+            [CompletionResult]::new('--tasks-dir', '--tasks-dir', [CompletionResultType]::ParameterName, 'The folder of task files, one `<id>.json` each [default: <project>/tasks]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, '`human`, or `json` for harnesses')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path')
+            [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder')
+            [CompletionResult]::new('--overrides', '--overrides', [CompletionResultType]::ParameterName, 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]')
+            [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]')
+            [CompletionResult]::new('--run', '--run', [CompletionResultType]::ParameterName, 'The run to act on: its own overrides file and journal in `<project>/.run/runs/<NAME>/`, which clients reach at /mcp/<NAME> (or `serve --stdio --run NAME`). 1 to 64 of a-z, 0-9, `-` and `_` [default: the project''s own .run/overrides.json and .run/calls.jsonl]')
+            [CompletionResult]::new('--journal-max-size', '--journal-max-size', [CompletionResultType]::ParameterName, 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)')
+            [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
+            [CompletionResult]::new('--jq-deadline', '--jq-deadline', [CompletionResultType]::ParameterName, 'Stop a call''s jq programs (a tool file''s `jq when`, `jq update`, `jq response`) after this many seconds: the call answers `internal server error` and the log says which program. A program also stops after 500,000 steps, or when it recurses too deep')
+            [CompletionResult]::new('--admin-token-file', '--admin-token-file', [CompletionResultType]::ParameterName, 'A file holding the admin API''s bearer token (its first line): what `serve --admin` requires of every request. Without it the token is CAREEM_MCP_ADMIN_TOKEN''s value')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Act on the server whose admin API is at this URL (`serve --admin`, docs/ADMIN.md) instead of the project''s files: `scenario`, `scenarios`, `reset`, `clock`, `world`, `calls` and `grade`, with the same output and exit codes. The token is --admin-token-file''s or CAREEM_MCP_ADMIN_TOKEN''s')
+            [CompletionResult]::new('--stateful', '--stateful', [CompletionResultType]::ParameterName, 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'careem-mcp;tasks;show' {
+            [CompletionResult]::new('--tasks-dir', '--tasks-dir', [CompletionResultType]::ParameterName, 'The folder of task files, one `<id>.json` each [default: <project>/tasks]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, '`human`, or `json` for harnesses')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path')
+            [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder')
+            [CompletionResult]::new('--overrides', '--overrides', [CompletionResultType]::ParameterName, 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]')
+            [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]')
+            [CompletionResult]::new('--run', '--run', [CompletionResultType]::ParameterName, 'The run to act on: its own overrides file and journal in `<project>/.run/runs/<NAME>/`, which clients reach at /mcp/<NAME> (or `serve --stdio --run NAME`). 1 to 64 of a-z, 0-9, `-` and `_` [default: the project''s own .run/overrides.json and .run/calls.jsonl]')
+            [CompletionResult]::new('--journal-max-size', '--journal-max-size', [CompletionResultType]::ParameterName, 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)')
+            [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
+            [CompletionResult]::new('--jq-deadline', '--jq-deadline', [CompletionResultType]::ParameterName, 'Stop a call''s jq programs (a tool file''s `jq when`, `jq update`, `jq response`) after this many seconds: the call answers `internal server error` and the log says which program. A program also stops after 500,000 steps, or when it recurses too deep')
+            [CompletionResult]::new('--admin-token-file', '--admin-token-file', [CompletionResultType]::ParameterName, 'A file holding the admin API''s bearer token (its first line): what `serve --admin` requires of every request. Without it the token is CAREEM_MCP_ADMIN_TOKEN''s value')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Act on the server whose admin API is at this URL (`serve --admin`, docs/ADMIN.md) instead of the project''s files: `scenario`, `scenarios`, `reset`, `clock`, `world`, `calls` and `grade`, with the same output and exit codes. The token is --admin-token-file''s or CAREEM_MCP_ADMIN_TOKEN''s')
+            [CompletionResult]::new('--stateful', '--stateful', [CompletionResultType]::ParameterName, 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'careem-mcp;tasks;start' {
+            [CompletionResult]::new('--tasks-dir', '--tasks-dir', [CompletionResultType]::ParameterName, 'The folder of task files, one `<id>.json` each [default: <project>/tasks]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, '`human`, or `json` for harnesses')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path')
+            [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder')
+            [CompletionResult]::new('--overrides', '--overrides', [CompletionResultType]::ParameterName, 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]')
+            [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]')
+            [CompletionResult]::new('--run', '--run', [CompletionResultType]::ParameterName, 'The run to act on: its own overrides file and journal in `<project>/.run/runs/<NAME>/`, which clients reach at /mcp/<NAME> (or `serve --stdio --run NAME`). 1 to 64 of a-z, 0-9, `-` and `_` [default: the project''s own .run/overrides.json and .run/calls.jsonl]')
+            [CompletionResult]::new('--journal-max-size', '--journal-max-size', [CompletionResultType]::ParameterName, 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)')
+            [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
+            [CompletionResult]::new('--jq-deadline', '--jq-deadline', [CompletionResultType]::ParameterName, 'Stop a call''s jq programs (a tool file''s `jq when`, `jq update`, `jq response`) after this many seconds: the call answers `internal server error` and the log says which program. A program also stops after 500,000 steps, or when it recurses too deep')
+            [CompletionResult]::new('--admin-token-file', '--admin-token-file', [CompletionResultType]::ParameterName, 'A file holding the admin API''s bearer token (its first line): what `serve --admin` requires of every request. Without it the token is CAREEM_MCP_ADMIN_TOKEN''s value')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Act on the server whose admin API is at this URL (`serve --admin`, docs/ADMIN.md) instead of the project''s files: `scenario`, `scenarios`, `reset`, `clock`, `world`, `calls` and `grade`, with the same output and exit codes. The token is --admin-token-file''s or CAREEM_MCP_ADMIN_TOKEN''s')
+            [CompletionResult]::new('--stateful', '--stateful', [CompletionResultType]::ParameterName, 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'careem-mcp;tasks;grade' {
+            [CompletionResult]::new('--tasks-dir', '--tasks-dir', [CompletionResultType]::ParameterName, 'The folder of task files, one `<id>.json` each [default: <project>/tasks]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, '`human`, or `json` for harnesses')
+            [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path')
+            [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder')
+            [CompletionResult]::new('--overrides', '--overrides', [CompletionResultType]::ParameterName, 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]')
+            [CompletionResult]::new('--journal', '--journal', [CompletionResultType]::ParameterName, 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]')
+            [CompletionResult]::new('--run', '--run', [CompletionResultType]::ParameterName, 'The run to act on: its own overrides file and journal in `<project>/.run/runs/<NAME>/`, which clients reach at /mcp/<NAME> (or `serve --stdio --run NAME`). 1 to 64 of a-z, 0-9, `-` and `_` [default: the project''s own .run/overrides.json and .run/calls.jsonl]')
+            [CompletionResult]::new('--journal-max-size', '--journal-max-size', [CompletionResultType]::ParameterName, 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)')
+            [CompletionResult]::new('--clock', '--clock', [CompletionResultType]::ParameterName, 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Make `uuid` and `rand:` placeholders deterministic with this seed')
+            [CompletionResult]::new('--jq-deadline', '--jq-deadline', [CompletionResultType]::ParameterName, 'Stop a call''s jq programs (a tool file''s `jq when`, `jq update`, `jq response`) after this many seconds: the call answers `internal server error` and the log says which program. A program also stops after 500,000 steps, or when it recurses too deep')
+            [CompletionResult]::new('--admin-token-file', '--admin-token-file', [CompletionResultType]::ParameterName, 'A file holding the admin API''s bearer token (its first line): what `serve --admin` requires of every request. Without it the token is CAREEM_MCP_ADMIN_TOKEN''s value')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'Act on the server whose admin API is at this URL (`serve --admin`, docs/ADMIN.md) instead of the project''s files: `scenario`, `scenarios`, `reset`, `clock`, `world`, `calls` and `grade`, with the same output and exit codes. The token is --admin-token-file''s or CAREEM_MCP_ADMIN_TOKEN''s')
+            [CompletionResult]::new('--stateful', '--stateful', [CompletionResultType]::ParameterName, 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'careem-mcp;tasks;help' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Every task: its id, difficulty, tags and title')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'One task: the request, the start, and the expected file `grade` reads')
+            [CompletionResult]::new('start', 'start', [CompletionResultType]::ParameterValue, 'Make a run (the task''s id, or --run) into the task''s start: forget what the run held, force its scenarios, seed its world at its clock; print the run''s MCP path and the request')
+            [CompletionResult]::new('grade', 'grade', [CompletionResultType]::ParameterValue, 'Grade a run (the task''s id, or --run) against the task''s expected actions and checks, as `grade` does. Exit 0 passed, 1 failed, 2 could not grade')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'careem-mcp;tasks;help;list' {
+            break
+        }
+        'careem-mcp;tasks;help;show' {
+            break
+        }
+        'careem-mcp;tasks;help;start' {
+            break
+        }
+        'careem-mcp;tasks;help;grade' {
+            break
+        }
+        'careem-mcp;tasks;help;help' {
+            break
+        }
         'careem-mcp;completions' {
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path')
             [CompletionResult]::new('--tools', '--tools', [CompletionResultType]::ParameterName, 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder')
@@ -510,6 +634,7 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             [CompletionResult]::new('world', 'world', [CompletionResultType]::ParameterValue, 'Show the run''s world: the basket, the orders and rides with their status now, and the clock (what `serve --stateful` remembers)')
             [CompletionResult]::new('grade', 'grade', [CompletionResultType]::ParameterValue, 'Grade an agent''s run by its end state: replay the expected actions on a fresh copy of the run''s world and compare the two ends. Exit 0 when they agree, 1 when they differ, 2 when grading could not run')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write the tools as SPEC''s format alone reads them: every computed scenario rendered for its sample arguments on the seed world, its times as `{{now±…}}` placeholders')
+            [CompletionResult]::new('tasks', 'tasks', [CompletionResultType]::ParameterValue, 'The task suite an agent is scored on (docs/TASKS.md): list the tasks, show one, make a run into a task''s start, grade the run')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -569,6 +694,25 @@ Register-ArgumentCompleter -Native -CommandName 'careem-mcp' -ScriptBlock {
             break
         }
         'careem-mcp;help;export' {
+            break
+        }
+        'careem-mcp;help;tasks' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'Every task: its id, difficulty, tags and title')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'One task: the request, the start, and the expected file `grade` reads')
+            [CompletionResult]::new('start', 'start', [CompletionResultType]::ParameterValue, 'Make a run (the task''s id, or --run) into the task''s start: forget what the run held, force its scenarios, seed its world at its clock; print the run''s MCP path and the request')
+            [CompletionResult]::new('grade', 'grade', [CompletionResultType]::ParameterValue, 'Grade a run (the task''s id, or --run) against the task''s expected actions and checks, as `grade` does. Exit 0 passed, 1 failed, 2 could not grade')
+            break
+        }
+        'careem-mcp;help;tasks;list' {
+            break
+        }
+        'careem-mcp;help;tasks;show' {
+            break
+        }
+        'careem-mcp;help;tasks;start' {
+            break
+        }
+        'careem-mcp;help;tasks;grade' {
             break
         }
         'careem-mcp;help;completions' {

@@ -49,6 +49,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand world 'Show the run''s world: the basket, the orders and rides with their status now, and the clock (what `serve --stateful` remembers)'
             cand grade 'Grade an agent''s run by its end state: replay the expected actions on a fresh copy of the run''s world and compare the two ends. Exit 0 when they agree, 1 when they differ, 2 when grading could not run'
             cand export 'Write the tools as SPEC''s format alone reads them: every computed scenario rendered for its sample arguments on the seed world, its times as `{{now±…}}` placeholders'
+            cand tasks 'The task suite an agent is scored on (docs/TASKS.md): list the tasks, show one, make a run into a task''s start, grade the run'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -450,6 +451,118 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'careem-mcp;tasks'= {
+            cand --tasks-dir 'The folder of task files, one `<id>.json` each [default: <project>/tasks]'
+            cand --format '`human`, or `json` for harnesses'
+            cand --project 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path'
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder'
+            cand --overrides 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]'
+            cand --journal 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]'
+            cand --run 'The run to act on: its own overrides file and journal in `<project>/.run/runs/<NAME>/`, which clients reach at /mcp/<NAME> (or `serve --stdio --run NAME`). 1 to 64 of a-z, 0-9, `-` and `_` [default: the project''s own .run/overrides.json and .run/calls.jsonl]'
+            cand --journal-max-size 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)'
+            cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
+            cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
+            cand --jq-deadline 'Stop a call''s jq programs (a tool file''s `jq when`, `jq update`, `jq response`) after this many seconds: the call answers `internal server error` and the log says which program. A program also stops after 500,000 steps, or when it recurses too deep'
+            cand --admin-token-file 'A file holding the admin API''s bearer token (its first line): what `serve --admin` requires of every request. Without it the token is CAREEM_MCP_ADMIN_TOKEN''s value'
+            cand --server 'Act on the server whose admin API is at this URL (`serve --admin`, docs/ADMIN.md) instead of the project''s files: `scenario`, `scenarios`, `reset`, `clock`, `world`, `calls` and `grade`, with the same output and exit codes. The token is --admin-token-file''s or CAREEM_MCP_ADMIN_TOKEN''s'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand list 'Every task: its id, difficulty, tags and title'
+            cand show 'One task: the request, the start, and the expected file `grade` reads'
+            cand start 'Make a run (the task''s id, or --run) into the task''s start: forget what the run held, force its scenarios, seed its world at its clock; print the run''s MCP path and the request'
+            cand grade 'Grade a run (the task''s id, or --run) against the task''s expected actions and checks, as `grade` does. Exit 0 passed, 1 failed, 2 could not grade'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'careem-mcp;tasks;list'= {
+            cand --tasks-dir 'The folder of task files, one `<id>.json` each [default: <project>/tasks]'
+            cand --format '`human`, or `json` for harnesses'
+            cand --project 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path'
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder'
+            cand --overrides 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]'
+            cand --journal 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]'
+            cand --run 'The run to act on: its own overrides file and journal in `<project>/.run/runs/<NAME>/`, which clients reach at /mcp/<NAME> (or `serve --stdio --run NAME`). 1 to 64 of a-z, 0-9, `-` and `_` [default: the project''s own .run/overrides.json and .run/calls.jsonl]'
+            cand --journal-max-size 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)'
+            cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
+            cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
+            cand --jq-deadline 'Stop a call''s jq programs (a tool file''s `jq when`, `jq update`, `jq response`) after this many seconds: the call answers `internal server error` and the log says which program. A program also stops after 500,000 steps, or when it recurses too deep'
+            cand --admin-token-file 'A file holding the admin API''s bearer token (its first line): what `serve --admin` requires of every request. Without it the token is CAREEM_MCP_ADMIN_TOKEN''s value'
+            cand --server 'Act on the server whose admin API is at this URL (`serve --admin`, docs/ADMIN.md) instead of the project''s files: `scenario`, `scenarios`, `reset`, `clock`, `world`, `calls` and `grade`, with the same output and exit codes. The token is --admin-token-file''s or CAREEM_MCP_ADMIN_TOKEN''s'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'careem-mcp;tasks;show'= {
+            cand --tasks-dir 'The folder of task files, one `<id>.json` each [default: <project>/tasks]'
+            cand --format '`human`, or `json` for harnesses'
+            cand --project 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path'
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder'
+            cand --overrides 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]'
+            cand --journal 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]'
+            cand --run 'The run to act on: its own overrides file and journal in `<project>/.run/runs/<NAME>/`, which clients reach at /mcp/<NAME> (or `serve --stdio --run NAME`). 1 to 64 of a-z, 0-9, `-` and `_` [default: the project''s own .run/overrides.json and .run/calls.jsonl]'
+            cand --journal-max-size 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)'
+            cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
+            cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
+            cand --jq-deadline 'Stop a call''s jq programs (a tool file''s `jq when`, `jq update`, `jq response`) after this many seconds: the call answers `internal server error` and the log says which program. A program also stops after 500,000 steps, or when it recurses too deep'
+            cand --admin-token-file 'A file holding the admin API''s bearer token (its first line): what `serve --admin` requires of every request. Without it the token is CAREEM_MCP_ADMIN_TOKEN''s value'
+            cand --server 'Act on the server whose admin API is at this URL (`serve --admin`, docs/ADMIN.md) instead of the project''s files: `scenario`, `scenarios`, `reset`, `clock`, `world`, `calls` and `grade`, with the same output and exit codes. The token is --admin-token-file''s or CAREEM_MCP_ADMIN_TOKEN''s'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'careem-mcp;tasks;start'= {
+            cand --tasks-dir 'The folder of task files, one `<id>.json` each [default: <project>/tasks]'
+            cand --format '`human`, or `json` for harnesses'
+            cand --project 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path'
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder'
+            cand --overrides 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]'
+            cand --journal 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]'
+            cand --run 'The run to act on: its own overrides file and journal in `<project>/.run/runs/<NAME>/`, which clients reach at /mcp/<NAME> (or `serve --stdio --run NAME`). 1 to 64 of a-z, 0-9, `-` and `_` [default: the project''s own .run/overrides.json and .run/calls.jsonl]'
+            cand --journal-max-size 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)'
+            cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
+            cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
+            cand --jq-deadline 'Stop a call''s jq programs (a tool file''s `jq when`, `jq update`, `jq response`) after this many seconds: the call answers `internal server error` and the log says which program. A program also stops after 500,000 steps, or when it recurses too deep'
+            cand --admin-token-file 'A file holding the admin API''s bearer token (its first line): what `serve --admin` requires of every request. Without it the token is CAREEM_MCP_ADMIN_TOKEN''s value'
+            cand --server 'Act on the server whose admin API is at this URL (`serve --admin`, docs/ADMIN.md) instead of the project''s files: `scenario`, `scenarios`, `reset`, `clock`, `world`, `calls` and `grade`, with the same output and exit codes. The token is --admin-token-file''s or CAREEM_MCP_ADMIN_TOKEN''s'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'careem-mcp;tasks;grade'= {
+            cand --tasks-dir 'The folder of task files, one `<id>.json` each [default: <project>/tasks]'
+            cand --format '`human`, or `json` for harnesses'
+            cand --project 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path'
+            cand --tools 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder'
+            cand --overrides 'The overrides file that forces scenarios, sequences, delays and faults (`careem-mcp scenario` writes it), read on every call [default: <project>/.run/overrides.json]'
+            cand --journal 'The call journal, one JSON line per tool call [default: <project>/.run/calls.jsonl]'
+            cand --run 'The run to act on: its own overrides file and journal in `<project>/.run/runs/<NAME>/`, which clients reach at /mcp/<NAME> (or `serve --stdio --run NAME`). 1 to 64 of a-z, 0-9, `-` and `_` [default: the project''s own .run/overrides.json and .run/calls.jsonl]'
+            cand --journal-max-size 'Rotate the journal once it would pass this size (bytes, or with KiB, MiB, GiB), keeping one rotated file beside it (`calls.jsonl.1`)'
+            cand --clock 'Freeze `now` at this RFC 3339 time (e.g. 2026-10-05T12:00:00Z), for reproducible responses'
+            cand --seed 'Make `uuid` and `rand:` placeholders deterministic with this seed'
+            cand --jq-deadline 'Stop a call''s jq programs (a tool file''s `jq when`, `jq update`, `jq response`) after this many seconds: the call answers `internal server error` and the log says which program. A program also stops after 500,000 steps, or when it recurses too deep'
+            cand --admin-token-file 'A file holding the admin API''s bearer token (its first line): what `serve --admin` requires of every request. Without it the token is CAREEM_MCP_ADMIN_TOKEN''s value'
+            cand --server 'Act on the server whose admin API is at this URL (`serve --admin`, docs/ADMIN.md) instead of the project''s files: `scenario`, `scenarios`, `reset`, `clock`, `world`, `calls` and `grade`, with the same output and exit codes. The token is --admin-token-file''s or CAREEM_MCP_ADMIN_TOKEN''s'
+            cand --stateful 'Make the world remember: what an agent does (a basket, an order, a ride) stays done for its run, shared by every process serving the run, until `careem-mcp reset`. Without it every call answers from the seed world, as SPEC''s static scenarios do'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'careem-mcp;tasks;help'= {
+            cand list 'Every task: its id, difficulty, tags and title'
+            cand show 'One task: the request, the start, and the expected file `grade` reads'
+            cand start 'Make a run (the task''s id, or --run) into the task''s start: forget what the run held, force its scenarios, seed its world at its clock; print the run''s MCP path and the request'
+            cand grade 'Grade a run (the task''s id, or --run) against the task''s expected actions and checks, as `grade` does. Exit 0 passed, 1 failed, 2 could not grade'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'careem-mcp;tasks;help;list'= {
+        }
+        &'careem-mcp;tasks;help;show'= {
+        }
+        &'careem-mcp;tasks;help;start'= {
+        }
+        &'careem-mcp;tasks;help;grade'= {
+        }
+        &'careem-mcp;tasks;help;help'= {
+        }
         &'careem-mcp;completions'= {
             cand --project 'The project folder, which holds `tools/` and `.run/` (default: the current folder). MCP clients start servers in a folder of their own choosing: give them an absolute path'
             cand --tools 'The folder of tool files (`**/*.md`, README.md excepted) [default: <project>/tools]. Relative paths here and in --overrides and --journal are taken from the project folder'
@@ -482,6 +595,7 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
             cand world 'Show the run''s world: the basket, the orders and rides with their status now, and the clock (what `serve --stateful` remembers)'
             cand grade 'Grade an agent''s run by its end state: replay the expected actions on a fresh copy of the run''s world and compare the two ends. Exit 0 when they agree, 1 when they differ, 2 when grading could not run'
             cand export 'Write the tools as SPEC''s format alone reads them: every computed scenario rendered for its sample arguments on the seed world, its times as `{{now±…}}` placeholders'
+            cand tasks 'The task suite an agent is scored on (docs/TASKS.md): list the tasks, show one, make a run into a task''s start, grade the run'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -523,6 +637,20 @@ set edit:completion:arg-completer[careem-mcp] = {|@words|
         &'careem-mcp;help;grade'= {
         }
         &'careem-mcp;help;export'= {
+        }
+        &'careem-mcp;help;tasks'= {
+            cand list 'Every task: its id, difficulty, tags and title'
+            cand show 'One task: the request, the start, and the expected file `grade` reads'
+            cand start 'Make a run (the task''s id, or --run) into the task''s start: forget what the run held, force its scenarios, seed its world at its clock; print the run''s MCP path and the request'
+            cand grade 'Grade a run (the task''s id, or --run) against the task''s expected actions and checks, as `grade` does. Exit 0 passed, 1 failed, 2 could not grade'
+        }
+        &'careem-mcp;help;tasks;list'= {
+        }
+        &'careem-mcp;help;tasks;show'= {
+        }
+        &'careem-mcp;help;tasks;start'= {
+        }
+        &'careem-mcp;help;tasks;grade'= {
         }
         &'careem-mcp;help;completions'= {
         }

@@ -236,6 +236,10 @@ pub enum Command {
     /// its sample arguments on the seed world, its times as `{{now±…}}` placeholders.
     #[command(after_long_help = EXPORT_HELP)]
     Export(ExportArgs),
+    /// The task suite an agent is scored on (docs/TASKS.md): list the tasks, show one, make a
+    /// run into a task's start, grade the run.
+    #[command(after_long_help = TASKS_EXAMPLES)]
+    Tasks(TasksArgs),
     /// Print a shell completion script.
     Completions { shell: clap_complete::Shell },
 }
@@ -303,6 +307,59 @@ Examples:
       every try, the pass rate and pass^k
   careem-mcp grade --run task7 --format junit expected/task7.json > grade.xml
       a JUnit report for CI";
+
+#[derive(Debug, Clone, Args)]
+pub struct TasksArgs {
+    /// The folder of task files, one `<id>.json` each [default: <project>/tasks].
+    #[arg(long, global = true, value_name = "DIR", env = "CAREEM_MCP_TASKS_DIR", value_hint = clap::ValueHint::DirPath)]
+    pub tasks_dir: Option<PathBuf>,
+    /// `human`, or `json` for harnesses.
+    #[arg(long, global = true, value_enum, default_value_t = TasksFormat::Human)]
+    pub format: TasksFormat,
+    #[command(subcommand)]
+    pub command: TasksCommand,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TasksFormat {
+    Human,
+    Json,
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum TasksCommand {
+    /// Every task: its id, difficulty, tags and title.
+    List,
+    /// One task: the request, the start, and the expected file `grade` reads.
+    Show {
+        #[arg(value_name = "ID")]
+        id: String,
+    },
+    /// Make a run (the task's id, or --run) into the task's start: forget what the run held,
+    /// force its scenarios, seed its world at its clock; print the run's MCP path and the
+    /// request.
+    Start {
+        #[arg(value_name = "ID")]
+        id: String,
+    },
+    /// Grade a run (the task's id, or --run) against the task's expected actions and checks,
+    /// as `grade` does. Exit 0 passed, 1 failed, 2 could not grade.
+    Grade {
+        #[arg(value_name = "ID")]
+        id: String,
+    },
+}
+
+const TASKS_EXAMPLES: &str = "\
+Examples:
+  careem-mcp tasks list
+      every task, as a table
+  careem-mcp tasks start food-nigiri-to-work --run nigiri-try1
+      the run nigiri-try1 at the task's start; point the agent at /mcp/nigiri-try1
+  careem-mcp tasks grade food-nigiri-to-work --run nigiri-try1
+      did the agent reach the task's end state?
+  careem-mcp tasks list --format json
+      the tasks as JSON, for a harness";
 
 /// How `careem-mcp clock` moves the run's clock.
 #[derive(Debug, Clone, Subcommand)]

@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use serde_json::{Map, Value};
 
+use super::clip::{LOG_LIMIT, clip};
 use super::compute::{self, AnswerError, Programs};
 use super::controls::plan::Plan;
 use super::origin::Origin;
@@ -17,6 +18,7 @@ use super::output::{self, CallOutput, Decision, INTERNAL_ERROR, Rendering};
 use super::select::arguments;
 use super::select::selection::select;
 use super::toolfile::{Answer, Outcome, Parsed, ToolFile};
+use super::world::data;
 use super::{Engine, Tool};
 
 /// How a call's plan (its scenario, step, delay and fault) is decided.
@@ -369,7 +371,21 @@ impl Engine {
             }
             Err(AnswerError::NotInPlace) => return Err(NotInPlace),
             Err(error) => {
-                tracing::error!(tool = %output.tool, path = %file.path.display(), "{error}");
+                // The call's arguments and the entity of the data they name, so that the log
+                // says what the program was computing.
+                let args = output.arguments.to_string();
+                let args = clip(&args, LOG_LIMIT);
+                let entity = self.world().ok().and_then(|world| {
+                    data::entity(&self.config.tools_dir, &world.data, &output.arguments)
+                });
+                match entity {
+                    Some(entity) => {
+                        tracing::error!(tool = %output.tool, path = %file.path.display(), %args, %entity, "{error}")
+                    }
+                    None => {
+                        tracing::error!(tool = %output.tool, path = %file.path.display(), %args, "{error}")
+                    }
+                }
                 output.decision = Decision::InternalError;
             }
         }

@@ -18,6 +18,7 @@ mod output;
 pub mod runs;
 mod safe_read;
 mod select;
+pub mod tasks;
 pub mod toolfile;
 mod upstream;
 pub mod world;

@@ -14,6 +14,7 @@ mod record;
 pub(super) mod scenario;
 pub(super) mod scenarios;
 mod serve;
+mod tasks;
 mod verify;
 pub(super) mod world;
 
@@ -82,6 +83,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
         }
         Command::Grade(args) => grade::run(&global, &project, &args),
         Command::Export(args) => export::run(&global, &run_layout(&global, &project)?, &args),
+        Command::Tasks(args) => tasks::run(&global, &project, &args),
     }
 }
 

@@ -1,16 +1,20 @@
 //! The tool files' problems as `lint` reports them: what parsing and loading found, plus the
-//! honesty check of every file that parsed. `careem-mcp lint` adds docs/SOURCE.md on top; the
-//! dashboard shows them per file.
+//! honesty check of every file that parsed. `careem-mcp lint` adds the world lint (every call
+//! of the world's `lint/calls.jq`) and docs/SOURCE.md on top; the dashboard shows them per
+//! file.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::honesty;
 use super::source_listing::{self, WriteError};
+use super::{honesty, world_calls};
 use crate::engine::catalog::{self, Loaded};
+use crate::engine::compute;
 use crate::engine::toolfile::diagnostic::Diagnostic;
+use crate::engine::toolfile::parse::ToolFile;
 use crate::engine::{Engine, EngineConfig};
 
 /// Every file loaded from `config.tools_dir` and every problem in them. `loaded.tools` is
@@ -21,6 +25,11 @@ pub struct Linted {
 }
 
 pub fn tool_files(config: EngineConfig) -> Linted {
+    checked(config).0
+}
+
+/// [`tool_files`], and the engine the honesty check rendered with.
+fn checked(config: EngineConfig) -> (Linted, Engine) {
     let mut loaded = catalog::load(&config.tools_dir);
     let mut problems = std::mem::take(&mut loaded.diagnostics);
     let engine = Engine::from_loaded(
@@ -28,12 +37,18 @@ pub fn tool_files(config: EngineConfig) -> Linted {
         std::mem::take(&mut loaded.tools),
         Arc::clone(&loaded.world),
     );
+    // A world that cannot be read is reported once, by its files, not again by every scenario
+    // that reads it.
+    let world_read = engine.world().is_ok();
     for parsed in loaded.files.iter().filter(|p| p.diagnostics.is_empty()) {
+        if !world_read && compute::uses_world(&parsed.file) {
+            continue;
+        }
         if let Some(tool) = engine.tool(&parsed.file.tool) {
             problems.extend(honesty::check(&engine, tool, &parsed.file));
         }
     }
-    Linted { loaded, problems }
+    (Linted { loaded, problems }, engine)
 }
 
 /// What `careem-mcp lint` reports: the tool files' problems and docs/SOURCE.md's, sorted by
@@ -60,7 +75,16 @@ pub fn project(
         .parent()
         .unwrap_or(Path::new(""))
         .to_path_buf();
-    let mut linted = tool_files(config);
+    let (mut linted, engine) = checked(config);
+    let parsed: BTreeMap<&str, &ToolFile> = linted
+        .loaded
+        .files
+        .iter()
+        .filter(|p| p.diagnostics.is_empty())
+        .map(|p| (p.file.tool.as_str(), &p.file))
+        .collect();
+    let world_problems = world_calls::check(&engine, &parsed);
+    linted.problems.extend(world_problems);
     let files: Vec<_> = linted.loaded.tool_files().collect();
     let mut source_written = None;
     if write_source {

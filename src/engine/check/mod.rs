@@ -1,5 +1,6 @@
 //! Checks of the tool files beyond parsing: lint, the honesty check with its sample and odd
-//! arguments, the source listing, JSON differences and "did you mean".
+//! arguments, the world lint's calls over the whole data, the source listing, JSON differences
+//! and "did you mean".
 
 pub(super) mod diff;
 pub(super) mod honesty;
@@ -8,3 +9,4 @@ pub mod odd_arguments;
 pub(super) mod sample;
 pub(super) mod source_listing;
 pub(super) mod suggest;
+pub(super) mod world_calls;

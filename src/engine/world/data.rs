@@ -8,10 +8,13 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use jsonschema::error::{TypeKind, ValidationErrorKind};
+use jsonschema::{JsonType, ValidationError};
 use serde_json::{Map, Value};
 
 use super::locate;
 use crate::engine::catalog::stamp::Stamp;
+use crate::engine::clip::clip;
 use crate::engine::safe_read;
 use crate::engine::toolfile::diagnostic::Diagnostic;
 
@@ -19,7 +22,8 @@ use crate::engine::toolfile::diagnostic::Diagnostic;
 pub const FOLDER: &str = "world";
 /// The folder under the world folder whose files make the seed state.
 pub const STATE_FOLDER: &str = "state";
-/// The folder under the world folder whose `NAME.json` is the JSON Schema of `NAME.json`.
+/// The folder under the world folder whose `NAME.json` is the JSON Schema of `NAME.json`, and
+/// whose `state/NAME.json` that of `state/NAME.json`.
 pub const SCHEMA_FOLDER: &str = "schema";
 /// The largest data file read, as for tool files.
 const MAX_SIZE: u64 = 8 * 1024 * 1024;
@@ -88,9 +92,11 @@ impl Listing {
         {
             return Arc::clone(files);
         }
+        let schemas = folder(tools).join(SCHEMA_FOLDER);
         let files: Arc<[PathBuf]> = self::files(tools)
             .into_iter()
-            .chain(files_in(&folder(tools).join(SCHEMA_FOLDER)))
+            .chain(files_in(&schemas))
+            .chain(files_in(&schemas.join(STATE_FOLDER)))
             .collect();
         *listed = Some((folders, Arc::clone(&files)));
         files
@@ -103,10 +109,16 @@ pub fn folder(tools: &Path) -> PathBuf {
 }
 
 /// The folders that hold the world's files: the world folder, its seed state's and its
-/// schemas'.
-pub fn folders(tools: &Path) -> [PathBuf; 3] {
+/// schemas' (the seed state's schemas too).
+pub fn folders(tools: &Path) -> [PathBuf; 4] {
     let world = folder(tools);
-    [world.join(STATE_FOLDER), world.join(SCHEMA_FOLDER), world]
+    let schemas = world.join(SCHEMA_FOLDER);
+    [
+        world.join(STATE_FOLDER),
+        schemas.join(STATE_FOLDER),
+        schemas,
+        world,
+    ]
 }
 
 /// The files of the world folder that count, sorted by name: `*.json` and `*.jq`, then the
@@ -188,6 +200,11 @@ pub fn load(tools: &Path) -> (WorldData, Vec<Diagnostic>) {
             .parent()
             .and_then(Path::file_name)
             .is_some_and(|n| n == STATE_FOLDER);
+        let problems = form_problems(tools, &path, in_state, &stem, text, &value);
+        if !problems.is_empty() {
+            diagnostics.extend(problems);
+            continue;
+        }
         if in_state {
             let Value::Object(keys) = value else {
                 diagnostics.push(Diagnostic::new(
@@ -211,7 +228,6 @@ pub fn load(tools: &Path) -> (WorldData, Vec<Diagnostic>) {
                 seed.insert(key, value);
             }
         } else {
-            diagnostics.extend(schema_problems(tools, &path, &stem, text, &value));
             data.insert(stem, value);
         }
     }
@@ -219,26 +235,80 @@ pub fn load(tools: &Path) -> (WorldData, Vec<Diagnostic>) {
     (world, diagnostics)
 }
 
-/// How `value` (the text `text` of the data file `path`) breaks its schema
-/// `schema/<stem>.json`, when there is one: each problem at the line of its field.
-fn schema_problems(
+/// The entity of the data that a call's `args` name, as a person finds it: its path with its
+/// id, its name, and its data file and line (`restaurants[2] (30103) "Smash Yard Burgers" at
+/// tools/world/food.json:247`); `None` when no argument names one ([`locate::entity`]).
+pub fn entity(tools: &Path, data: &WorldData, args: &Value) -> Option<String> {
+    let (stem, pointer) = locate::entity(&data.data, args)?;
+    let value = data.data.get(&stem)?;
+    let path = folder(tools).join(format!("{stem}.json"));
+    let line = safe_read::read_limited(&path, MAX_SIZE)
+        .ok()
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .map(|text| locate::line_of(text.strip_prefix('\u{feff}').unwrap_or(&text), &pointer))
+        .unwrap_or(1);
+    let name = value
+        .pointer(&pointer)
+        .and_then(locate::name)
+        .map(|name| format!(" {}", Value::String(name.to_string())))
+        .unwrap_or_default();
+    Some(format!(
+        "{}{name} at {}:{line}",
+        locate::readable(value, &pointer),
+        path.display()
+    ))
+}
+
+/// How the data file `path` (`text`, which parsed as `value`) breaks its form: each key an
+/// object gives twice (a JSON reader keeps the last and forgets the first), then each way it
+/// breaks its schema, `schema/<stem>.json` (`schema/state/<stem>.json` for a seed state
+/// file) when there is one. Each problem is at the line of its field and names it by its
+/// path, with the ids of the entities on the way.
+fn form_problems(
     tools: &Path,
     path: &Path,
+    in_state: bool,
     stem: &str,
     text: &str,
     value: &Value,
 ) -> Vec<Diagnostic> {
-    let schema_path = folder(tools)
-        .join(SCHEMA_FOLDER)
-        .join(format!("{stem}.json"));
-    let Ok(schema_text) = std::fs::read_to_string(&schema_path) else {
+    let mut problems: Vec<Diagnostic> = locate::duplicate_keys(text)
+        .into_iter()
+        .map(|duplicate| {
+            Diagnostic::new(
+                path,
+                duplicate.line,
+                format!(
+                    "{}: the key {} is given twice (first at line {}), and only the last would count",
+                    locate::readable(value, &duplicate.pointer),
+                    Value::String(duplicate.key),
+                    duplicate.first_line
+                ),
+            )
+        })
+        .collect();
+    let mut schema_path = folder(tools).join(SCHEMA_FOLDER);
+    if in_state {
+        schema_path.push(STATE_FOLDER);
+    }
+    schema_path.push(format!("{stem}.json"));
+    problems.extend(schema_problems(&schema_path, path, text, value));
+    problems
+}
+
+/// How `value` (the text `text` of the data file `path`) breaks the schema at `schema_path`,
+/// when there is one.
+fn schema_problems(schema_path: &Path, path: &Path, text: &str, value: &Value) -> Vec<Diagnostic> {
+    let Ok(schema_text) = std::fs::read_to_string(schema_path) else {
         return Vec::new();
     };
-    let schema = match serde_json::from_str::<Value>(&schema_text) {
+    // A schema as a Windows editor writes it: a byte-order mark first (CRLF is JSON's space).
+    let schema_text = schema_text.strip_prefix('\u{feff}').unwrap_or(&schema_text);
+    let schema = match serde_json::from_str::<Value>(schema_text) {
         Ok(schema) => schema,
         Err(error) => {
             return vec![Diagnostic::new(
-                &schema_path,
+                schema_path,
                 error.line().max(1),
                 format!("not JSON: {error}"),
             )];
@@ -248,7 +318,7 @@ fn schema_problems(
         Ok(validator) => validator,
         Err(error) => {
             return vec![Diagnostic::new(
-                &schema_path,
+                schema_path,
                 1,
                 format!("not a valid JSON Schema: {error}"),
             )];
@@ -257,13 +327,82 @@ fn schema_problems(
     validator
         .iter_errors(value)
         .map(|error| {
-            let pointer = error.instance_path().to_string();
-            let field = if pointer.is_empty() { "/" } else { &pointer };
-            Diagnostic::new(
-                path,
-                locate::line_of(text, &pointer),
-                format!("{field}: {error}"),
-            )
+            let mut pointer = error.instance_path().to_string();
+            let object = locate::readable(value, &pointer);
+            let message = wording(&error);
+            // An unknown field is shown where it stands, not at its object.
+            if let ValidationErrorKind::AdditionalProperties { unexpected } = error.kind()
+                && let Some(first) = unexpected.first()
+            {
+                pointer.push('/');
+                pointer.push_str(&first.replace('~', "~0").replace('/', "~1"));
+            }
+            let line = locate::line_of(text, &pointer);
+            let message = if object.is_empty() {
+                message
+            } else {
+                format!("{object}: {message}")
+            };
+            Diagnostic::new(path, line, message)
         })
         .collect()
+}
+
+/// A schema's complaint as a person editing the data reads it: `"36.5" is not a number`,
+/// `the required field "minimumOrder" is missing`, `unknown field "isOpn"`, `"bogo" is not
+/// one of "percent-off", "amount-off"`; the validator's own words for the rest.
+fn wording(error: &ValidationError<'_>) -> String {
+    let shown = |value: &Value| clip(&value.to_string(), 80).into_owned();
+    let quoted = |names: &mut dyn Iterator<Item = String>| {
+        names
+            .map(|name| Value::String(name).to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match error.kind() {
+        ValidationErrorKind::Type { kind } => {
+            let wanted = match kind {
+                TypeKind::Single(kind) => a_type(*kind).to_string(),
+                TypeKind::Multiple(kinds) => {
+                    kinds.iter().map(a_type).collect::<Vec<_>>().join(" or ")
+                }
+            };
+            format!("{} is not {wanted}", shown(error.instance()))
+        }
+        ValidationErrorKind::Required { property } => {
+            format!("the required field {property} is missing")
+        }
+        ValidationErrorKind::AdditionalProperties { unexpected } => {
+            let fields = if unexpected.len() == 1 {
+                "field"
+            } else {
+                "fields"
+            };
+            format!(
+                "unknown {fields} {}",
+                quoted(&mut unexpected.iter().cloned())
+            )
+        }
+        ValidationErrorKind::Enum { options } => {
+            let options = match options.as_ref() {
+                Value::Array(options) => options.iter().map(shown).collect::<Vec<_>>().join(", "),
+                other => shown(other),
+            };
+            format!("{} is not one of {options}", shown(error.instance()))
+        }
+        _ => error.to_string(),
+    }
+}
+
+/// A JSON type with its article: `a number`, `an object`.
+fn a_type(kind: JsonType) -> &'static str {
+    match kind {
+        JsonType::Array => "an array",
+        JsonType::Boolean => "a boolean",
+        JsonType::Integer => "an integer",
+        JsonType::Null => "null",
+        JsonType::Number => "a number",
+        JsonType::Object => "an object",
+        JsonType::String => "a string",
+    }
 }

@@ -64,7 +64,9 @@ fn the_clock_is_refused_past_its_years_and_stays_where_it_was() {
     assert_eq!(tally_at(&project), latest);
     // A running clock at the same time.
     let end: DateTime<Utc> = latest.parse().expect("a time");
-    let offset = (end - Utc::now()).num_seconds();
+    // A second more than the whole seconds to go, so that the clock reads on or after `end`
+    // whatever fraction of a second the real time is at.
+    let offset = (end - Utc::now()).num_seconds() + 1;
     let cases = [
         (
             vec!["clock", "set", "0000-06-01T00:00:00Z"],
