@@ -1,12 +1,14 @@
 //! careem-mcp: production careem-mcp's tools, schemas and answers, served from scenario files.
 //!
-//! Five layers: [`engine`] (files to answers, no protocol), [`server`] (the engine behind MCP
-//! over Streamable HTTP, legacy SSE and stdio), [`dashboard`] (the page beside it), [`probe`]
+//! Six layers: [`engine`] (files to answers, no protocol), [`server`] (the engine behind MCP
+//! over Streamable HTTP, legacy SSE and stdio), [`admin`] (every control of a run over HTTP,
+//! on a listener of its own), [`dashboard`] (the page beside it, on the same API), [`probe`]
 //! (the client side of MCP: the acceptance suite) and [`cli`] (the only layer that prints or
 //! exits). Only `server` and `probe` know MCP. [`go`] is a leaf beside them: Go's formatting
 //! and wording, used by the engine and the server alike. [`http`] is the hardened HTTP
-//! listener that `server` and `dashboard` share.
+//! listener that `server`, `admin` and `dashboard` share.
 
+pub mod admin;
 pub mod cli;
 pub mod dashboard;
 pub mod engine;

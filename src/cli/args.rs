@@ -80,6 +80,61 @@ pub struct GlobalArgs {
         value_parser = seconds()
     )]
     pub jq_deadline: Duration,
+    /// A file holding the admin API's bearer token (its first line): what `serve --admin`
+    /// requires of every request. Without it the token is CAREEM_MCP_ADMIN_TOKEN's value.
+    #[arg(
+        long,
+        global = true,
+        value_name = "PATH",
+        env = "CAREEM_MCP_ADMIN_TOKEN_FILE"
+    )]
+    pub admin_token_file: Option<PathBuf>,
+    /// Act on the server whose admin API is at this URL (`serve --admin`, docs/ADMIN.md)
+    /// instead of the project's files: `scenario`, `scenarios`, `reset`, `clock`, `world`,
+    /// `calls` and `grade`, with the same output and exit codes. The token is
+    /// --admin-token-file's or CAREEM_MCP_ADMIN_TOKEN's.
+    #[arg(long, global = true, value_name = "URL", env = "CAREEM_MCP_SERVER")]
+    pub server: Option<String>,
+}
+
+/// An address to listen on: `HOST:PORT`, `[IPV6]:PORT`, or a port alone (on 127.0.0.1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListenAddr {
+    pub host: String,
+    /// `0` picks a free port.
+    pub port: u16,
+}
+
+impl FromStr for ListenAddr {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let text = text.trim();
+        let (host, port) = match text.rsplit_once(':') {
+            Some((host, port)) => (host.trim_start_matches('[').trim_end_matches(']'), port),
+            None => ("127.0.0.1", text),
+        };
+        let port = port.parse::<u16>().map_err(|_| {
+            "expected HOST:PORT (e.g. 127.0.0.1:8790, 0.0.0.0:8790) or a port alone".to_string()
+        })?;
+        if host.is_empty() || host.contains(':') && !text.starts_with('[') {
+            return Err("expected HOST:PORT, an IPv6 address in brackets ([::1]:8790)".to_string());
+        }
+        Ok(Self {
+            host: host.to_string(),
+            port,
+        })
+    }
+}
+
+impl std::fmt::Display for ListenAddr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.host.contains(':') {
+            write!(f, "[{}]:{}", self.host, self.port)
+        } else {
+            write!(f, "{}:{}", self.host, self.port)
+        }
+    }
 }
 
 fn parse_size(text: &str) -> Result<u64, String> {
@@ -503,6 +558,12 @@ pub struct ServeArgs {
     /// Keep no journal.
     #[arg(long)]
     pub no_journal: bool,
+    /// Serve the admin API (docs/ADMIN.md: every run's scenarios, reset, clock, world, calls and
+    /// grade over HTTP) on this address of its own, `HOST:PORT` or a port; never on the MCP
+    /// port. Anywhere but loopback it needs a token (--admin-token-file or
+    /// CAREEM_MCP_ADMIN_TOKEN).
+    #[arg(long, value_name = "ADDR", env = "CAREEM_MCP_ADMIN", value_parser = ListenAddr::from_str)]
+    pub admin: Option<ListenAddr>,
 }
 
 /// The most a count option takes: far more sessions, connections, streams or runs than a

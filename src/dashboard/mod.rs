@@ -6,39 +6,33 @@
 
 mod api;
 mod assets;
-mod guard;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::DefaultBodyLimit;
-use axum::http::StatusCode;
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, FromRef};
 use axum::middleware;
-use axum::response::{IntoResponse, Response};
-use axum::{Json, Router};
-use serde_json::json;
-use tokio::sync::Semaphore;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 use tower::ServiceBuilder;
 
-use crate::engine::{Engine, EngineConfig, ProjectLayout, RunName, Runs, catalog};
+use crate::admin::{self, Admin, MAX_BODY_BYTES, too_large, too_slow, writes};
+use crate::engine::{Engine, EngineConfig, ProjectLayout, Runs, catalog};
 use crate::http::body::{BodyLimits, bound_bodies};
 use crate::http::guard::{HostGuard, guard_hosts};
 use crate::http::{ConnectionLimits, bind, connections, is_loopback, shutdown_signal};
 use crate::server::{ServerError, runtime};
 
-/// Request bodies above this are refused: the largest is a "try a call" form.
-const MAX_BODY_BYTES: usize = 1024 * 1024;
 /// How long a shutdown waits for connections to finish their requests before it drops them.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 /// How long the process waits, once the dashboard has stopped, for blocking work (a journal
 /// read on a disk that does not answer) before it leaves it behind.
 const LEFTOVER_GRACE: Duration = Duration::from_secs(1);
 /// Live views open at once, by default: a few browser tabs, with room to spare.
-pub const DEFAULT_MAX_STREAMS: usize = 16;
+pub const DEFAULT_MAX_STREAMS: usize = admin::DEFAULT_MAX_STREAMS;
 
 #[derive(Debug, Clone)]
 pub struct DashboardOptions {
@@ -47,8 +41,6 @@ pub struct DashboardOptions {
     pub port: u16,
     /// Hosts admitted besides the loopback names, as `serve --allowed-host`.
     pub allowed_hosts: Vec<String>,
-    /// The call journal the live view follows and "clear" empties.
-    pub journal: PathBuf,
     /// Where the journal of the calls made from the page rotates (`--journal-max-size`).
     pub journal_max_size: u64,
     /// Where the project keeps its runs, each with its own overrides file and journal.
@@ -62,38 +54,27 @@ pub struct DashboardOptions {
     pub expected: Option<PathBuf>,
 }
 
-/// What every handler shares: the engine (its tools, its overrides path, its journal for the
-/// calls made from the page) and where the journal is.
+/// What every handler shares: the admin API's state (the runs, the live streams) and where the
+/// expected files are.
 #[derive(Debug, Clone)]
 pub(crate) struct Dashboard {
-    engine: Arc<Engine>,
-    journal: PathBuf,
-    /// The engine of each run the page asks about (`?run=`), made from the default one.
-    runs: Arc<Runs>,
-    /// Ends the live streams, so that a shutdown does not wait for browsers to leave.
-    shutdown: CancellationToken,
-    /// One permit per live stream that may be open.
-    streams: Arc<Semaphore>,
-    max_streams: usize,
+    admin: Admin,
     /// Where the expected files are, when given.
     expected: Option<Arc<PathBuf>>,
-    /// The run a request is about (`?run=`); `None` for the default run.
-    run: Option<RunName>,
+}
+
+impl FromRef<Dashboard> for Admin {
+    fn from_ref(dashboard: &Dashboard) -> Self {
+        dashboard.admin.clone()
+    }
 }
 
 /// Every route: the page and its assets, and the JSON API under `/api`.
 pub fn app(engine: Arc<Engine>, options: &DashboardOptions, shutdown: CancellationToken) -> Router {
-    let runs = Arc::new(Runs::new(Arc::clone(&engine), &options.project));
-    let max_streams = options.max_streams.max(1);
+    let runs = Arc::new(Runs::new(engine, &options.project));
     let dashboard = Dashboard {
-        engine,
-        journal: options.journal.clone(),
-        runs,
-        shutdown,
-        streams: Arc::new(Semaphore::new(max_streams)),
-        max_streams,
+        admin: Admin::new(runs, options.max_streams, shutdown),
         expected: options.expected.clone().map(Arc::new),
-        run: None,
     };
     let hosts = Arc::new(HostGuard::new(&options.allowed_hosts));
     let bodies = BodyLimits {
@@ -108,28 +89,10 @@ pub fn app(engine: Arc<Engine>, options: &DashboardOptions, shutdown: Cancellati
         .layer(
             ServiceBuilder::new()
                 .layer(middleware::from_fn_with_state(hosts, guard_hosts))
-                .layer(middleware::from_fn(guard::writes_declare_json))
+                .layer(middleware::from_fn(writes::writes_declare_json))
                 .layer(middleware::from_fn_with_state(bodies, bound_bodies))
                 .layer(DefaultBodyLimit::max(MAX_BODY_BYTES)),
         )
-}
-
-/// A body over [`MAX_BODY_BYTES`].
-fn too_large() -> Response {
-    (
-        StatusCode::PAYLOAD_TOO_LARGE,
-        Json(json!({"error": "the request body is too large"})),
-    )
-        .into_response()
-}
-
-/// A body that did not arrive within the body timeout.
-fn too_slow() -> Response {
-    (
-        StatusCode::REQUEST_TIMEOUT,
-        Json(json!({"error": "the request body did not arrive in time"})),
-    )
-        .into_response()
 }
 
 /// A dashboard started by [`start`]; dropping it stops it.
@@ -191,7 +154,7 @@ pub fn run_until_signal(
     }
     // Opening the journal creates it, so the live view can follow it before `serve` starts.
     let engine = Engine::from_loaded(config, loaded.tools, loaded.world)
-        .journalled(&options.journal, options.journal_max_size);
+        .journalled(&options.project.journal, options.journal_max_size);
     let runtime = runtime()?;
     let served = runtime.block_on(async move {
         if !is_loopback(&options.host) {

@@ -216,11 +216,11 @@ test('a form-built call returns the same answer as careem-mcp call', async () =>
 test('a cross-origin write is refused', async () => {
   // A page on another site (evil.test, resolved to this machine) tries what a page can: a JSON
   // fetch (needs a CORS preflight), a no-preflight text/plain fetch, and a form post.
-  const target = `${dashboardUrl}api/scenarios/get_payment_methods`;
+  const target = `${dashboardUrl}api/runs/default/scenarios/get_payment_methods`;
   const evil = http.createServer((request, response) => {
     response.setHeader('content-type', 'text/html');
     response.end(`<!doctype html><title>evil</title>
-<form id="f" method="post" action="${dashboardUrl}api/scenarios" enctype="text/plain" target="sink"><input name='{"a":"' value='"}'></form>
+<form id="f" method="post" action="${dashboardUrl}api/runs/default/reset" enctype="text/plain" target="sink"><input name='{"a":"' value='"}'></form>
 <iframe name="sink"></iframe>
 <script>
 async function attempt(init) {
@@ -247,7 +247,7 @@ async function attempt(init) {
   } finally {
     evil.close();
   }
-  const scenarios = await (await fetch(`${dashboardUrl}api/scenarios`)).json();
+  const scenarios = await (await fetch(`${dashboardUrl}api/runs/default/scenarios`)).json();
   assert.deepEqual(scenarios.tools.filter((t) => t.forced).map((t) => t.tool), [], 'nothing was forced');
   const answer = await agent.callTool({ name: 'get_payment_methods', arguments: {} });
   assert.equal(answer.isError ?? false, false);
@@ -387,7 +387,7 @@ test('a call the live stream reports refreshes the World view, with its timers s
     view.setDefaultTimeout(WAIT_MS);
     await view.clock.install();
     const pending = new Set();
-    view.on('request', (r) => { if (r.url().includes('/api/world')) pending.add(r); });
+    view.on('request', (r) => { if (/\/api\/runs\/[^/]+\/world$/.test(new URL(r.url()).pathname)) pending.add(r); });
     for (const done of ['requestfinished', 'requestfailed']) view.on(done, (r) => pending.delete(r));
     await view.goto(`${url}#world`);
     await view.locator('#live.on').waitFor();

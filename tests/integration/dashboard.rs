@@ -34,8 +34,14 @@ impl Dashboard {
         }
     }
 
+    /// The API's URL for `path`: the project's (`/tools`, `/runs…`) as it is, any other the
+    /// default run's (`/api/runs/default/…`, docs/ADMIN.md).
     fn api(&self, path: &str) -> String {
-        format!("{}api{path}", self.url)
+        if path.starts_with("/tools") || path.starts_with("/runs") {
+            format!("{}api{path}", self.url)
+        } else {
+            format!("{}api/runs/default{path}", self.url)
+        }
     }
 
     async fn get(&self, path: &str) -> Value {
@@ -146,7 +152,7 @@ async fn calls_made_by_an_mcp_client_appear_live_and_clearing_empties_the_journa
     client.cancel().await.expect("close");
 
     let listed = dashboard.get("/calls").await;
-    let received: Vec<&Value> = listed
+    let received: Vec<&Value> = listed["calls"]
         .as_array()
         .unwrap()
         .iter()
@@ -154,8 +160,8 @@ async fn calls_made_by_an_mcp_client_appear_live_and_clearing_empties_the_journa
         .collect();
     assert_eq!(
         received,
-        [&json!("5001003"), &json!("5001001")],
-        "newest first"
+        [&json!("5001001"), &json!("5001003")],
+        "oldest first, as `calls --json`"
     );
 
     let (status, _) = dashboard
@@ -163,7 +169,7 @@ async fn calls_made_by_an_mcp_client_appear_live_and_clearing_empties_the_journa
         .await;
     assert_eq!(status, 200);
     stream.next_named("cleared").await;
-    assert_eq!(dashboard.get("/calls").await, json!([]));
+    assert_eq!(dashboard.get("/calls").await["calls"], json!([]));
     assert_eq!(project.read(".run/calls.jsonl"), "");
 }
 
@@ -211,7 +217,7 @@ async fn forcing_and_clearing_from_the_dashboard_changes_the_next_mcp_answer() {
         .force(tool, json!({"scenario": "cash-only"}))
         .await;
     let (status, _) = dashboard
-        .send(reqwest::Method::DELETE, "/scenarios", &json!({}))
+        .send(reqwest::Method::POST, "/reset", &json!({}))
         .await;
     assert_eq!(status, 200);
     assert_eq!(
@@ -413,7 +419,7 @@ async fn try_a_call_answers_as_careem_mcp_call_does() {
         };
         assert!(cli.stderr.contains(&said), "{said} / {}", cli.stderr);
     }
-    let journal = dashboard.get("/calls").await;
+    let journal = dashboard.get("/calls").await["calls"].clone();
     assert_eq!(journal.as_array().unwrap().len(), 5);
     assert!(
         journal
@@ -540,7 +546,7 @@ async fn the_world_shows_the_run_clock_as_the_cli_sets_it() {
     );
     cli(&project, &["--run", "task7", "clock", "advance", "90m"]);
     assert_eq!(
-        dashboard.get("/world?run=task7").await["clock"]["now"],
+        dashboard.get("/runs/task7/world").await["clock"]["now"],
         "2026-10-07T20:45:00Z"
     );
     assert_eq!(
@@ -561,8 +567,8 @@ async fn the_world_shows_the_run_clock_as_the_cli_sets_it() {
         Value::Null
     );
 
-    for bad in ["../task7", "Task7", "a%20b"] {
-        let response = reqwest::get(dashboard.api(&format!("/world?run={bad}")))
+    for bad in ["Task7", "a%20b", "a.b", &"x".repeat(65)] {
+        let response = reqwest::get(dashboard.api(&format!("/runs/{bad}/world")))
             .await
             .expect("GET");
         assert_eq!(response.status(), 400, "run={bad}");

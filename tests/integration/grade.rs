@@ -154,10 +154,10 @@ async fn dashboard_shows_the_verdicts(project: &Project) {
     let mut command = project.command();
     command.args(["dashboard", "--port", "0", "--expected", "expected"]);
     let (_dashboard, url, _stderr) = start_announced(command, "careem-mcp: dashboard at ");
-    let verdict = |query: &str| {
-        let url = format!("{url}api/verdict{query}");
+    let verdict = |run: &str| {
+        let url = format!("{url}api/runs/{run}/verdict");
         async move {
-            let response = reqwest::get(&url).await.expect("GET /api/verdict");
+            let response = reqwest::get(&url).await.expect("GET the verdict");
             assert!(
                 response.status().is_success(),
                 "{url}: {}",
@@ -167,15 +167,15 @@ async fn dashboard_shows_the_verdicts(project: &Project) {
         }
     };
     let cases = [
-        ("?run=try1", "graded", Some(true), vec![]),
+        ("try1", "graded", Some(true), vec![]),
         (
-            "?run=try3",
+            "try3",
             "graded",
             Some(false),
             vec!["count: expected 4, got 5"],
         ),
         (
-            "?run=try4",
+            "try4",
             "graded",
             Some(false),
             vec![
@@ -183,8 +183,8 @@ async fn dashboard_shows_the_verdicts(project: &Project) {
                 "calls: book called 1 time; expected never",
             ],
         ),
-        ("?run=try2", "cannot-grade", None, vec![]),
-        ("", "no-expected-file", None, vec![]),
+        ("try2", "cannot-grade", None, vec![]),
+        ("default", "no-expected-file", None, vec![]),
     ];
     for (query, status, passed, lines) in cases {
         let shown = verdict(query).await;
@@ -197,7 +197,7 @@ async fn dashboard_shows_the_verdicts(project: &Project) {
             .collect();
         assert_eq!(said, lines, "{query}: {shown}");
     }
-    let default = verdict("").await;
+    let default = verdict("default").await;
     assert_eq!(default["expected"], "expected/default.json");
 
     let missing = project.run(&["dashboard", "--port", "0", "--expected", "nowhere"]);

@@ -1,5 +1,6 @@
 //! One integration-test binary (faster to build than one per file).
 
+mod admin;
 mod cli;
 mod controls;
 mod dashboard;
@@ -15,6 +16,7 @@ mod journey_food;
 mod journey_rides;
 mod project;
 mod record;
+mod remote;
 mod robustness;
 mod runs;
 mod server;

@@ -146,21 +146,21 @@ async fn the_dashboard_api_answers_for_the_run_it_is_asked_about() {
         }
     };
     assert_eq!(get("/runs").await, (200, json!({"runs": ["a"]})));
-    let scenarios = |calls: &Value| -> Vec<Value> {
-        calls
+    let scenarios = |answer: &Value| -> Vec<Value> {
+        answer["calls"]
             .as_array()
             .expect("calls")
             .iter()
             .map(|c| c["scenario"].clone())
             .collect()
     };
-    let (status, in_a) = get("/calls?run=a").await;
+    let (status, in_a) = get("/runs/a/calls").await;
     assert_eq!((status, scenarios(&in_a)), (200, vec![json!("arriving")]));
-    let (status, default) = get("/calls").await;
+    let (status, default) = get("/runs/default/calls").await;
     assert_eq!(status, 200);
     assert_ne!(scenarios(&default), vec![json!("arriving")]);
     assert_eq!(scenarios(&default).len(), 1);
-    let (status, listed) = get("/scenarios?run=a").await;
+    let (status, listed) = get("/runs/a/scenarios").await;
     assert_eq!(status, 200);
     assert!(
         listed["overrides"]
@@ -169,8 +169,8 @@ async fn the_dashboard_api_answers_for_the_run_it_is_asked_about() {
         "{}",
         listed["overrides"]
     );
-    for bad in ["..", "%2e%2e", "a%2fb", "A"] {
-        let (status, body) = get(&format!("/calls?run={bad}")).await;
+    for bad in ["a%2fb", "A", "a.b", "%41"] {
+        let (status, body) = get(&format!("/runs/{bad}/calls")).await;
         assert_eq!(status, 400, "{bad}: {body}");
         assert!(
             body["error"]

@@ -1,6 +1,6 @@
 //! `careem-mcp calls`: the call journal as a table or JSON, filtered, followed live, or cleared.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
@@ -10,8 +10,33 @@ use serde::Serialize;
 use crate::cli::args::CallsArgs;
 use crate::cli::printable::{clipped, printable};
 use crate::cli::{Status, printer};
-use crate::engine::journal::{Entry, JournalWatch};
+use crate::engine::journal::{Entry, Gap, JournalWatch};
 use crate::engine::{ProjectLayout, Recent, RunName, absolute, journal, runs};
+
+/// A run's journal as read, here or through the API: where it is (for messages), whether
+/// there is one at all, its entries (filtered, oldest first) and where its writer lost lines.
+pub struct Read {
+    pub path: PathBuf,
+    pub found: bool,
+    pub entries: Vec<Entry>,
+    /// Each gap with the index of the entry it comes before.
+    pub gaps: Vec<(usize, Gap)>,
+}
+
+impl Read {
+    /// The journal at `path`, as `args` filter it.
+    fn of(path: &Path, args: &CallsArgs) -> anyhow::Result<(Self, Recent)> {
+        let mut recent = journal::recent(path, args.last, |entry| keep(args, entry))
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let read = Self {
+            path: absolute(path),
+            found: recent.found,
+            entries: std::mem::take(&mut recent.entries),
+            gaps: std::mem::take(&mut recent.gaps),
+        };
+        Ok((read, recent))
+    }
+}
 
 /// The journal of `layout` (the run's, when `run` is named), or every run's with `--all-runs`.
 pub fn run(
@@ -32,22 +57,29 @@ pub fn run(
         eprintln!("cleared {}", path.display());
         return Ok(Status::Success);
     }
-    let recent = journal::recent(path, args.last, |entry| keep(args, entry))
-        .with_context(|| format!("cannot read {}", path.display()))?;
+    let (read, recent) = Read::of(path, args)?;
+    let status = print(&read, args)?;
+    if args.follow {
+        follow(path, args, recent)?;
+    }
+    Ok(status)
+}
+
+/// Prints a run's journal as `args` ask: a table, or JSON.
+pub fn print(read: &Read, args: &CallsArgs) -> anyhow::Result<Status> {
     // "No calls" must not pass a test when nothing was ever journalled here; `--follow` waits
     // for the first call instead.
-    if !recent.found && !args.follow {
+    if !read.found && !args.follow {
         bail!(
             "no journal at {}: no call has been journalled there. A server started with \
              --no-journal or another --journal, or one that cannot open this file (its banner \
              says so), writes none",
-            absolute(path).display()
+            read.path.display()
         );
     }
-    let entries = &recent.entries;
-    say_gaps(path, &recent.gaps);
+    say_gaps(&read.path, &read.gaps);
     if args.json {
-        printer::out(&serde_json::to_string_pretty(entries)?)?;
+        printer::out(&serde_json::to_string_pretty(&read.entries)?)?;
         return Ok(Status::Success);
     }
     let mut table = printer::table(&["time", "tool", "scenario", "forced", "arguments", "error"]);
@@ -57,8 +89,8 @@ pub fn run(
     {
         time.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(TIME_WIDTH)));
     }
-    let mut gaps = recent.gaps.iter().peekable();
-    for (at, entry) in entries.iter().enumerate() {
+    let mut gaps = read.gaps.iter().peekable();
+    for (at, entry) in read.entries.iter().enumerate() {
         while let Some((_, gap)) = gaps.next_if(|(before, _)| *before <= at) {
             table.add_row(gap_row(gap));
         }
@@ -68,9 +100,6 @@ pub fn run(
         table.add_row(gap_row(gap));
     }
     printer::out(&table.to_string())?;
-    if args.follow {
-        follow(path, args, recent)?;
-    }
     Ok(Status::Success)
 }
 
@@ -79,18 +108,28 @@ fn all_runs(project: &ProjectLayout, args: &CallsArgs) -> anyhow::Result<Status>
     let runs_dir = project.runs_dir();
     let runs =
         runs::list(&runs_dir).with_context(|| format!("cannot list {}", runs_dir.display()))?;
+    let mut read = Vec::new();
+    for run in std::iter::once(None).chain(runs.into_iter().map(Some)) {
+        let path = run
+            .as_ref()
+            .map_or_else(|| project.journal.clone(), |r| project.for_run(r).journal);
+        read.push((run, Read::of(&path, args)?.0));
+    }
+    print_all_runs(read, args)
+}
+
+/// Prints every run's journal merged by time, each entry with its run.
+pub fn print_all_runs(
+    read: Vec<(Option<RunName>, Read)>,
+    args: &CallsArgs,
+) -> anyhow::Result<Status> {
     let mut entries = Vec::new();
-    for run in std::iter::once(None).chain(runs.iter().map(Some)) {
-        let path = run.map_or_else(|| project.journal.clone(), |r| project.for_run(r).journal);
-        let recent = journal::recent(&path, args.last, |entry| keep(args, entry))
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        say_gaps(&path, &recent.gaps);
-        entries.extend(
-            recent
-                .entries
-                .into_iter()
-                .map(|entry| RunEntry { run, entry }),
-        );
+    for (run, journal) in read {
+        say_gaps(&journal.path, &journal.gaps);
+        entries.extend(journal.entries.into_iter().map(|entry| RunEntry {
+            run: run.clone(),
+            entry,
+        }));
     }
     // RFC 3339 times in UTC with a fixed precision sort as text; the sort is stable, so one
     // journal's entries of the same millisecond keep their order.
@@ -112,7 +151,10 @@ fn all_runs(project: &ProjectLayout, args: &CallsArgs) -> anyhow::Result<Status>
         "error",
     ]);
     for RunEntry { run, entry } in &entries {
-        let mut cells = vec![run.map_or_else(|| DEFAULT_RUN.to_string(), ToString::to_string)];
+        let mut cells = vec![
+            run.as_ref()
+                .map_or_else(|| DEFAULT_RUN.to_string(), ToString::to_string),
+        ];
         cells.extend(row(entry));
         table.add_row(cells);
     }
@@ -120,13 +162,58 @@ fn all_runs(project: &ProjectLayout, args: &CallsArgs) -> anyhow::Result<Status>
     Ok(Status::Success)
 }
 
+/// The live stream's snapshot (the latest calls, newest first) as the table `calls --follow`
+/// starts with, filtered as `args` say.
+pub fn print_snapshot(snapshot: serde_json::Value, args: &CallsArgs) -> anyhow::Result<Status> {
+    let mut entries = Vec::new();
+    let mut gaps = Vec::new();
+    let lines = serde_json::from_value::<Vec<serde_json::Value>>(snapshot).unwrap_or_default();
+    for line in lines.into_iter().rev() {
+        if let Ok(gap) = serde_json::from_value::<Gap>(line.clone()) {
+            gaps.push((entries.len(), gap));
+        } else if let Ok(entry) = serde_json::from_value::<Entry>(line)
+            && keep(args, &entry)
+        {
+            entries.push(entry);
+        }
+    }
+    if let Some(last) = args.last {
+        let cut = entries.len().saturating_sub(last);
+        entries.drain(..cut);
+        gaps.retain(|(before, _)| *before >= cut);
+        for (before, _) in &mut gaps {
+            *before -= cut;
+        }
+    }
+    let read = Read {
+        path: PathBuf::new(),
+        found: true,
+        entries,
+        gaps,
+    };
+    print(&read, args)
+}
+
+/// One line of the live stream as `calls --follow` prints it: a row, or where calls went
+/// missing; nothing for a call `args` filter out.
+pub fn print_line(line: &serde_json::Value, args: &CallsArgs) -> anyhow::Result<()> {
+    if let Ok(gap) = serde_json::from_value::<Gap>(line.clone()) {
+        printer::out(&gap_row(&gap).join("  "))?;
+    } else if let Ok(entry) = serde_json::from_value::<Entry>(line.clone())
+        && keep(args, &entry)
+    {
+        printer::out(&row(&entry).join("  "))?;
+    }
+    Ok(())
+}
+
 /// How the table names the default run: parentheses are in no run's name.
 const DEFAULT_RUN: &str = "(default)";
 
 /// A journal entry with the run it was made in (`null` for the default run).
 #[derive(Serialize)]
-struct RunEntry<'a> {
-    run: Option<&'a RunName>,
+struct RunEntry {
+    run: Option<RunName>,
     #[serde(flatten)]
     entry: Entry,
 }
@@ -168,7 +255,7 @@ fn row(entry: &journal::Entry) -> Vec<String> {
 }
 
 /// Says on stderr how many calls the writer of the journal at `path` could not journal.
-fn say_gaps(path: &Path, gaps: &[(usize, journal::Gap)]) {
+fn say_gaps(path: &Path, gaps: &[(usize, Gap)]) {
     let lost: u64 = gaps.iter().map(|(_, gap)| gap.lost).sum();
     if lost > 0 {
         eprintln!(

@@ -1,57 +1,37 @@
-//! `careem-mcp clock [set|advance|real]`: the run's clock, shown or moved.
+//! `careem-mcp clock [set|advance|real]`: the run's clock, shown or moved through the same
+//! function the admin API moves it with ([`move_clock`]).
 
-use anyhow::{Context, anyhow, bail};
-use chrono::Utc;
-
+use crate::admin::{ClockMove, clock_now, move_clock};
 use crate::cli::args::ClockChange;
 use crate::cli::{Status, duration, printer};
-use crate::engine::{
-    CLOCK_LATEST, ClockFile, ClockSetting, ProjectLayout, absolute, parse_duration,
-};
+use crate::engine::{ClockFile, ClockSetting, ProjectLayout};
 
 pub fn run(layout: &ProjectLayout, change: Option<ClockChange>) -> anyhow::Result<Status> {
     let clock = ClockFile::beside(&layout.overrides);
-    let change = match change {
-        None => {
-            printer::out(&describe(clock.setting()))?;
-            return Ok(Status::Success);
-        }
-        Some(change) => change,
+    let Some(change) = change else {
+        return print(clock.setting());
     };
-    let by = match &change {
-        ClockChange::Advance { by } => match parse_duration(by) {
-            Ok(duration) => Some((by.trim(), duration)),
-            Err(why) => bail!("cannot advance the clock: {why}"),
-        },
-        _ => None,
-    };
-    let changed = clock
-        .change(|setting| match (&change, by) {
-            (ClockChange::Set { at }, _) => Ok(Some(ClockSetting::Frozen(*at))),
-            (ClockChange::Advance { .. }, Some((words, by))) => setting
-                .unwrap_or(ClockSetting::Offset(0))
-                .advanced(by, Utc::now())
-                .map(Some)
-                .map_err(|_| {
-                    anyhow!(
-                        "cannot advance the clock by {words}: it would pass {CLOCK_LATEST}, the \
-                         latest time a clock tells"
-                    )
-                }),
-            _ => Ok(None),
-        })
-        .with_context(|| format!("cannot write {}", absolute(clock.path()).display()))?;
-    printer::out(&describe(changed?))?;
+    print(move_clock(&clock, &clock_move(change))?)
+}
+
+/// Prints the clock set so, here or through the API.
+pub fn print(setting: Option<ClockSetting>) -> anyhow::Result<Status> {
+    printer::out(&describe(setting))?;
     Ok(Status::Success)
+}
+
+/// The command line's change as the API names it.
+pub fn clock_move(change: ClockChange) -> ClockMove {
+    match change {
+        ClockChange::Set { at } => ClockMove::Set(at),
+        ClockChange::Advance { by } => ClockMove::Advance(by),
+        ClockChange::Real => ClockMove::Real,
+    }
 }
 
 /// The clock in one line: the time it tells and why.
 fn describe(setting: Option<ClockSetting>) -> String {
-    let real = Utc::now();
-    let now = setting
-        .and_then(|setting| setting.at(real))
-        .unwrap_or(real)
-        .format("%Y-%m-%dT%H:%M:%SZ");
+    let now = clock_now(setting).format("%Y-%m-%dT%H:%M:%SZ");
     match setting {
         None => format!("clock: {now} (real time)"),
         Some(ClockSetting::Frozen(_)) => format!("clock: {now} (frozen)"),

@@ -25,7 +25,6 @@ pub fn run(
         host: args.host.clone(),
         port: args.port,
         allowed_hosts: args.allowed_hosts.clone(),
-        journal: layout.journal.clone(),
         journal_max_size: global.journal_max_size,
         project: layout.clone(),
         connections: ConnectionLimits {

@@ -1,36 +1,17 @@
 //! `careem-mcp grade [--run R | --runs PATTERN] [--format human|json|junit] EXPECTED…`: each run
 //! against each expected file, the verdicts, and over several runs the pass rate and pass^k.
+//! The report and its JUnit form are the admin API's ([`Report`]), which answers the same.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use serde::Serialize;
 
 use super::{engine_config, existing_run};
+use crate::admin::{Graded, Report};
 use crate::cli::args::{GlobalArgs, GradeArgs, GradeFormat};
 use crate::cli::{Status, printer};
-use crate::engine::grade::{self, Expected, Verdict};
+use crate::engine::grade::{self, Expected};
 use crate::engine::{Engine, ProjectLayout, RunName, runs};
-
-/// One verdict, with what it is about.
-#[derive(Debug, Serialize)]
-struct Graded {
-    run: String,
-    expected: PathBuf,
-    #[serde(flatten)]
-    verdict: Verdict,
-}
-
-#[derive(Debug, Serialize)]
-struct Report {
-    passed: bool,
-    /// Verdicts passed of verdicts given.
-    pass_rate: f64,
-    /// Whether every run passed (pass^k, k the number of runs).
-    pass_k: bool,
-    runs: usize,
-    verdicts: Vec<Graded>,
-}
 
 pub fn run(
     global: &GlobalArgs,
@@ -46,17 +27,7 @@ pub fn run(
             project.tools.display()
         )
     })?;
-    let expected: Vec<(PathBuf, Expected)> = args
-        .expected
-        .iter()
-        .map(|path| {
-            let text = grade::read_expected(path)
-                .with_context(|| format!("{}: cannot read", path.display()))?;
-            let expected =
-                Expected::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-            Ok((path.clone(), expected))
-        })
-        .collect::<anyhow::Result<_>>()?;
+    let expected = read_all(&args.expected)?;
     let mut verdicts = Vec::new();
     for name in &names {
         let layout = match name {
@@ -64,7 +35,7 @@ pub fn run(
             None => project.clone(),
         };
         let run_engine = engine.for_run(layout.overrides.clone());
-        for (path, expected) in &expected {
+        for (path, _, expected) in &expected {
             let scratch = tempfile::tempdir().context("cannot make a scratch folder")?;
             let verdict = grade::grade(&run_engine, &layout.journal, expected, scratch.path())
                 .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
@@ -77,22 +48,30 @@ pub fn run(
             });
         }
     }
-    let passed = verdicts.iter().filter(|v| v.verdict.passed).count();
-    let report = Report {
-        passed: passed == verdicts.len(),
-        pass_rate: if verdicts.is_empty() {
-            0.0
-        } else {
-            passed as f64 / verdicts.len() as f64
-        },
-        pass_k: passed == verdicts.len(),
-        runs: names.len(),
-        verdicts,
-    };
-    let text = match args.format {
-        GradeFormat::Human => human(&report),
-        GradeFormat::Json => serde_json::to_string_pretty(&report)?,
-        GradeFormat::Junit => junit(&report),
+    print(&Report::of(verdicts, names.len()), args.format)
+}
+
+/// Each expected file: its path, its text and what it expects; the first that cannot be read
+/// or does not parse ends the command, as it names the file.
+pub fn read_all(paths: &[PathBuf]) -> anyhow::Result<Vec<(PathBuf, String, Expected)>> {
+    paths
+        .iter()
+        .map(|path| {
+            let text = grade::read_expected(path)
+                .with_context(|| format!("{}: cannot read", path.display()))?;
+            let expected =
+                Expected::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            Ok((path.clone(), text, expected))
+        })
+        .collect()
+}
+
+/// Prints the report in `format`, here or through the API; exit 0 when every verdict passed.
+pub fn print(report: &Report, format: GradeFormat) -> anyhow::Result<Status> {
+    let text = match format {
+        GradeFormat::Human => human(report),
+        GradeFormat::Json => serde_json::to_string_pretty(report)?,
+        GradeFormat::Junit => report.junit(),
     };
     printer::out(&text)?;
     Ok(if report.passed {
@@ -137,7 +116,7 @@ fn absolute_display(path: &Path) -> String {
 }
 
 /// Whether `name` matches `pattern`, where `*` stands for any characters.
-fn matches(pattern: &str, name: &str) -> bool {
+pub fn matches(pattern: &str, name: &str) -> bool {
     let parts: Vec<&str> = pattern.split('*').collect();
     let [first, middle @ .., last] = parts.as_slice() else {
         return pattern == name;
@@ -188,56 +167,6 @@ fn human(report: &Report) -> String {
         ));
     }
     lines.join("\n")
-}
-
-fn junit(report: &Report) -> String {
-    let failures = report.verdicts.iter().filter(|v| !v.verdict.passed).count();
-    let mut xml = format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites tests=\"{}\" failures=\"{failures}\">\n  <testsuite name=\"careem-mcp grade\" tests=\"{}\" failures=\"{failures}\">\n",
-        report.verdicts.len(),
-        report.verdicts.len()
-    );
-    for graded in &report.verdicts {
-        let name = format!("{}: {}", graded.run, graded.expected.display());
-        xml.push_str(&format!(
-            "    <testcase classname=\"careem-mcp.grade\" name=\"{}\">\n      <properties>\n        <property name=\"run\" value=\"{}\"/>\n        <property name=\"calls\" value=\"{}\"/>\n      </properties>\n",
-            escape(&name),
-            escape(&graded.run),
-            graded.verdict.calls
-        ));
-        if !graded.verdict.passed {
-            let lines: Vec<&str> = graded
-                .verdict
-                .differences
-                .iter()
-                .chain(&graded.verdict.broken_checks)
-                .map(String::as_str)
-                .collect();
-            xml.push_str(&format!(
-                "      <failure message=\"{}\">{}</failure>\n",
-                escape(lines.first().copied().unwrap_or("the end states differ")),
-                escape(&lines.join("\n"))
-            ));
-        }
-        xml.push_str("    </testcase>\n");
-    }
-    xml.push_str("  </testsuite>\n</testsuites>");
-    xml
-}
-
-/// Text as XML character data or an attribute value.
-fn escape(text: &str) -> String {
-    text.chars()
-        .map(|c| match c {
-            '&' => "&amp;".to_string(),
-            '<' => "&lt;".to_string(),
-            '>' => "&gt;".to_string(),
-            '"' => "&quot;".to_string(),
-            '\'' => "&apos;".to_string(),
-            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\t' | '\r') => String::new(),
-            c => c.to_string(),
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -1,22 +1,22 @@
 //! One file per subcommand; this one routes to them and builds what they share.
 
 mod call;
-mod calls;
-mod clock;
+pub(super) mod calls;
+pub(super) mod clock;
 mod completions;
 mod dashboard;
 mod drift;
 mod export;
-mod grade;
+pub(super) mod grade;
 mod lint;
 mod reach;
 mod record;
-mod scenario;
-mod scenarios;
+pub(super) mod scenario;
+pub(super) mod scenarios;
 mod serve;
 mod tasks;
 mod verify;
-mod world;
+pub(super) mod world;
 
 use std::path::Path;
 
@@ -24,7 +24,8 @@ use anyhow::{Context, bail};
 
 use super::args::{Cli, ClockChange, Command, GlobalArgs};
 use super::{Status, init_logging};
-use crate::engine::{Engine, EngineConfig, LayoutPaths, ProjectLayout, RunName, absolute, runs};
+use crate::admin::{Token, missing_run};
+use crate::engine::{Engine, EngineConfig, LayoutPaths, ProjectLayout, RunName, absolute};
 
 pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
     let global = cli.global;
@@ -35,6 +36,11 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
         journal: global.journal.as_deref(),
     });
     init_logging(log_level(&cli.command));
+    if let Some(url) = global.server.as_deref()
+        && let Some(done) = super::remote::dispatch(url, &global, &cli.command)
+    {
+        return done;
+    }
     crate::engine::world::bounds::set_deadline(global.jq_deadline);
     let run = global.run.as_ref();
     match cli.command {
@@ -97,34 +103,42 @@ pub fn run_layout(global: &GlobalArgs, project: &ProjectLayout) -> anyhow::Resul
     Ok(project.for_run(run))
 }
 
-/// How many run names a refusal lists before it counts the rest.
-const RUNS_NAMED: usize = 20;
-
-/// Refuses a `--run` that names no run, naming the runs there are. A run exists once it has a
-/// folder, `.run/runs/<run>/` (its first journalled call makes it, as do `scenario`, `reset`,
-/// `clock set` and `clock advance` naming it); the default run (no `--run`) always exists.
-/// Reading a run that is not there would show the seed world or no calls as if they were its.
-pub fn existing_run(project: &ProjectLayout, run: Option<&RunName>) -> anyhow::Result<()> {
-    let Some(run) = run else {
-        return Ok(());
+/// The admin API's token: the first line of `--admin-token-file`, else `CAREEM_MCP_ADMIN_TOKEN`;
+/// `None` when neither is given. Never printed.
+pub fn admin_token(global: &GlobalArgs) -> anyhow::Result<Option<Token>> {
+    let (text, from) = match &global.admin_token_file {
+        Some(path) => (
+            std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read the admin token file {}", path.display()))?,
+            format!("the admin token file {}", path.display()),
+        ),
+        None => match std::env::var(TOKEN_VARIABLE) {
+            Ok(text) => (text, TOKEN_VARIABLE.to_string()),
+            Err(std::env::VarError::NotPresent) => return Ok(None),
+            Err(std::env::VarError::NotUnicode(_)) => {
+                bail!("{TOKEN_VARIABLE} is not UTF-8")
+            }
+        },
     };
-    if project.run_dir(run).is_dir() {
-        return Ok(());
+    let first = text.lines().next().unwrap_or_default();
+    Token::new(first)
+        .map(Some)
+        .with_context(|| format!("{from} holds no usable token"))
+}
+
+/// The variable that holds the admin API's token, when no file names it.
+const TOKEN_VARIABLE: &str = "CAREEM_MCP_ADMIN_TOKEN";
+
+/// Refuses a `--run` that names no run, naming the runs there are, in the words the admin API
+/// answers with ([`missing_run`]). A run exists once it has a folder, `.run/runs/<run>/` (its
+/// first journalled call makes it, as do `scenario`, `reset`, `clock set` and `clock advance`
+/// naming it); the default run (no `--run`) always exists. Reading a run that is not there
+/// would show the seed world or no calls as if they were its.
+pub fn existing_run(project: &ProjectLayout, run: Option<&RunName>) -> anyhow::Result<()> {
+    match missing_run(project, run) {
+        None => Ok(()),
+        Some(refusal) => bail!("{refusal}"),
     }
-    let runs_dir = project.runs_dir();
-    let others = runs::list(&runs_dir)
-        .with_context(|| format!("cannot list {}", absolute(&runs_dir).display()))?;
-    let mut names: Vec<String> = std::iter::once("default".to_string())
-        .chain(others.iter().take(RUNS_NAMED).map(ToString::to_string))
-        .collect();
-    if others.len() > RUNS_NAMED {
-        names.push(format!("and {} more", others.len() - RUNS_NAMED));
-    }
-    bail!(
-        "no run {run}: {} does not exist; the runs are {}",
-        absolute(&project.run_dir(run)).display(),
-        names.join(", ")
-    )
 }
 
 /// What each command logs to stderr unless `CAREEM_MCP_LOG` says otherwise.

@@ -51,7 +51,14 @@ pub fn run(
             absolute(&layout.tools).display()
         ),
     }
-    let served = serve(engine, None, layout, &args.serve, Some(Arc::new(recorder)));
+    let served = serve(
+        global,
+        engine,
+        None,
+        layout,
+        &args.serve,
+        Some(Arc::new(recorder)),
+    );
     upstream_runtime.shutdown_background();
     served
 }

@@ -3,12 +3,14 @@
 //! that a typo never silently forces nothing.
 
 use anyhow::{Context, bail};
+use serde_json::Value;
 
 use super::tools_dir;
+use crate::admin::{REMOVE_NEEDS_RUN, force_refusal};
 use crate::cli::args::ScenarioArgs;
 use crate::cli::{Status, printer};
 use crate::engine::{
-    DEFAULT_ENTRY, ForceError, ProjectLayout, RunName, Step, absolute, did_you_mean, force, runs,
+    Control, DEFAULT_ENTRY, ForceError, ProjectLayout, RunName, Step, absolute, force, runs,
 };
 
 pub fn set(layout: &ProjectLayout, args: &ScenarioArgs) -> anyhow::Result<Status> {
@@ -25,25 +27,38 @@ pub fn set(layout: &ProjectLayout, args: &ScenarioArgs) -> anyhow::Result<Status
         fault: args.fault,
         rate: args.rate,
     };
-    let line = match force::set_steps(tools, &layout.overrides, tool, &args.steps, each) {
-        Ok(Some(control)) => format!("{tool} → {control}"),
-        Ok(None) if tool == DEFAULT_ENTRY => "every tool → no default delay or fault".to_string(),
-        Ok(None) => format!("{tool} → normal selection"),
-        Err(ForceError::UnknownTool { known, .. }) => bail!(
-            "unknown tool {tool:?}{}\nknown tools: {}",
-            did_you_mean(tool, known.iter().map(String::as_str)),
-            known.join(", ")
-        ),
-        Err(ForceError::UnknownScenario { name, known, .. }) => bail!(
-            "{tool} has no scenario {name:?}{}\nits scenarios: {}\n(a step `fault:KIND` fails \
-             instead, e.g. fault:http-503)",
-            did_you_mean(&name, known.iter().map(String::as_str)),
-            known.join(", ")
-        ),
-        Err(ForceError::Overrides(error)) => {
-            return Err(error).context("cannot save the overrides");
-        }
-        Err(error) => return Err(error.into()),
+    match force::set_steps(tools, &layout.overrides, tool, &args.steps, each) {
+        Ok(control) => said(tool, control.map(|c| c.to_value()).as_ref()),
+        Err(ForceError::Overrides(error)) => Err(error).context("cannot save the overrides"),
+        // The API answers a refused edit in the same words (`admin::force_refusal`).
+        Err(error) => bail!("{}", force_refusal(&error).0),
+    }
+}
+
+/// Prints the tool's entry as now written (`None`: cleared), here or through the API.
+pub fn said(tool: &str, entry: Option<&Value>) -> anyhow::Result<Status> {
+    let line = match entry.map(|entry| Control::parse(tool, entry)) {
+        Some(Ok(control)) => format!("{tool} → {control}"),
+        Some(Err(why)) => bail!("the entry written for {tool} does not read: {why}"),
+        None if tool == DEFAULT_ENTRY => "every tool → no default delay or fault".to_string(),
+        None => format!("{tool} → normal selection"),
+    };
+    printer::out(&line)?;
+    Ok(Status::Success)
+}
+
+/// Prints that the run was reset.
+pub fn said_reset() -> anyhow::Result<Status> {
+    printer::out("every tool → normal selection; the world → its seed; the clock → real time")?;
+    Ok(Status::Success)
+}
+
+/// Prints whether `run`'s folder was removed.
+pub fn said_removed(run: &RunName, removed: bool, folder: &str) -> anyhow::Result<Status> {
+    let line = if removed {
+        format!("run {run} removed ({folder})")
+    } else {
+        format!("run {run} has no folder ({folder})")
     };
     printer::out(&line)?;
     Ok(Status::Success)
@@ -57,19 +72,13 @@ pub fn reset(
 ) -> anyhow::Result<Status> {
     if !remove {
         force::reset(&layout.overrides).context("cannot reset the overrides")?;
-        printer::out("every tool → normal selection; the world → its seed; the clock → real time")?;
-        return Ok(Status::Success);
+        return said_reset();
     }
     let Some(run) = run else {
-        bail!("--remove deletes a run's folder: name the run with --run NAME");
+        bail!(REMOVE_NEEDS_RUN);
     };
     let dir = absolute(&layout.run_dir(run));
-    let line =
-        if runs::remove(layout, run).with_context(|| format!("cannot remove {}", dir.display()))? {
-            format!("run {run} removed ({})", dir.display())
-        } else {
-            format!("run {run} has no folder ({})", dir.display())
-        };
-    printer::out(&line)?;
-    Ok(Status::Success)
+    let removed =
+        runs::remove(layout, run).with_context(|| format!("cannot remove {}", dir.display()))?;
+    said_removed(run, removed, &dir.display().to_string())
 }

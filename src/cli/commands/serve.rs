@@ -5,12 +5,13 @@ use std::sync::Arc;
 
 use anyhow::bail;
 
-use super::{load_engine, run_layout};
+use super::{admin_token, load_engine, run_layout};
+use crate::admin::{AdminOptions, DEFAULT_MAX_STREAMS};
 use crate::cli::Status;
 use crate::cli::args::{GlobalArgs, ServeArgs};
 use crate::engine::{Engine, JournalStatus, ProjectLayout, Runs, absolute};
-use crate::http::ConnectionLimits;
-use crate::server::{Forwarder, ServerOptions, run_until_signal};
+use crate::http::{ConnectionLimits, is_loopback};
+use crate::server::{AdminListener, Forwarder, ServerOptions, run_until_signal};
 
 pub fn run(
     global: &GlobalArgs,
@@ -30,12 +31,13 @@ pub fn run(
             .with_max_runs(args.max_runs),
     );
     let engine = runs.get(run);
-    serve(engine, Some(runs), &shown, args, None)
+    serve(global, engine, Some(runs), &shown, args, None)
 }
 
 /// Serves `engine` (and `runs`, at `/mcp/<run>`) as `args` say, `layout` naming its files;
 /// `forwarder`, when given, answers the tool calls.
 pub fn serve(
+    global: &GlobalArgs,
     engine: Arc<Engine>,
     runs: Option<Arc<Runs>>,
     layout: &ProjectLayout,
@@ -69,6 +71,41 @@ pub fn serve(
             world_line(&engine, layout, runs.is_some() && !args.stdio)
         );
     }
+    let connections = ConnectionLimits {
+        max_connections: args.max_connections,
+        header_timeout: args.header_timeout,
+        body_timeout: args.body_timeout,
+    };
+    let admin = match &args.admin {
+        None => None,
+        Some(addr) => {
+            let token = admin_token(global)?;
+            if token.is_none() && !is_loopback(&addr.host) {
+                bail!(
+                    "--admin {addr} is not on loopback: whoever reaches it could steer every \
+                     run. Give the admin API a token with --admin-token-file FILE or \
+                     CAREEM_MCP_ADMIN_TOKEN"
+                );
+            }
+            let runs = runs
+                .clone()
+                .unwrap_or_else(|| Arc::new(Runs::new(Arc::clone(&engine), layout)));
+            Some(AdminListener {
+                runs,
+                options: AdminOptions {
+                    host: addr.host.clone(),
+                    port: addr.port,
+                    allowed_hosts: args.allowed_hosts.clone(),
+                    token,
+                    connections,
+                    max_streams: DEFAULT_MAX_STREAMS,
+                },
+            })
+        }
+    };
+    let token_required = admin
+        .as_ref()
+        .is_some_and(|admin| admin.options.token.is_some());
     let options = ServerOptions {
         host: args.host.clone(),
         port: args.port,
@@ -80,11 +117,7 @@ pub fn serve(
         no_meta: args.no_meta,
         session_idle: args.session_idle,
         max_sessions: args.max_sessions,
-        connections: ConnectionLimits {
-            max_connections: args.max_connections,
-            header_timeout: args.header_timeout,
-            body_timeout: args.body_timeout,
-        },
+        connections,
         runs,
         forwarder,
         wire: args.wire,
@@ -98,11 +131,24 @@ pub fn serve(
         "HTTP sessions with Mcp-Session-Id"
     };
     eprintln!("careem-mcp: wire {} ({sessions})", args.wire.name());
-    run_until_signal(engine, options, args.stdio, |addr| {
-        let base = format!("http://{addr}");
-        eprintln!(
-            "careem-mcp: serving {tools} tools at {base}/mcp (Streamable HTTP), {base}/sse (legacy SSE), {base}/health"
-        );
+    run_until_signal(engine, options, args.stdio, admin, |listening| {
+        // The admin line first: whoever waits for the "serving" line finds both.
+        if let Some(addr) = listening.admin {
+            let token = if token_required {
+                "bearer token required"
+            } else {
+                "no token"
+            };
+            eprintln!(
+                "careem-mcp: admin API at http://{addr} ({token}; /openapi.json describes it)"
+            );
+        }
+        if let Some(addr) = listening.mcp {
+            let base = format!("http://{addr}");
+            eprintln!(
+                "careem-mcp: serving {tools} tools at {base}/mcp (Streamable HTTP), {base}/sse (legacy SSE), {base}/health"
+            );
+        }
     })?;
     Ok(Status::Success)
 }

@@ -20,11 +20,15 @@ pub fn run(global: &GlobalArgs, layout: &ProjectLayout, json: bool) -> anyhow::R
             layout.tools.display()
         )
     })?;
-    let view = engine.world_view();
+    print(&engine.world_view(), json)
+}
+
+/// Prints the world, here or through the API.
+pub fn print(view: &WorldView, json: bool) -> anyhow::Result<Status> {
     if json {
-        printer::out(&serde_json::to_string_pretty(&view)?)?;
+        printer::out(&serde_json::to_string_pretty(view)?)?;
     } else {
-        printer::out(&tables(&view))?;
+        printer::out(&tables(view))?;
     }
     Ok(Status::Success)
 }

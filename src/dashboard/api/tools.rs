@@ -7,7 +7,7 @@ use axum::extract::State;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::{ApiError, blocking};
+use crate::admin::{ApiError, blocking};
 use crate::dashboard::Dashboard;
 use crate::engine::{Diagnostic, lint};
 
@@ -43,7 +43,8 @@ pub(super) async fn list(
     State(dashboard): State<Dashboard>,
 ) -> Result<Json<ToolsAnswer>, ApiError> {
     blocking(move || {
-        let linted = lint::tool_files(dashboard.engine.config().clone());
+        let engine = dashboard.admin.runs().default_engine();
+        let linted = lint::tool_files(engine.config().clone());
         let mut problems = linted.problems;
         let tools = linted
             .loaded

@@ -1,4 +1,4 @@
-//! `POST /api/call`: one call run in process as `careem-mcp call` runs it
+//! `POST /api/runs/{run}/call`: one call run in process as `careem-mcp call` runs it
 //! ([`crate::engine::Engine::answer`]), journalled as made from the dashboard, answered
 //! with the MCP result a client would get
 //! ([`crate::engine::CallOutput::result_json`], shaped as the server shapes it) and the
@@ -9,8 +9,7 @@ use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::in_run::InRun;
-use super::{ApiError, blocking};
+use crate::admin::{ApiError, InRun, blocking};
 use crate::engine::{CallRequest, Decision, DecisionKind, Origin, Planning, UnknownTool};
 
 #[derive(Debug, Deserialize)]
@@ -37,21 +36,21 @@ pub(super) struct CallAnswer {
 }
 
 pub(super) async fn run(
-    InRun(dashboard): InRun,
+    run: InRun,
     Json(body): Json<CallBody>,
 ) -> Result<Json<CallAnswer>, ApiError> {
     blocking(move || {
-        let engine = &dashboard.engine;
+        let engine = &run.engine;
         let mut request = CallRequest::new(Origin::Dashboard, &body.tool, body.arguments);
         if let Some(scenario) = body.scenario.filter(|s| !s.is_empty()) {
             request.planning = Planning::Forced(scenario);
         }
         let output = engine.answer(&request);
         if output.decision == Decision::UnknownTool {
-            return Err(ApiError {
-                known: engine.tools().map(|t| t.name.clone()).collect(),
-                ..ApiError::new(StatusCode::NOT_FOUND, UnknownTool(body.tool).to_string())
-            });
+            return Err(
+                ApiError::new(StatusCode::NOT_FOUND, UnknownTool(body.tool).to_string())
+                    .offering(engine.tools().map(|t| t.name.clone()).collect()),
+            );
         }
         let (scenario, forced) = output.scenario().map_or((None, false), |(name, forced)| {
             (Some(name.to_string()), forced)

@@ -1,4 +1,4 @@
-//! `/api/verdict?run=NAME`: the run graded against its expected file, for the Calls view
+//! `/api/runs/{run}/verdict`: the run graded against its expected file, for the Calls view
 //! (`dashboard --expected DIR`, docs/GRADING.md). The file is `DIR/NAME.json`, or
 //! `DIR/default.json` for the default run. It is read and the run graded on every request,
 //! so an edited expected file counts at once; grading never changes the run.
@@ -6,12 +6,13 @@
 use std::path::{Path, PathBuf};
 
 use axum::Json;
+use axum::extract::State;
 use serde::Serialize;
 
-use super::in_run::InRun;
-use super::{ApiError, blocking};
+use crate::admin::{self, ApiError, InRun, blocking};
+use crate::dashboard::Dashboard;
 use crate::engine::Engine;
-use crate::engine::grade::{self, Expected, Verdict};
+use crate::engine::grade::{self, Verdict};
 
 /// What the page shows for the run.
 #[derive(Debug, Serialize)]
@@ -32,22 +33,16 @@ pub(super) enum RunVerdict {
     CannotGrade { expected: PathBuf, error: String },
 }
 
-pub(super) async fn show(InRun(dashboard): InRun) -> Result<Json<RunVerdict>, ApiError> {
+pub(super) async fn show(
+    State(dashboard): State<Dashboard>,
+    run: InRun,
+) -> Result<Json<RunVerdict>, ApiError> {
     let Some(folder) = dashboard.expected.clone() else {
         return Ok(Json(RunVerdict::Off));
     };
-    let name = dashboard
-        .run
-        .as_ref()
-        .map_or("default", |run| run.as_str())
-        .to_string();
     blocking(move || {
-        let expected = folder.join(format!("{name}.json"));
-        Ok(Json(verdict(
-            &dashboard.engine,
-            &dashboard.journal,
-            expected,
-        )))
+        let expected = folder.join(format!("{}.json", run.name()));
+        Ok(Json(verdict(&run.engine, &run.layout.journal, expected)))
     })
     .await
 }
@@ -65,15 +60,11 @@ fn verdict(engine: &Engine, journal: &Path, expected: PathBuf) -> RunVerdict {
             };
         }
     };
-    let graded = Expected::parse(&text)
-        .map_err(|error| error.to_string())
-        .and_then(|parsed| {
-            let scratch = tempfile::tempdir()
-                .map_err(|error| format!("cannot make a scratch folder: {error}"))?;
-            grade::grade(engine, journal, &parsed, scratch.path()).map_err(|e| e.to_string())
-        });
-    match graded {
+    match admin::verdict(engine, journal, &text) {
         Ok(verdict) => RunVerdict::Graded { expected, verdict },
-        Err(error) => RunVerdict::CannotGrade { expected, error },
+        Err(error) => RunVerdict::CannotGrade {
+            error: error.one_line(),
+            expected,
+        },
     }
 }

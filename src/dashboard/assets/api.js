@@ -4,10 +4,16 @@
 /** The run the page shows: `?run=NAME` in its address; empty for the default run. */
 export const run = new URLSearchParams(location.search).get('run') ?? '';
 
-/** The API's URL for `path`, in the page's run. */
+/** Paths that are the project's, not one run's. */
+const PROJECT_PATHS = new Set(['/tools', '/runs']);
+
+/**
+ * The API's URL for `path`: the admin API's (docs/ADMIN.md) under `/api`, in the page's run
+ * (`/api/runs/<run>/…`, `default` for the default run), but for the project's own paths.
+ */
 export function apiUrl(path) {
-  if (!run) return `/api${path}`;
-  return `/api${path}${path.includes('?') ? '&' : '?'}run=${encodeURIComponent(run)}`;
+  if (PROJECT_PATHS.has(path)) return `/api${path}`;
+  return `/api/runs/${encodeURIComponent(run || 'default')}${path}`;
 }
 
 async function request(method, path, body) {
@@ -26,7 +32,6 @@ async function request(method, path, body) {
   }
   if (!response.ok) {
     const error = new Error(data?.error ?? `${response.status} ${response.statusText}`);
-    error.known = data?.known;
     throw error;
   }
   return data;

@@ -47,7 +47,7 @@ export function controlsRow(name, scenarios, faults, entry, ignored, done) {
       await done();
     } catch (error) {
       errorEl.hidden = false;
-      errorEl.textContent = error.known ? `${error.message} (known: ${error.known.join(', ')})` : error.message;
+      errorEl.textContent = error.message;
     }
   };
   const build = () => {

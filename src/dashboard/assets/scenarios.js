@@ -56,7 +56,7 @@ async function force(tool, scenario) {
 
 async function reset() {
   try {
-    await api.delete('/scenarios');
+    await api.post('/reset');
     toast('Every tool → normal selection');
   } catch (error) {
     toast(error.message, { error: true });

@@ -11,7 +11,7 @@ pub mod names;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::engine::journal::read::rotated_path;
@@ -19,7 +19,7 @@ use crate::engine::{CallRequest, Decision, Engine, Origin, journal, safe_read};
 pub use expected::{Action, CallChecks, Expected, ExpectedError};
 
 /// One run graded against one expected file.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Verdict {
     pub passed: bool,
     /// How the run's end state differs from the expected one.

@@ -1,11 +1,11 @@
 //! What part a scenario plays in selection (SPEC §3): the default, a match rule, one reachable
 //! only by forcing it, or an error. `careem-mcp scenarios` and the dashboard label them alike.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::parse::{Outcome, Scenario};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ScenarioKind {
     Default,

@@ -6,14 +6,14 @@
 use std::collections::BTreeSet;
 
 use chrono::{DateTime, Utc};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::clock::Setting;
 use crate::engine::{CallRequest, Engine, Origin};
 
 /// The run's world now.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct WorldView {
     pub clock: ClockView,
     /// Whether the tools answer from this run's state (`--stateful`) or the seed.
@@ -29,7 +29,7 @@ pub struct WorldView {
 }
 
 /// One order or ride as its tool answers for it, and who made it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Listed {
     #[serde(rename = "madeBy")]
     pub made_by: MadeBy,
@@ -38,7 +38,7 @@ pub struct Listed {
 }
 
 /// Who made an order or a ride.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum MadeBy {
     /// The seed world holds it (`food_orders.json` `pastOrders`, `rides.json` `seedRides`).
@@ -47,7 +47,7 @@ pub enum MadeBy {
     Agent,
 }
 
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 pub struct ClockView {
     pub now: DateTime<Utc>,
     /// The run's clock file; `None` for the real time.

@@ -29,8 +29,8 @@ fn dashboard(project: &Project, args: &[&str]) -> (Process, String) {
     (process, addr)
 }
 
-const HALF_HEADER: &[u8] = b"GET /api/calls HTTP/1.1\r\nHost: 127.0.0.1\r\n";
-const HALF_BODY: &[u8] = b"PUT /api/scenarios/ride_book HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"scenario\":";
+const HALF_HEADER: &[u8] = b"GET /api/runs/default/calls HTTP/1.1\r\nHost: 127.0.0.1\r\n";
+const HALF_BODY: &[u8] = b"PUT /api/runs/default/scenarios/ride_book HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"scenario\":";
 
 /// `GET path` on a connection of its own: the status code and the body.
 fn get(addr: &str, path: &str) -> (u16, String) {
@@ -76,7 +76,11 @@ fn the_dashboard_caps_and_times_its_connections() {
         settled.is_some(),
         "the half-open connections are still open"
     );
-    assert_eq!(get(&addr, "/api/calls").0, 200, "a page is served");
+    assert_eq!(
+        get(&addr, "/api/runs/default/calls").0,
+        200,
+        "a page is served"
+    );
     drop(flood);
 
     let half = read_until_closed(connect(&addr, HALF_HEADER), DEADLINE, "half-sent headers");
@@ -92,7 +96,7 @@ fn the_dashboard_caps_and_times_its_connections() {
         overrides.unwrap_or_default().trim().is_empty(),
         "nothing half sent was applied"
     );
-    assert_eq!(get(&addr, "/api/calls").0, 200, "still served");
+    assert_eq!(get(&addr, "/api/runs/default/calls").0, 200, "still served");
     terminate_within(process, DEADLINE);
 }
 
@@ -108,9 +112,9 @@ fn sigterm_ends_the_dashboard_in_bounded_time_with_requests_half_sent() {
     let _half_body = connect(&addr, HALF_BODY);
     let _live = connect(
         &addr,
-        b"GET /api/calls/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        b"GET /api/runs/default/calls/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
     );
-    assert_eq!(get(&addr, "/api/calls").0, 200);
+    assert_eq!(get(&addr, "/api/runs/default/calls").0, 200);
     // The grace for requests (5 s) and for blocking work (1 s), with room for a loaded machine.
     terminate_within(process, Duration::from_secs(30));
 }
@@ -144,14 +148,14 @@ fn large_journal(project: &Project, count: usize, size: usize) {
 fn open_unread_stream(addr: &str) -> (TcpStream, String) {
     let mut stream = connect(
         addr,
-        b"GET /api/calls/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        b"GET /api/runs/default/calls/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
     );
     stream.set_read_timeout(Some(DEADLINE)).expect("a timeout");
     let mut seen = Vec::new();
     let mut chunk = [0; 4096];
     loop {
         let text = String::from_utf8_lossy(&seen);
-        if text.starts_with("HTTP/1.1 503") && text.contains("live views") {
+        if text.starts_with("HTTP/1.1 503") && text.contains("live streams") {
             break;
         }
         if text.contains("event: snapshot") {
@@ -177,7 +181,7 @@ fn live_streams_are_capped_and_their_memory_comes_back() {
     large_journal(&project, 300, 20_000);
     let (process, addr) = dashboard(&project, &[]);
     let pid = process.0.id();
-    assert_eq!(get(&addr, "/api/calls").0, 200);
+    assert_eq!(get(&addr, "/api/runs/default/calls").0, 200);
     let before = rss_kib(pid);
 
     let streams: Vec<(TcpStream, String)> = (0..40).map(|_| open_unread_stream(&addr)).collect();
@@ -192,7 +196,7 @@ fn live_streams_are_capped_and_their_memory_comes_back() {
         held < before + SLACK_KIB,
         "{held} KiB with 16 unread streams, {before} KiB before"
     );
-    let (status, listed) = get(&addr, "/api/calls?limit=5");
+    let (status, listed) = get(&addr, "/api/runs/default/calls?limit=5");
     assert_eq!(status, 200, "pages still served: {listed}");
     assert_eq!(listed.matches("\"tool\":").count(), 5, "{listed}");
 
@@ -222,7 +226,7 @@ fn live_streams_are_capped_and_their_memory_comes_back() {
 async fn a_journal_rotation_does_not_empty_the_live_view() {
     let project = Project::copy_of_repo();
     let (process, addr) = dashboard(&project, &[]);
-    let response = reqwest::get(format!("http://{addr}/api/calls/stream"))
+    let response = reqwest::get(format!("http://{addr}/api/runs/default/calls/stream"))
         .await
         .expect("stream");
     let mut stream = Events::of(response);

@@ -29,7 +29,8 @@ pub use process::rss_kib;
 #[cfg(unix)]
 pub use process::{JournalPipe, kill_term, make_fifo, terminate_cleanly};
 pub use process::{
-    Lines, Process, StdioServer, large_search, lines_of, serve_binary, start_announced,
+    Lines, Process, StdioServer, large_search, lines_of, serve_binary, serve_command,
+    start_announced,
 };
 pub use project::{
     BIN, OK, Project, Run, broken_project, command_in, engine, files_under, repo, tally_project,

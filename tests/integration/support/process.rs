@@ -111,7 +111,7 @@ pub fn serve_binary(project: &Project, args: &[&str]) -> (Process, String, Lines
 }
 
 /// As [`serve_binary`], for a `command` already set up (its environment, say).
-fn serve_command(mut command: Command, args: &[&str]) -> (Process, String, Lines) {
+pub fn serve_command(mut command: Command, args: &[&str]) -> (Process, String, Lines) {
     command.args(["serve", "--port", "0"]).args(args);
     let (process, rest, stderr) = start_announced(command, "careem-mcp: serving ");
     let url = rest

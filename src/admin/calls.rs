@@ -1,7 +1,8 @@
-//! `/api/calls`: the journal's entries, newest first; its live stream; clearing it.
+//! `/runs/{run}/calls`: the run's journal, as `careem-mcp calls` reads it; its live stream;
+//! clearing it.
 //!
-//! Entries are passed on as the JSON lines the journal holds, not re-serialised through
-//! [`crate::engine::journal::Entry`], so a field the journal gains shows up in the page as is.
+//! The live stream passes entries on as the JSON lines the journal holds, not re-serialised
+//! through [`Entry`], so a field the journal gains shows up in the page as is.
 
 use std::convert::Infallible;
 use std::fs::File;
@@ -10,7 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Json;
-use axum::extract::Query;
+use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures::Stream;
@@ -18,21 +19,22 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::{Notify, mpsc};
 use tokio_stream::wrappers::ReceiverStream;
+use utoipa::{IntoParams, ToSchema};
 
-use super::in_run::InRun;
-use super::{ApiError, blocking};
-use crate::dashboard::Dashboard;
-use crate::engine::journal::JournalWatch;
-use crate::engine::{Follower, journal};
+use super::Admin;
+use super::error::{ApiError, ErrorBody, blocking};
+use super::run::InRun;
+use crate::engine::journal::{Entry, JournalWatch};
+use crate::engine::{Follower, absolute, journal};
 use crate::http::memory::release_free_memory;
 
-/// How many of the latest calls the page starts with.
+/// How many of the latest calls the live stream starts with.
 const SNAPSHOT: usize = 500;
 /// At most this many bytes of journal lines in a snapshot (the newest first): a journal of
 /// large calls (64 KiB of arguments and of result each) would otherwise make every open page
 /// hold a hundred MiB.
 const SNAPSHOT_BYTES: usize = 2 * 1024 * 1024;
-/// Events waiting for a page that does not read: each is one journal line, at most ~200 KiB.
+/// Events waiting for a reader that does not read: each is one journal line, at most ~200 KiB.
 const QUEUED_EVENTS: usize = 8;
 /// How often the stream looks for new lines without being told of a change: where the
 /// journal's folder cannot be watched, "within a second" with room to spare.
@@ -40,21 +42,78 @@ const POLL: Duration = Duration::from_millis(250);
 /// How often it looks anyway while the folder is watched.
 const LOOK_AGAIN: Duration = Duration::from_secs(2);
 
-#[derive(Debug, Deserialize)]
-pub(super) struct ListQuery {
-    limit: Option<usize>,
+/// Which calls to read, as `careem-mcp calls` filters them.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct CallsQuery {
+    /// Only the last N calls (after the other filters).
+    last: Option<usize>,
+    /// Only calls of this tool.
+    tool: Option<String>,
+    /// Only calls of this session.
+    session: Option<String>,
 }
 
-pub(super) async fn list(
-    InRun(dashboard): InRun,
-    Query(query): Query<ListQuery>,
-) -> Result<Json<Vec<Value>>, ApiError> {
-    let limit = query.limit.unwrap_or(SNAPSHOT);
+/// The run's calls, oldest first, as `careem-mcp calls --json` prints them.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct CallsAnswer {
+    /// The journal's path on the server.
+    pub journal: String,
+    /// Whether the run has a journal at all: none means no call was ever journalled there,
+    /// which is not the same as no calls.
+    pub found: bool,
+    /// The journal's entries, one per call, as its lines hold them.
+    #[schema(value_type = Vec<Object>)]
+    pub calls: Vec<Entry>,
+    /// Where the journal's writer lost lines (a full disk): each before the call at `before`
+    /// (`calls.len()`: after the last).
+    pub lost: Vec<Lost>,
+}
+
+/// Calls the journal's writer could not write, and where.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct Lost {
+    pub before: usize,
+    pub time: String,
+    pub lost: u64,
+}
+
+/// The run's journal, filtered as `careem-mcp calls` filters it.
+#[utoipa::path(get, path = "/runs/{run}/calls", tag = "calls",
+    params(("run" = String, Path, description = "The run; `default` for plain /mcp"), CallsQuery),
+    responses((status = 200, body = CallsAnswer),
+              (status = 404, description = "No such run", body = ErrorBody)))]
+pub(crate) async fn list(
+    run: InRun,
+    Query(query): Query<CallsQuery>,
+) -> Result<Json<CallsAnswer>, ApiError> {
+    run.existing()?;
     blocking(move || {
-        let (lines, _) = latest(&dashboard.journal, limit).map_err(|e| {
-            ApiError::internal(format!("cannot read {}: {e}", dashboard.journal.display()))
+        let path = &run.layout.journal;
+        let keep = |entry: &Entry| {
+            query.tool.as_ref().is_none_or(|t| &entry.tool == t)
+                && query
+                    .session
+                    .as_ref()
+                    .is_none_or(|s| entry.session.as_ref() == Some(s))
+        };
+        let recent = journal::recent(path, query.last, keep).map_err(|error| {
+            ApiError::internal(format!("cannot read {}", path.display()), &error)
         })?;
-        Ok(Json(lines))
+        Ok(Json(CallsAnswer {
+            journal: absolute(path).display().to_string(),
+            found: recent.found,
+            lost: recent
+                .gaps
+                .iter()
+                .map(|(before, gap)| Lost {
+                    before: *before,
+                    time: gap.time.clone(),
+                    lost: gap.lost,
+                })
+                .collect(),
+            calls: recent.entries,
+        }))
     })
     .await
 }
@@ -86,40 +145,59 @@ fn latest(path: &Path, limit: usize) -> std::io::Result<(Vec<Value>, Option<Foll
 }
 
 /// The journal emptied.
-#[derive(Debug, Serialize)]
-pub(super) struct Cleared {
-    cleared: bool,
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct Cleared {
+    pub cleared: bool,
+    /// The journal's path on the server.
+    pub journal: String,
 }
 
-pub(super) async fn clear(InRun(dashboard): InRun) -> Result<Json<Cleared>, ApiError> {
+/// Empties the run's journal, as `careem-mcp calls --clear` does.
+#[utoipa::path(delete, path = "/runs/{run}/calls", tag = "calls",
+    params(("run" = String, Path, description = "The run; `default` for plain /mcp")),
+    responses((status = 200, body = Cleared),
+              (status = 404, description = "No such run", body = ErrorBody)))]
+pub(crate) async fn clear(run: InRun) -> Result<Json<Cleared>, ApiError> {
+    run.existing()?;
     blocking(move || {
-        journal::clear(&dashboard.journal).map_err(|e| {
-            ApiError::internal(format!("cannot clear {}: {e}", dashboard.journal.display()))
+        let path = &run.layout.journal;
+        journal::clear(path).map_err(|error| {
+            ApiError::internal(format!("cannot clear {}", path.display()), &error)
         })?;
-        Ok(Json(Cleared { cleared: true }))
+        Ok(Json(Cleared {
+            cleared: true,
+            journal: path.display().to_string(),
+        }))
     })
     .await
 }
 
 /// Server-sent events: `snapshot` (the latest calls, newest first) once, then `call` for each
 /// new line and `cleared` when the journal was emptied. A rotation is not a clear: the calls
-/// shown stay, and the new file's calls follow. At most `max_streams` are open at once; one
-/// more is answered 503.
-pub(super) async fn stream(
-    InRun(dashboard): InRun,
+/// shown stay, and the new file's calls follow. A run with no journal yet is followed from its
+/// first call. At most `max_streams` are open at once; one more is answered 503.
+#[utoipa::path(get, path = "/runs/{run}/calls/stream", tag = "calls",
+    params(("run" = String, Path, description = "The run; `default` for plain /mcp")),
+    responses((status = 200, content_type = "text/event-stream",
+               description = "`snapshot` (an array of entries, newest first), then `call` (one entry) and `cleared`"),
+              (status = 503, description = "Too many streams are open", body = ErrorBody)))]
+pub(crate) async fn stream(
+    State(admin): State<Admin>,
+    run: InRun,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
-    let Ok(permit) = Arc::clone(&dashboard.streams).try_acquire_owned() else {
+    let Ok(permit) = Arc::clone(&admin.streams).try_acquire_owned() else {
         return Err(ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             format!(
-                "{} live views are open already: close one, or start the dashboard with a higher --max-streams",
-                dashboard.max_streams
+                "{} live streams are open already: close one, or raise --max-streams",
+                admin.max_streams
             ),
         ));
     };
     let (sender, receiver) = mpsc::channel(QUEUED_EVENTS);
+    let journal = run.layout.journal.clone();
     tokio::spawn(async move {
-        follow(dashboard, sender).await;
+        follow(&journal, &admin.shutdown, sender).await;
         drop(permit);
         // What the stream held (its snapshot, the events a page left unread) is freed now;
         // glibc keeps freed pages in its arenas until told to give them back.
@@ -128,18 +206,22 @@ pub(super) async fn stream(
     Ok(Sse::new(ReceiverStream::new(receiver)).keep_alive(KeepAlive::default()))
 }
 
-/// Feeds one page's stream until the page leaves or the dashboard stops.
-async fn follow(dashboard: Dashboard, sender: mpsc::Sender<Result<Event, Infallible>>) {
-    let path = dashboard.journal.clone();
+/// Feeds one stream until its reader leaves or the listener stops.
+async fn follow(
+    journal: &Path,
+    shutdown: &tokio_util::sync::CancellationToken,
+    sender: mpsc::Sender<Result<Event, Infallible>>,
+) {
+    let path = journal.to_path_buf();
     let first = tokio::task::spawn_blocking(move || latest(&path, SNAPSHOT)).await;
     let (snapshot, mut follower) = match first {
         Ok(Ok(found)) => found,
         Ok(Err(error)) => {
-            tracing::warn!(path = %dashboard.journal.display(), "dashboard: cannot read the journal: {error}");
+            tracing::warn!(path = %journal.display(), "admin: cannot read the journal: {error}");
             (Vec::new(), None)
         }
         Err(error) => {
-            tracing::warn!("dashboard: the journal reader failed: {error}");
+            tracing::warn!("admin: the journal reader failed: {error}");
             return;
         }
     };
@@ -150,29 +232,29 @@ async fn follow(dashboard: Dashboard, sender: mpsc::Sender<Result<Event, Infalli
     {
         return;
     }
-    let mut seen = Seen::of(&dashboard.journal);
+    let mut seen = Seen::of(journal);
     let changed = Arc::new(Notify::new());
     let wake = Arc::clone(&changed);
-    let watch = JournalWatch::new(&dashboard.journal, move || wake.notify_one());
+    let watch = JournalWatch::new(journal, move || wake.notify_one());
     let mut ticks = tokio::time::interval(match &watch {
         Ok(_) => LOOK_AGAIN,
         Err(error) => {
-            tracing::warn!(path = %dashboard.journal.display(), "dashboard: cannot watch the journal ({error}); looking every {POLL:?}");
+            tracing::warn!(path = %journal.display(), "admin: cannot watch the journal ({error}); looking every {POLL:?}");
             POLL
         }
     });
     loop {
         tokio::select! {
-            () = dashboard.shutdown.cancelled() => return,
+            () = shutdown.cancelled() => return,
             () = sender.closed() => return,
             () = changed.notified() => {}
             _ = ticks.tick() => {}
         }
         // A journal that did not exist yet is followed from its start once it does.
         if follower.is_none() {
-            follower = File::open(&dashboard.journal)
+            follower = File::open(journal)
                 .ok()
-                .map(|file| Follower::new(&dashboard.journal, file, 0));
+                .map(|file| Follower::new(journal, file, 0));
         }
         let Some(mut current) = follower.take() else {
             continue;
@@ -182,7 +264,7 @@ async fn follow(dashboard: Dashboard, sender: mpsc::Sender<Result<Event, Infalli
         follower = Some(back);
         let mut events = Vec::new();
         // The follower starts over by itself; the page is told so it drops what it shows.
-        let now = Seen::of(&dashboard.journal);
+        let now = Seen::of(journal);
         if now.cleared_since(seen) {
             events.push(event("cleared", &json!({})));
         }
@@ -195,7 +277,7 @@ async fn follow(dashboard: Dashboard, sender: mpsc::Sender<Result<Event, Infalli
                     .map(|e| event("call", &e)),
             ),
             Err(error) => {
-                tracing::warn!(path = %dashboard.journal.display(), "dashboard: cannot read the journal: {error}")
+                tracing::warn!(path = %journal.display(), "admin: cannot read the journal: {error}")
             }
         }
         for event in events {
