@@ -196,7 +196,7 @@ fn live_streams_are_capped_and_their_memory_comes_back() {
         held < before + SLACK_KIB,
         "{held} KiB with 16 unread streams, {before} KiB before"
     );
-    let (status, listed) = get(&addr, "/api/runs/default/calls?limit=5");
+    let (status, listed) = get(&addr, "/api/runs/default/calls?last=5");
     assert_eq!(status, 200, "pages still served: {listed}");
     assert_eq!(listed.matches("\"tool\":").count(), 5, "{listed}");
 
