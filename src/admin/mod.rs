@@ -164,12 +164,6 @@ pub(crate) fn routes(admin: Admin) -> Router {
     api().0.with_state(admin)
 }
 
-/// The OpenAPI document, as `/openapi.json` serves it.
-#[must_use]
-pub fn openapi_json() -> String {
-    api().1.to_pretty_json().unwrap_or_default()
-}
-
 /// Where and how the admin listener listens.
 #[derive(Debug, Clone)]
 pub struct AdminOptions {
@@ -251,11 +245,6 @@ pub struct RunningAdmin {
 }
 
 impl RunningAdmin {
-    #[must_use]
-    pub fn url(&self) -> String {
-        format!("http://{}", self.addr)
-    }
-
     /// Ends the live streams and stops serving: connections get [`SHUTDOWN_GRACE`] to finish
     /// the request they are on, then are dropped.
     pub async fn shutdown(mut self) {

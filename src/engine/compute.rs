@@ -92,8 +92,14 @@ impl Engine {
                     });
             }
             let current = if self.config.stateful {
-                self.world_store()
-                    .current_seeded(seed, self.now())
+                let store = self.world_store();
+                let current = store.current();
+                // Seeding writes under the run's lock: never on an async worker.
+                if programs == Programs::KeptOnly && store.would_seed(&current) {
+                    return Err(AnswerError::NotInPlace);
+                }
+                store
+                    .seeded_now(current, seed, self.now())
                     .map_err(|error| AnswerError::Store(error.to_string()))?
             } else {
                 Current::Seed

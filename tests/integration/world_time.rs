@@ -415,3 +415,19 @@ fn seed_rides_move_on_from_the_run_epoch() {
     let fresh = World::new(false, "2026-12-02T13:10:00Z");
     assert_eq!(statuses(&fresh), at_epoch);
 }
+
+#[test]
+fn viewing_the_world_does_not_seed_it() {
+    let world = World::new(true, "2026-12-05T08:30:00Z");
+    assert_eq!(world.project.run(&["world"]).code, 0);
+    assert!(
+        !world.project.path().join(".run/world.json").exists(),
+        "`careem-mcp world` seeded the run"
+    );
+    // The run's first call seeds it, an hour later.
+    world.clock(&["advance", "1h"]);
+    assert_eq!(
+        world.orders()[0],
+        (700001, "PREPARING".into(), "2026-12-05T09:18:00Z".into())
+    );
+}

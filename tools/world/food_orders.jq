@@ -60,11 +60,11 @@ def food_life($o):
        ($o.slot.start - $l.scheduledPlacedBeforeSlot * 60) as $prep
        | {preparing: (if food_open_at($r; $prep) then $prep else food_opening_after($r; $prep) // $prep end), eta: $o.slot.end}
      else {preparing: ($o.placedAt + $l.placedMinutes * 60), eta: ($o.placedAt + $r.deliveryTime.max * 60)} end) as $t
-  | [{status: "PLACED", at: $o.placedAt, title: "Order placed",
-      label: (if $o.slot != null then food_slot_label($o.slot) else "Order placed" end)},
-     {status: "PREPARING", at: $t.preparing, title: "\($r.name.value) accepted your order and is preparing it", label: "Preparing your order"},
-     {status: "ON_THE_WAY", at: ($t.eta - $l.onTheWayBeforeEta * 60), title: "\($o.courier) picked up your order", label: "Your order is on the way"},
-     {status: "DELIVERED", at: $t.eta, title: "Delivered to \(food_place_title($o.deliveryLocationUuid))", label: "Delivered"}]
+  | [{status: "PLACED", at: $o.placedAt, title: $l.statusLabels.PLACED,
+      label: (if $o.slot != null then food_slot_label($o.slot) else $l.statusLabels.PLACED end)},
+     {status: "PREPARING", at: $t.preparing, title: "\($r.name.value) accepted your order and is preparing it", label: $l.statusLabels.PREPARING},
+     {status: "ON_THE_WAY", at: ($t.eta - $l.onTheWayBeforeEta * 60), title: "\($o.courier) picked up your order", label: $l.statusLabels.ON_THE_WAY},
+     {status: "DELIVERED", at: $t.eta, title: "Delivered to \(food_place_title($o.deliveryLocationUuid))", label: $l.statusLabels.DELIVERED}]
   | {steps: ([.[0]] + [.[1:][] | select(.at <= $now)]), eta: $t.eta};
 
 # food_place_order's answer: the refusal, or the order just placed.
@@ -72,7 +72,7 @@ def food_placed($refused):
   if $refused != null then {error: $refused} else
     food_new_order as $o | food_money_of($o.restaurantId; $o.lines) as $m | food_life($o) as $life
     | {order: ({id: $o.id, status: "PLACED",
-        statusLabel: (if $o.slot != null then food_slot_label($o.slot) else "Order placed" end),
+        statusLabel: $life.steps[0].label,
         restaurant: food_name(food_restaurant($o.restaurantId)), basketId: $o.basketId,
         itemCount: ([$o.lines[].quantity] | add), total: ($m.total | food_money),
         paymentMethodId: $o.paymentMethodId, deliveryLocationUuid: $o.deliveryLocationUuid, notes: $o.notes,
@@ -97,14 +97,10 @@ def food_order_view($o):
      else {} end)
   + {timeline: [$life.steps[] | {status, label: .title, time: (.at | iso)}]};
 
-# The run's epoch: its clock when its world was seeded (stateful mode), else now. The seed's
-# times are fixed from it, so that they stand still while the run's clock moves on.
-def food_epoch: .state.seededAt // .now;
-
 # One of the user's seed orders (food_orders.json), its timeline in minutes from the run's
 # epoch: the steps reached by now, the last of them its status.
 def food_past_view($p):
-  .now as $now | food_epoch as $epoch | .data.food_orders.lifecycle as $l
+  .now as $now | clock_epoch as $epoch | .data.food_orders.lifecycle as $l
   | ($epoch - $p.placedMinutesAgo * 60) as $placed
   | [$p.timeline[] | . + {at: ($epoch + .minutes * 60)}] as $all
   | ([$all[0]] + [$all[1:][] | select(.at <= $now)]) as $steps

@@ -150,7 +150,7 @@ def ride_story($s): ride_story_at($s; .now);
 # A seed ride (rides.json `seedRides`) at this moment: its milestones count in minutes from the
 # run's epoch, and it stands at the last one the run's clock has passed.
 def ride_seed($s):
-  (.state.seededAt // .now) as $epoch | .now as $now
+  clock_epoch as $epoch | .now as $now
   | ($s.minutes | map_values($epoch + 60 * .)) as $t
   | def passed($key): $t[$key] != null and $now >= $t[$key];
     (if passed("cancelledAt") then "CANCELLED"

@@ -82,7 +82,7 @@ pub fn start(engine: &Engine, run: &ProjectLayout, task: &Task) -> Result<Starte
         .map_err(|problems| StartError::World(problems.len()))?;
     let store = WorldStore::beside(&run.overrides);
     store
-        .current_seeded(world.seed(), seeded_at)
+        .seeded_now(store.current(), world.seed(), seeded_at)
         .map_err(io(store.path()))?;
     let now = seeded_at + advance;
     if now != seeded_at {

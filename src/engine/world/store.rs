@@ -56,6 +56,8 @@ pub struct WorldStore {
     last: Mutex<Option<Reading>>,
     /// Whether a write waits for the disk: not for a world thrown away after use.
     durable: bool,
+    /// Whether a call seeds the run's world when it has none: not for a view that only reads.
+    seeds: bool,
 }
 
 /// A reading of `world.json`: its bytes, the state they hold, and the reading's id.
@@ -131,7 +133,16 @@ impl WorldStore {
             warned: Mutex::new(None),
             last: Mutex::new(None),
             durable: true,
+            seeds: true,
         }
+    }
+
+    /// The same world, read without seeding it (the CLI's and the dashboard's view): a run
+    /// with no world yet reads as its seed now, and its epoch stays its first call's.
+    #[must_use]
+    pub fn reading_only(mut self) -> Self {
+        self.seeds = false;
+        self
     }
 
     /// The same world, thrown away after use (grading's replay): its writes do not wait for the
@@ -224,14 +235,8 @@ impl WorldStore {
         if !link.file_type().is_symlink() {
             return None;
         }
-        let folder = self.path.parent().unwrap_or(Path::new("."));
-        let folder = if folder.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            folder
-        };
         let target = std::fs::canonicalize(&self.path).ok();
-        let inside = match (&target, std::fs::canonicalize(folder)) {
+        let inside = match (&target, std::fs::canonicalize(self.folder())) {
             (Some(target), Ok(folder)) => target.parent() == Some(folder.as_path()),
             _ => false,
         };
@@ -309,9 +314,7 @@ impl WorldStore {
     /// Runs `work` holding the run's lock, which orders the changes of every process serving
     /// the run: its world's, and its clock's.
     pub fn locked<R>(&self, work: impl FnOnce() -> R) -> std::io::Result<R> {
-        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)?;
-        }
+        std::fs::create_dir_all(self.folder())?;
         let _lock = Locked::take(&self.lock)?;
         Ok(work())
     }
@@ -325,11 +328,8 @@ impl WorldStore {
         now: DateTime<Utc>,
         change: impl FnOnce(&Value) -> Result<(Option<Value>, R), E>,
     ) -> Result<R, StoreError<E>> {
-        self.make_folder().map_err(|error| self.io(error))?;
-        let lock = Locked::take(&self.lock).map_err(|error| self.io(error))?;
-        let result = self.change(seed, now, change);
-        drop(lock);
-        result
+        self.locked(|| self.change(seed, now, change))
+            .map_err(|error| self.io(error))?
     }
 
     /// [`WorldStore::update`]'s change, the run's lock held.
@@ -362,22 +362,16 @@ impl WorldStore {
         }
     }
 
-    /// Makes the folder `world.json` lives in.
-    fn make_folder(&self) -> std::io::Result<()> {
-        match self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            Some(dir) => std::fs::create_dir_all(dir),
-            None => Ok(()),
-        }
+    /// The folder `world.json` lives in (the run's).
+    fn folder(&self) -> &Path {
+        self.path
+            .parent()
+            .filter(|dir| !dir.as_os_str().is_empty())
+            .unwrap_or(Path::new("."))
     }
 
     fn write(&self, state: &Value, started: DateTime<Utc>) -> std::io::Result<()> {
-        let dir = self.path.parent().unwrap_or(Path::new("."));
-        let dir = if dir.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            dir
-        };
-        let mut file = tempfile::NamedTempFile::new_in(dir)?;
+        let mut file = tempfile::NamedTempFile::new_in(self.folder())?;
         let started = started.to_rfc3339_opts(SecondsFormat::Secs, true);
         // Made whole first and written at once: serde writes a token at a time.
         let mut bytes = serde_json::to_vec_pretty(&Written {
@@ -394,15 +388,25 @@ impl WorldStore {
         Ok(())
     }
 
-    /// The run's state now, as [`WorldStore::current`], its world seeded at `now` first when it
-    /// has none yet (or one that cannot be used): the run's epoch is its first call's clock,
-    /// whatever that call does.
-    pub fn current_seeded(&self, seed: &Value, now: DateTime<Utc>) -> std::io::Result<Current> {
-        let current = self.current();
-        if !matches!(current, Current::Seed) {
+    /// Whether a call would seed the world before it reads it: the run has none yet (or one
+    /// that cannot be used), and this store seeds.
+    pub fn would_seed(&self, current: &Current) -> bool {
+        self.seeds && matches!(current, Current::Seed)
+    }
+
+    /// The run's state after seeding its world at `now`, when `current` (what
+    /// [`WorldStore::current`] gave) says it has none yet: the run's epoch is its first call's
+    /// clock, whatever that call does.
+    pub fn seeded_now(
+        &self,
+        current: Current,
+        seed: &Value,
+        now: DateTime<Utc>,
+    ) -> std::io::Result<Current> {
+        if !self.would_seed(&current) {
             return Ok(current);
         }
-        self.make_folder()?;
+        std::fs::create_dir_all(self.folder())?;
         // While another call holds the run's lock (a write under way, which seeds the world
         // itself), this call reads the seed as it is now rather than wait.
         let Some(lock) = Locked::try_take(&self.lock)? else {

@@ -65,7 +65,9 @@ impl Engine {
     pub fn world_view(&self) -> WorldView {
         let mut config = self.config().clone();
         config.stateful = true;
-        self.sharing_with(config).view()
+        let mut reader = self.sharing_with(config);
+        reader.store = reader.store.reading_only();
+        reader.view()
     }
 
     fn view(&self) -> WorldView {
