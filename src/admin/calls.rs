@@ -26,7 +26,7 @@ use super::error::{ApiError, ErrorBody, blocking};
 use super::run::InRun;
 use crate::engine::journal::{Entry, JournalWatch};
 use crate::engine::{Follower, absolute, journal};
-use crate::http::memory::release_free_memory;
+use crate::http::memory::spawn_trimmer;
 
 /// How many of the latest calls the live stream starts with.
 const SNAPSHOT: usize = 500;
@@ -41,6 +41,8 @@ const QUEUED_EVENTS: usize = 8;
 const POLL: Duration = Duration::from_millis(250);
 /// How often it looks anyway while the folder is watched.
 const LOOK_AGAIN: Duration = Duration::from_secs(2);
+/// How often the memory trimmer trims besides soon after streams end.
+const TRIM_PERIOD: Duration = Duration::from_secs(10);
 
 /// Which calls to read, as `careem-mcp calls` filters them.
 #[derive(Debug, Deserialize, IntoParams)]
@@ -194,14 +196,23 @@ pub(crate) async fn stream(
             ),
         ));
     };
+    // What a stream held (its snapshot, the events a page left unread) is freed when it ends,
+    // partly by the connection that wrote it, which may see its reader gone after the stream
+    // does; glibc keeps freed pages in its arenas until told to give them back. So a trimmer
+    // trims soon after streams end, and now and then besides.
+    admin.trimmer.call_once(|| {
+        spawn_trimmer(
+            TRIM_PERIOD,
+            Arc::clone(&admin.streams_ended),
+            admin.shutdown.clone(),
+        );
+    });
     let (sender, receiver) = mpsc::channel(QUEUED_EVENTS);
     let journal = run.layout.journal.clone();
     tokio::spawn(async move {
         follow(&journal, &admin.shutdown, sender).await;
         drop(permit);
-        // What the stream held (its snapshot, the events a page left unread) is freed now;
-        // glibc keeps freed pages in its arenas until told to give them back.
-        let _ = tokio::task::spawn_blocking(release_free_memory).await;
+        admin.streams_ended.notify_one();
     });
     Ok(Sse::new(ReceiverStream::new(receiver)).keep_alive(KeepAlive::default()))
 }

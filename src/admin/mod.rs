@@ -23,7 +23,7 @@ mod world;
 pub(crate) mod writes;
 
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::{Arc, Once};
 use std::time::Duration;
 
 use axum::extract::DefaultBodyLimit;
@@ -32,7 +32,7 @@ use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
-use tokio::sync::Semaphore;
+use tokio::sync::{Notify, Semaphore};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 use tower::ServiceBuilder;
@@ -81,6 +81,10 @@ pub struct Admin {
     /// One permit per live stream that may be open.
     streams: Arc<Semaphore>,
     max_streams: usize,
+    /// Told whenever a live stream ends, for the memory trimmer.
+    streams_ended: Arc<Notify>,
+    /// Starts the memory trimmer with the first live stream.
+    trimmer: Arc<Once>,
 }
 
 impl Admin {
@@ -93,6 +97,8 @@ impl Admin {
             shutdown,
             streams: Arc::new(Semaphore::new(max_streams)),
             max_streams,
+            streams_ended: Arc::new(Notify::new()),
+            trimmer: Arc::new(Once::new()),
         }
     }
 

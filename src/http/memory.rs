@@ -2,7 +2,7 @@
 //! glibc's allocator keeps freed pages inside its arenas: a server that has held 1,000
 //! abandoned sessions stays at ~72 MiB once every one of them has expired, and is back at
 //! ~20 MiB after one `malloc_trim(0)`. So a server trims now and then, and soon after sessions
-//! end; the dashboard trims when a live stream closes.
+//! end; the admin API and the dashboard trim soon after a live stream closes.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -46,10 +46,10 @@ pub(crate) fn spawn_trimmer(period: Duration, ended: Arc<Notify>, stop: Cancella
     });
 }
 
-/// Hands the allocator's free pages back to the system (the dashboard calls it when a live
-/// stream closes). Blocking: it walks the arenas under their locks.
+/// Hands the allocator's free pages back to the system (the trimmer calls it). Blocking: it
+/// walks the arenas under their locks.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
-pub(crate) fn release_free_memory() {
+fn release_free_memory() {
     // SAFETY: glibc's `malloc_trim` takes the allocator's own locks and only returns pages
     // that hold no live allocation; it has no preconditions.
     unsafe {
@@ -59,4 +59,4 @@ pub(crate) fn release_free_memory() {
 
 /// Other allocators return memory on their own, or offer no such call.
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-pub(crate) fn release_free_memory() {}
+fn release_free_memory() {}
