@@ -11,7 +11,7 @@ use std::time::Instant;
 use serde_json::{Map, Value};
 
 use super::clip::{LOG_LIMIT, clip};
-use super::compute::{self, AnswerError, Programs};
+use super::world::compute::{self, AnswerError, Programs};
 use super::controls::plan::Plan;
 use super::origin::Origin;
 use super::output::{self, CallOutput, Decision, INTERNAL_ERROR, Rendering};

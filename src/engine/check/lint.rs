@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use super::source_listing::{self, WriteError};
 use super::{honesty, world_calls};
 use crate::engine::catalog::{self, Loaded};
-use crate::engine::compute;
+use crate::engine::world::compute;
 use crate::engine::toolfile::diagnostic::Diagnostic;
 use crate::engine::toolfile::parse::ToolFile;
 use crate::engine::{Engine, EngineConfig};

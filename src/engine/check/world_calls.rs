@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use super::honesty::violations;
 use crate::engine::clip::clip;
-use crate::engine::compute::{self, AnswerError};
+use crate::engine::world::compute::{self, AnswerError};
 use crate::engine::line_ends;
 use crate::engine::select::arguments;
 use crate::engine::select::selection::select;

@@ -6,6 +6,7 @@
 pub mod answers;
 pub mod bounds;
 pub mod clock;
+pub mod compute;
 pub mod data;
 pub mod expr;
 mod locate;

@@ -10,15 +10,15 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
-use super::Engine;
-use super::select::selection::{Selection, select};
-use super::toolfile::template::{RenderContext, RenderError};
-use super::toolfile::{Answer, Program, Scenario, ToolFile};
-use super::world::answers::{Computed, Key, StateId};
-use super::world::bounds::Deadline;
-use super::world::expr::ExprError;
-use super::world::store::{Current, StoreError};
-use super::world::{Generation, Input};
+use super::answers::{Computed, Key, StateId};
+use super::bounds::Deadline;
+use super::expr::ExprError;
+use super::store::{Current, StoreError};
+use super::{Generation, Input};
+use crate::engine::Engine;
+use crate::engine::select::selection::{Selection, select};
+use crate::engine::toolfile::template::{RenderContext, RenderError};
+use crate::engine::toolfile::{Answer, Program, Scenario, ToolFile};
 
 /// Why a scenario gave no value. The client sees `internal server error`; this goes to stderr.
 #[derive(Debug, thiserror::Error)]
@@ -63,7 +63,7 @@ pub fn uses_world(file: &ToolFile) -> bool {
 
 impl Engine {
     /// Chooses and answers a scenario of `file` for `args` (defaults applied), `force` winning.
-    pub(super) fn answer_with_world<'a>(
+    pub(crate) fn answer_with_world<'a>(
         &self,
         file: &'a ToolFile,
         args: &Value,
@@ -115,7 +115,7 @@ impl Engine {
 
     /// The value of `scenario` as if it were forced, on the seed world (no run's state is read
     /// or changed): for the honesty check and `call --scenario`'s previews.
-    pub(super) fn value_of(&self, scenario: &Scenario, args: &Value) -> Result<Value, AnswerError> {
+    pub(crate) fn value_of(&self, scenario: &Scenario, args: &Value) -> Result<Value, AnswerError> {
         match (&scenario.answer, &scenario.update) {
             (Answer::Template(template), None) => Ok(template.render(self.render_context(args))?),
             _ => self.value_on_seed(scenario, args),
@@ -171,7 +171,7 @@ impl Engine {
     }
 }
 
-fn describe(problems: &[super::Diagnostic]) -> String {
+fn describe(problems: &[crate::engine::Diagnostic]) -> String {
     problems
         .iter()
         .map(ToString::to_string)
