@@ -11,13 +11,13 @@ use std::time::Instant;
 use serde_json::{Map, Value};
 
 use super::clip::{LOG_LIMIT, clip};
-use super::world::compute::{self, AnswerError, Programs};
 use super::controls::plan::Plan;
 use super::origin::Origin;
 use super::output::{self, CallOutput, Decision, INTERNAL_ERROR, Rendering};
 use super::select::arguments;
 use super::select::selection::select;
 use super::toolfile::{Answer, Outcome, Parsed, ToolFile};
+use super::world::compute::{self, AnswerError, Programs};
 use super::world::data;
 use super::{Engine, Tool};
 

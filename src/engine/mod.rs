@@ -9,7 +9,6 @@ mod check;
 mod clip;
 mod controls;
 pub mod export;
-pub mod grade;
 pub mod journal;
 mod line_ends;
 mod origin;
@@ -17,7 +16,6 @@ mod output;
 pub mod runs;
 mod safe_read;
 mod select;
-pub mod tasks;
 pub mod toolfile;
 mod upstream;
 pub mod world;
@@ -41,7 +39,6 @@ pub use check::honesty::{sample_arguments, violations};
 pub use check::lint::{Linted, ProjectLint};
 pub use check::suggest::did_you_mean;
 pub use check::{lint, odd_arguments};
-pub use world::compute::AnswerError;
 pub use controls::entries::{Control, Controls, DEFAULT_ENTRY, Delay, Fault, Step};
 pub use controls::entry_notes::entry_notes;
 pub use controls::force::ForceError;
@@ -55,6 +52,7 @@ pub use output::{
     CallOutput, Decision, DecisionKind, INTERNAL_ERROR, JsonShape, Recorded, Rendering, UnknownTool,
 };
 pub use runs::{DEFAULT_MAX_RUNS, RunName, RunNameError, Runs};
+pub use safe_read::{read_limited, regular_or_absent};
 pub use select::arguments;
 pub use select::matcher::matches;
 pub use toolfile::diagnostic::{Diagnostic, Diagnostics};
@@ -67,6 +65,7 @@ pub use upstream::{UpstreamAnswer, UpstreamCall, drift, drift_write};
 pub use world::clock::{
     ClockFile, LATEST as CLOCK_LATEST, Setting as ClockSetting, parse_duration, tellable,
 };
+pub use world::compute::AnswerError;
 pub use world::store::WorldStore;
 pub use world::view::{ClockView, Listed, MadeBy, WorldView};
 

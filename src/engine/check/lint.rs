@@ -12,9 +12,9 @@ use serde_json::{Map, Value};
 use super::source_listing::{self, WriteError};
 use super::{honesty, world_calls};
 use crate::engine::catalog::{self, Loaded};
-use crate::engine::world::compute;
 use crate::engine::toolfile::diagnostic::Diagnostic;
 use crate::engine::toolfile::parse::ToolFile;
+use crate::engine::world::compute;
 use crate::engine::{Engine, EngineConfig};
 
 /// Every file loaded from `config.tools_dir` and every problem in them. `loaded.tools` is

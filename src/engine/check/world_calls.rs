@@ -15,13 +15,13 @@ use serde_json::Value;
 
 use super::honesty::violations;
 use crate::engine::clip::clip;
-use crate::engine::world::compute::{self, AnswerError};
 use crate::engine::line_ends;
 use crate::engine::select::arguments;
 use crate::engine::select::selection::select;
 use crate::engine::toolfile::diagnostic::Diagnostic;
 use crate::engine::toolfile::parse::{Outcome, ToolFile};
 use crate::engine::world::bounds::Deadline;
+use crate::engine::world::compute::{self, AnswerError};
 use crate::engine::world::{Input, data};
 use crate::engine::{Engine, EngineConfig};
 
