@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::engine::runs::RunName;
+use crate::engine::runs::{RunFiles, RunName};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProjectLayout {
@@ -66,6 +66,11 @@ impl ProjectLayout {
 }
 
 impl ProjectLayout {
+    /// The files of this layout's run, in its overrides file's folder.
+    pub fn run_files(&self) -> RunFiles {
+        RunFiles::of_overrides(&self.overrides)
+    }
+
     /// The folder that holds every run's folder: `<project>/.run/runs`.
     pub fn runs_dir(&self) -> PathBuf {
         self.project.join(".run").join("runs")
@@ -80,12 +85,12 @@ impl ProjectLayout {
     /// folder.
     #[must_use]
     pub fn for_run(&self, run: &RunName) -> Self {
-        let dir = self.run_dir(run);
+        let files = RunFiles::in_folder(self.run_dir(run));
         Self {
             project: self.project.clone(),
             tools: self.tools.clone(),
-            overrides: dir.join("overrides.json"),
-            journal: dir.join("calls.jsonl"),
+            journal: files.journal(),
+            overrides: files.overrides().to_path_buf(),
             named: Named {
                 overrides: false,
                 ..self.named
