@@ -7,6 +7,9 @@ use std::path::{Path, PathBuf};
 
 use crate::engine::runs::{RunFiles, RunName};
 
+/// The default run's folder under the project, which holds every other run's folder too.
+const RUN_FOLDER: &str = ".run";
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProjectLayout {
     /// The project folder as named; empty for the current folder.
@@ -49,13 +52,15 @@ impl ProjectLayout {
             journal,
         } = paths;
         let base = project.unwrap_or(Path::new(""));
-        let under =
-            |named: Option<&Path>, default: &str| base.join(named.unwrap_or(Path::new(default)));
+        let default_run = RunFiles::in_folder(base.join(RUN_FOLDER));
+        let under = |named: Option<&Path>, default: &Path| {
+            named.map_or_else(|| default.to_path_buf(), |named| base.join(named))
+        };
         Self {
             project: base.to_path_buf(),
-            tools: under(tools, "tools"),
-            overrides: under(overrides, ".run/overrides.json"),
-            journal: under(journal, ".run/calls.jsonl"),
+            tools: under(tools, &base.join("tools")),
+            overrides: under(overrides, default_run.overrides()),
+            journal: under(journal, &default_run.journal()),
             named: Named {
                 project: project.is_some(),
                 tools: tools.is_some(),
@@ -73,7 +78,7 @@ impl ProjectLayout {
 
     /// The folder that holds every run's folder: `<project>/.run/runs`.
     pub fn runs_dir(&self) -> PathBuf {
-        self.project.join(".run").join("runs")
+        self.project.join(RUN_FOLDER).join("runs")
     }
 
     /// The run's folder: `<project>/.run/runs/<run>`.
