@@ -118,7 +118,7 @@ const RUN: &str = "The run; `default` for plain /mcp";
               (status = 404, description = "No such run", body = ErrorBody)))]
 pub(crate) async fn show(run: InRun) -> Result<Json<ClockAnswer>, ApiError> {
     run.existing()?;
-    let clock = ClockFile::beside(&run.layout.overrides);
+    let clock = ClockFile::of(&run.layout.run_files());
     blocking(move || Ok(Json(answer(clock.setting())))).await
 }
 
@@ -160,7 +160,7 @@ pub(crate) async fn real(run: InRun) -> Result<Json<ClockAnswer>, ApiError> {
 
 /// Moves the clock and answers with it as it now is.
 async fn change(run: InRun, how: ClockMove) -> Result<Json<ClockAnswer>, ApiError> {
-    let clock = ClockFile::beside(&run.layout.overrides);
+    let clock = ClockFile::of(&run.layout.run_files());
     blocking(move || match move_clock(&clock, &how) {
         Ok(setting) => Ok(Json(answer(setting))),
         Err(ClockRefused::Write { path, source }) => {

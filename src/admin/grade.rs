@@ -15,7 +15,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::error::{ApiError, ErrorBody, blocking};
 use super::run::InRun;
 use crate::engine::Engine;
-use crate::engine::grade::{self, Expected, Verdict};
+use crate::grade::{self, Expected, Verdict};
 
 /// One verdict, with what it is about.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]

@@ -24,7 +24,7 @@ pub struct Reset {
               (status = 409, description = "The overrides file is not valid", body = ErrorBody)))]
 pub(crate) async fn reset(run: InRun) -> Result<Json<Reset>, ApiError> {
     blocking(move || {
-        force::reset(&run.engine.config().overrides).map_err(|error| {
+        force::reset(run.engine.run_files()).map_err(|error| {
             ApiError::new(StatusCode::CONFLICT, "cannot reset the overrides").caused_by(&error)
         })?;
         Ok(Json(Reset { reset: true }))

@@ -11,7 +11,6 @@ use std::time::Instant;
 use serde_json::{Map, Value};
 
 use super::clip::{LOG_LIMIT, clip};
-use super::compute::{self, AnswerError, Programs};
 use super::controls::plan::Plan;
 use super::origin::Origin;
 use super::output::{self, CallOutput, Decision, INTERNAL_ERROR, Rendering};
@@ -19,6 +18,7 @@ use super::select::arguments;
 use super::select::selection::select;
 use super::toolfile::{Answer, Outcome, Parsed, ToolFile};
 use super::world::data;
+use super::world::{self, AnswerError, Programs};
 use super::{Engine, Tool};
 
 /// How a call's plan (its scenario, step, delay and fault) is decided.
@@ -183,7 +183,7 @@ impl Engine {
     /// The answer, or `None` when reading in place and the tool's file needs a parse.
     fn answer_unjournalled(&self, request: &CallRequest, reading: Reading) -> Option<CallOutput> {
         let started = Instant::now();
-        let Some(tool) = self.tools.get(&request.tool) else {
+        let Some(tool) = self.catalog.tool(&request.tool) else {
             return Some(CallOutput::unknown_tool(
                 &request.tool,
                 request.arguments.clone(),
@@ -202,8 +202,8 @@ impl Engine {
             return Some(output);
         }
         let file = match reading {
-            Reading::Blocking => self.cache.get(&tool.path),
-            Reading::InPlace => self.cache.get_parsed(&tool.path).transpose()?,
+            Reading::Blocking => self.catalog.current_file(tool),
+            Reading::InPlace => self.catalog.parsed_file(tool).transpose()?,
         };
         // A change to a run's world waits for the run's lock, which another process may hold.
         // A plan drawn here for a call answered from the world could be drawn twice, if a
@@ -211,7 +211,7 @@ impl Engine {
         if reading == Reading::InPlace
             && file.as_ref().is_ok_and(|parsed| {
                 (self.config.stateful && parsed.file.scenarios.iter().any(|s| s.update.is_some()))
-                    || (request.planning == Planning::Drawn && compute::uses_world(&parsed.file))
+                    || (request.planning == Planning::Drawn && world::uses_world(&parsed.file))
             })
         {
             return None;
@@ -293,7 +293,7 @@ impl Engine {
             }
             return Ok(());
         }
-        if compute::uses_world(&parsed.file) {
+        if world::uses_world(&parsed.file) {
             let programs = match reading {
                 Reading::Blocking => Programs::Run,
                 Reading::InPlace => Programs::KeptOnly,
@@ -346,7 +346,10 @@ impl Engine {
         programs: Programs,
         output: &mut CallOutput,
     ) -> Result<(), NotInPlace> {
-        match self.answer_with_world(file, &output.arguments, force, programs) {
+        match self
+            .world
+            .answer(file, &output.arguments, force, &self.entropy, programs)
+        {
             Ok(Some(answered)) => {
                 let scenario = answered.selection.scenario;
                 output.decision = Decision::Scenario {

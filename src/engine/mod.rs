@@ -7,10 +7,8 @@ mod call;
 pub mod catalog;
 mod check;
 mod clip;
-mod compute;
 mod controls;
 pub mod export;
-pub mod grade;
 pub mod journal;
 mod line_ends;
 mod origin;
@@ -18,7 +16,6 @@ mod output;
 pub mod runs;
 mod safe_read;
 mod select;
-pub mod tasks;
 pub mod toolfile;
 mod upstream;
 pub mod world;
@@ -42,7 +39,6 @@ pub use check::honesty::{sample_arguments, violations};
 pub use check::lint::{Linted, ProjectLint};
 pub use check::suggest::did_you_mean;
 pub use check::{lint, odd_arguments};
-pub use compute::AnswerError;
 pub use controls::entries::{Control, Controls, DEFAULT_ENTRY, Delay, Fault, Step};
 pub use controls::entry_notes::entry_notes;
 pub use controls::force::ForceError;
@@ -55,7 +51,8 @@ pub use origin::Origin;
 pub use output::{
     CallOutput, Decision, DecisionKind, INTERNAL_ERROR, JsonShape, Recorded, Rendering, UnknownTool,
 };
-pub use runs::{DEFAULT_MAX_RUNS, RunName, RunNameError, Runs};
+pub use runs::{DEFAULT_MAX_RUNS, RunFiles, RunName, RunNameError, Runs};
+pub use safe_read::{read_limited, regular_or_absent};
 pub use select::arguments;
 pub use select::matcher::matches;
 pub use toolfile::diagnostic::{Diagnostic, Diagnostics};
@@ -65,20 +62,19 @@ pub use toolfile::{Answer, Outcome, Parsed, Program, Scenario, ToolFile};
 pub use upstream::drift::{Drift, FieldChange, Presence, Subject, SubjectDrift, Surface};
 pub use upstream::recording::{RecordError, RecordOptions};
 pub use upstream::{UpstreamAnswer, UpstreamCall, drift, drift_write};
+pub use world::AnswerError;
+pub use world::WorldStore;
 pub use world::clock::{
     ClockFile, LATEST as CLOCK_LATEST, Setting as ClockSetting, parse_duration, tellable,
 };
-pub use world::store::WorldStore;
 pub use world::view::{ClockView, Listed, MadeBy, WorldView};
 
-use catalog::cache::ParseCache;
-use controls::carried::CarriedFile;
-use controls::overrides::OverridesReader;
-use controls::plan::PlanDraws;
+use catalog::Catalog;
+use controls::run::RunControls;
 use journal::Journal;
 use toolfile::entropy::Entropy;
 use toolfile::template::RenderContext;
-use world::{Generation, World};
+use world::{Generation, RunWorld, World};
 
 /// Where the engine reads from, and the knobs that make its answers reproducible.
 #[derive(Debug, Clone)]
@@ -94,26 +90,23 @@ pub struct EngineConfig {
     pub stateful: bool,
 }
 
+/// One run's engine. It holds what each room hands it, one field a room: the catalog's tools,
+/// the run's controls, the run's world, its files, its draws and its journal; the rooms' insides
+/// stay theirs.
 #[derive(Debug)]
 pub struct Engine {
     config: EngineConfig,
-    /// Shared with the engines of the runs made from this one (see [`Engine::for_run`]).
-    tools: Arc<BTreeMap<String, Tool>>,
-    cache: Arc<ParseCache>,
-    overrides: OverridesReader,
+    /// Where this run's files live.
+    files: RunFiles,
+    /// The tools and their parse cache, shared with the engines of the runs made from this one
+    /// (see [`Engine::for_run`]).
+    catalog: Catalog,
+    /// This run's overrides, positions, draws and carried file.
+    controls: RunControls,
+    /// This run's world: the world folder (shared as the catalog is), its state and its clock.
+    world: RunWorld,
     entropy: Entropy,
-    positions: Positions,
-    /// What ended stdio servers left for their clients' next process, beside the overrides
-    /// file.
-    carried: CarriedFile,
-    dice: PlanDraws,
     journal: Option<Journal>,
-    /// The world folder, shared with the engines of the runs made from this one.
-    world: Arc<World>,
-    /// This run's state on disk.
-    store: WorldStore,
-    /// This run's clock.
-    clock: ClockFile,
     /// Whether a call was taken: a run in use that never took one does not count toward
     /// `--max-runs`.
     called: AtomicBool,
@@ -128,8 +121,7 @@ impl Engine {
         }
         Ok(Self::sharing(
             config,
-            Arc::new(loaded.tools),
-            Arc::default(),
+            Catalog::new(loaded.tools),
             loaded.world,
         ))
     }
@@ -141,29 +133,18 @@ impl Engine {
         tools: BTreeMap<String, Tool>,
         world: Arc<World>,
     ) -> Self {
-        Self::sharing(config, Arc::new(tools), Arc::default(), world)
+        Self::sharing(config, Catalog::new(tools), world)
     }
 
-    fn sharing(
-        config: EngineConfig,
-        tools: Arc<BTreeMap<String, Tool>>,
-        cache: Arc<ParseCache>,
-        world: Arc<World>,
-    ) -> Self {
-        let entropy = config.seed.map(Entropy::seeded).unwrap_or_default();
-        let dice = PlanDraws::new(config.seed);
+    fn sharing(config: EngineConfig, catalog: Catalog, world: Arc<World>) -> Self {
+        let files = RunFiles::of_overrides(&config.overrides);
         Self {
-            overrides: OverridesReader::new(config.overrides.clone()),
-            carried: CarriedFile::beside(&config.overrides),
-            store: WorldStore::beside(&config.overrides),
-            clock: ClockFile::beside(&config.overrides),
-            world,
+            controls: RunControls::new(&files, config.seed),
+            world: RunWorld::new(world, &files, config.clock, config.stateful),
+            entropy: config.seed.map(Entropy::seeded).unwrap_or_default(),
+            files,
             config,
-            tools,
-            cache,
-            entropy,
-            positions: Positions::default(),
-            dice,
+            catalog,
             journal: None,
             called: AtomicBool::new(false),
         }
@@ -187,22 +168,34 @@ impl Engine {
     #[must_use]
     pub fn fresh_in(&self, scratch: &Path, clock: DateTime<Utc>) -> Self {
         let mut fresh = self.sharing_with(EngineConfig {
-            overrides: scratch.join("overrides.json"),
+            overrides: RunFiles::in_folder(scratch.to_path_buf())
+                .overrides()
+                .to_path_buf(),
             clock: Some(clock),
             stateful: true,
             ..self.config.clone()
         });
-        fresh.store = fresh.store.scratch();
+        fresh.world = fresh.world.scratch();
         fresh
+    }
+
+    /// An engine on this run's world as `serve --stateful` keeps it, that reads the world
+    /// without seeding it: what a view of the world reads through.
+    fn viewing(&self) -> Self {
+        let mut reader = self.sharing_with(EngineConfig {
+            stateful: true,
+            ..self.config.clone()
+        });
+        reader.world = reader.world.reading_only();
+        reader
     }
 
     /// An engine with `config` and this one's tools, parse cache and world folder.
     fn sharing_with(&self, config: EngineConfig) -> Self {
         Self::sharing(
             config,
-            Arc::clone(&self.tools),
-            Arc::clone(&self.cache),
-            Arc::clone(&self.world),
+            self.catalog.clone(),
+            Arc::clone(self.world.folder()),
         )
     }
 
@@ -256,84 +249,73 @@ impl Engine {
     /// session-less session of a client (a stdio server's) continues where the client's
     /// previous process stopped, from the carried file ([`Engine::carry_over`]).
     pub fn plan_for(&self, tool: &str, session: Option<&str>, client: Option<&str>) -> Plan {
-        if let (None, Some(client)) = (session, client) {
-            self.carried.bring(client, &self.positions);
-        }
-        controls::plan::plan(
-            &self.overrides.controls(),
-            tool,
-            (session, client),
-            &self.positions,
-            &self.dice,
-        )
+        self.controls.plan(tool, session, client)
     }
 
     /// The session-less session of `client` (a stdio server's) ends by
-    /// `fault:session-expired`, and its process with it: its places are left in the carried
-    /// file beside the overrides file, for the client's next process to take over. Blocks on
-    /// the file.
+    /// `fault:session-expired`, and its process with it: its places are left in the run's
+    /// carried file, for the client's next process to take over. Blocks on the file.
     pub fn carry_over(&self, client: &str) {
-        let places = self.positions.leave(None);
-        self.carried.leave(client, &places);
+        self.controls.carry_over(client);
     }
 
     /// Where each session stands in each tool's controls.
     pub fn positions(&self) -> &Positions {
-        &self.positions
+        self.controls.positions()
     }
 
     pub fn config(&self) -> &EngineConfig {
         &self.config
     }
 
+    /// Where this run's files live.
+    pub fn run_files(&self) -> &RunFiles {
+        &self.files
+    }
+
     /// The advertised tools, sorted by name as production lists them.
     pub fn tools(&self) -> impl ExactSizeIterator<Item = &Tool> {
-        self.tools.values()
+        self.catalog.tools()
     }
 
     pub fn tool(&self, name: &str) -> Option<&Tool> {
-        self.tools.get(name)
+        self.catalog.tool(name)
     }
 
     /// The tool's file as it is on disk now.
     pub fn current_file(&self, tool: &Tool) -> std::io::Result<Arc<Parsed>> {
-        self.cache.get(&tool.path)
+        self.catalog.current_file(tool)
     }
 
     /// The run's time: `--clock` when given, else the run's clock file, else the real time.
     pub fn now(&self) -> DateTime<Utc> {
-        self.config.clock.unwrap_or_else(|| self.clock.now())
+        self.world.now()
     }
 
     /// The run's clock file (`careem-mcp clock`).
     pub fn clock(&self) -> &ClockFile {
-        &self.clock
+        self.world.clock()
     }
 
     /// The run's world on disk.
     pub fn world_store(&self) -> &WorldStore {
-        &self.store
+        self.world.world_store()
     }
 
     /// The world folder as it is now, or the problems that keep it from serving.
     pub fn world(&self) -> Result<Arc<Generation>, Arc<Vec<Diagnostic>>> {
-        self.world.current()
+        self.world.world()
     }
 
     /// The run's state now: its world file's in stateful mode, else the seed; `None` when the
     /// world folder cannot be read.
     pub fn state(&self) -> Option<Value> {
-        let generation = self.world.current().ok()?;
-        Some(if self.config.stateful {
-            self.store.read(generation.seed())
-        } else {
-            generation.seed().clone()
-        })
+        self.world.state()
     }
 
     /// The scenario's value for `args` as if forced, on the seed world.
     pub fn render(&self, scenario: &Scenario, args: &Value) -> Result<Value, AnswerError> {
-        self.value_of(scenario, args)
+        self.world.value_of(scenario, args, &self.entropy)
     }
 
     /// As [`Engine::render`], with the value's compact JSON text (`value.to_string()`).
@@ -347,11 +329,17 @@ impl Engine {
                 Ok(template.render_with_text(self.render_context(args))?)
             }
             _ => {
-                let value = self.value_of(scenario, args)?;
+                let value = self.render(scenario, args)?;
                 let text = value.to_string();
                 Ok((value, text))
             }
         }
+    }
+
+    /// Whether `scenario`'s `jq when` holds for `args` on the seed world (`true` without one):
+    /// the honesty check holds a scenario only to the arguments that reach it.
+    pub fn reaches(&self, scenario: &Scenario, args: &Value) -> Result<bool, AnswerError> {
+        self.world.reaches(scenario, args, &self.entropy)
     }
 
     fn render_context<'a>(&'a self, args: &'a Value) -> RenderContext<'a> {

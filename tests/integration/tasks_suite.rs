@@ -6,9 +6,9 @@
 
 use std::time::Duration;
 
-use careem_mcp::engine::grade::{self, Expected, Verdict};
-use careem_mcp::engine::tasks::{self, Task};
 use careem_mcp::engine::{Engine, EngineConfig, LayoutPaths, ProjectLayout, RunName};
+use careem_mcp::grade::{self, Expected, Verdict};
+use careem_mcp::tasks::{self, Task};
 use serde_json::Value;
 
 use crate::support::{Project, call, http_client, repo, serve_binary, terminate_cleanly};

@@ -7,7 +7,7 @@ use crate::cli::{Status, duration, printer};
 use crate::engine::{ClockFile, ClockSetting, ProjectLayout};
 
 pub fn run(layout: &ProjectLayout, change: Option<ClockChange>) -> anyhow::Result<Status> {
-    let clock = ClockFile::beside(&layout.overrides);
+    let clock = ClockFile::of(&layout.run_files());
     let Some(change) = change else {
         return print(clock.setting());
     };

@@ -10,8 +10,8 @@ use super::{engine_config, existing_run};
 use crate::admin::{Graded, Report};
 use crate::cli::args::{GlobalArgs, GradeArgs, GradeFormat};
 use crate::cli::{Status, printer};
-use crate::engine::grade::{self, Expected};
 use crate::engine::{Engine, ProjectLayout, RunName, runs};
+use crate::grade::{self, Expected};
 
 pub fn run(
     global: &GlobalArgs,

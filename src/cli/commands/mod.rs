@@ -41,7 +41,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
     {
         return done;
     }
-    crate::engine::world::bounds::set_deadline(global.jq_deadline);
+    crate::engine::world::set_deadline(global.jq_deadline);
     let run = global.run.as_ref();
     match cli.command {
         Command::Completions { shell } => completions::run(shell),

@@ -71,7 +71,7 @@ pub fn reset(
     remove: bool,
 ) -> anyhow::Result<Status> {
     if !remove {
-        force::reset(&layout.overrides).context("cannot reset the overrides")?;
+        force::reset(&layout.run_files()).context("cannot reset the overrides")?;
         return said_reset();
     }
     let Some(run) = run else {

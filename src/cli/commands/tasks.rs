@@ -11,9 +11,9 @@ use serde_json::{Map, Value};
 use super::{engine_config, run_layout};
 use crate::cli::args::{GlobalArgs, TasksArgs, TasksCommand, TasksFormat};
 use crate::cli::{Status, printer};
-use crate::engine::grade::{self, Verdict};
-use crate::engine::tasks::{self, Task, start::Started};
 use crate::engine::{Engine, ProjectLayout, RunName, absolute, did_you_mean};
+use crate::grade::{self, Verdict};
+use crate::tasks::{self, Task, start::Started};
 
 pub fn run(
     global: &GlobalArgs,

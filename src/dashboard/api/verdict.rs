@@ -12,7 +12,7 @@ use serde::Serialize;
 use crate::admin::{self, ApiError, InRun, blocking};
 use crate::dashboard::Dashboard;
 use crate::engine::Engine;
-use crate::engine::grade::{self, Verdict};
+use crate::grade::{self, Verdict};
 
 /// What the page shows for the run.
 #[derive(Debug, Serialize)]

@@ -5,7 +5,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::engine::runs::RunName;
+use crate::engine::runs::{RunFiles, RunName};
+
+/// The default run's folder under the project, which holds every other run's folder too.
+const RUN_FOLDER: &str = ".run";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProjectLayout {
@@ -49,13 +52,15 @@ impl ProjectLayout {
             journal,
         } = paths;
         let base = project.unwrap_or(Path::new(""));
-        let under =
-            |named: Option<&Path>, default: &str| base.join(named.unwrap_or(Path::new(default)));
+        let default_run = RunFiles::in_folder(base.join(RUN_FOLDER));
+        let under = |named: Option<&Path>, default: &Path| {
+            named.map_or_else(|| default.to_path_buf(), |named| base.join(named))
+        };
         Self {
             project: base.to_path_buf(),
-            tools: under(tools, "tools"),
-            overrides: under(overrides, ".run/overrides.json"),
-            journal: under(journal, ".run/calls.jsonl"),
+            tools: under(tools, &base.join("tools")),
+            overrides: under(overrides, default_run.overrides()),
+            journal: under(journal, &default_run.journal()),
             named: Named {
                 project: project.is_some(),
                 tools: tools.is_some(),
@@ -66,9 +71,14 @@ impl ProjectLayout {
 }
 
 impl ProjectLayout {
+    /// The files of this layout's run, in its overrides file's folder.
+    pub fn run_files(&self) -> RunFiles {
+        RunFiles::of_overrides(&self.overrides)
+    }
+
     /// The folder that holds every run's folder: `<project>/.run/runs`.
     pub fn runs_dir(&self) -> PathBuf {
-        self.project.join(".run").join("runs")
+        self.project.join(RUN_FOLDER).join("runs")
     }
 
     /// The run's folder: `<project>/.run/runs/<run>`.
@@ -80,12 +90,12 @@ impl ProjectLayout {
     /// folder.
     #[must_use]
     pub fn for_run(&self, run: &RunName) -> Self {
-        let dir = self.run_dir(run);
+        let files = RunFiles::in_folder(self.run_dir(run));
         Self {
             project: self.project.clone(),
             tools: self.tools.clone(),
-            overrides: dir.join("overrides.json"),
-            journal: dir.join("calls.jsonl"),
+            journal: files.journal(),
+            overrides: files.overrides().to_path_buf(),
             named: Named {
                 overrides: false,
                 ..self.named

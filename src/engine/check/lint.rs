@@ -12,9 +12,9 @@ use serde_json::{Map, Value};
 use super::source_listing::{self, WriteError};
 use super::{honesty, world_calls};
 use crate::engine::catalog::{self, Loaded};
-use crate::engine::compute;
 use crate::engine::toolfile::diagnostic::Diagnostic;
 use crate::engine::toolfile::parse::ToolFile;
+use crate::engine::world;
 use crate::engine::{Engine, EngineConfig};
 
 /// Every file loaded from `config.tools_dir` and every problem in them. `loaded.tools` is
@@ -41,7 +41,7 @@ fn checked(config: EngineConfig) -> (Linted, Engine) {
     // that reads it.
     let world_read = engine.world().is_ok();
     for parsed in loaded.files.iter().filter(|p| p.diagnostics.is_empty()) {
-        if !world_read && compute::uses_world(&parsed.file) {
+        if !world_read && world::uses_world(&parsed.file) {
             continue;
         }
         if let Some(tool) = engine.tool(&parsed.file.tool) {

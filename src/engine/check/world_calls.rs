@@ -15,14 +15,12 @@ use serde_json::Value;
 
 use super::honesty::violations;
 use crate::engine::clip::clip;
-use crate::engine::compute::{self, AnswerError};
 use crate::engine::line_ends;
 use crate::engine::select::arguments;
 use crate::engine::select::selection::select;
 use crate::engine::toolfile::diagnostic::Diagnostic;
 use crate::engine::toolfile::parse::{Outcome, ToolFile};
-use crate::engine::world::bounds::Deadline;
-use crate::engine::world::{Input, data};
+use crate::engine::world::{self, AnswerError, Deadline, Input, data};
 use crate::engine::{Engine, EngineConfig};
 
 /// The program that gives the calls, under the world folder.
@@ -81,7 +79,7 @@ pub fn check(engine: &Engine, files: &BTreeMap<&str, &ToolFile>) -> Vec<Diagnost
             let (Some(tool), Some(file)) = (engine.tool(&name), files.get(name.as_str())) else {
                 continue;
             };
-            if !compute::uses_world(file) {
+            if !world::uses_world(file) {
                 continue;
             }
             for mut args in list {

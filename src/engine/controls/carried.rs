@@ -1,4 +1,4 @@
-//! The carried file (`carried.json`, beside the overrides file): what stdio servers ended by
+//! The carried file (`carried.json`, in the run's folder: [`RunFiles`]): what stdio servers ended by
 //! `fault:session-expired` left for their clients' next processes, `{ "<client>": <places> }`.
 //! A stdio session ends with its process, so the places that an HTTP session's client finds in
 //! memory ([`Positions::carry`]) wait here instead: written as the process ends, merged with
@@ -8,15 +8,13 @@
 
 use std::collections::HashSet;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use super::overrides::{self, Overrides};
 use super::positions::{Places, Positions};
-
-/// The file's name, in the overrides file's folder.
-const FILE_NAME: &str = "carried.json";
+use crate::engine::runs::RunFiles;
 
 /// Clients whose places the file keeps at most: past it the file starts again from the
 /// newest, as [`Positions`] bounds what it carries.
@@ -33,10 +31,10 @@ pub struct CarriedFile {
 }
 
 impl CarriedFile {
-    /// The carried file beside the overrides file at `overrides`.
-    pub fn beside(overrides: &Path) -> Self {
+    /// The carried file of the run whose files are `run`.
+    pub fn of(run: &RunFiles) -> Self {
         Self {
-            path: overrides.with_file_name(FILE_NAME),
+            path: run.carried(),
             taken: Mutex::default(),
             warned: AtomicBool::new(false),
         }
@@ -135,10 +133,10 @@ impl CarriedFile {
     }
 }
 
-/// Forgets what stdio servers left beside the overrides file at `overrides` for their clients:
-/// every client's next process starts its stories from the first step.
-pub(super) fn forget_beside(overrides: &Path) -> Result<(), overrides::OverridesError> {
-    let path = overrides.with_file_name(FILE_NAME);
+/// Forgets what stdio servers left in the run's folder for their clients: every client's next
+/// process starts its stories from the first step.
+pub(super) fn forget(run: &RunFiles) -> Result<(), overrides::OverridesError> {
+    let path = run.carried();
     match std::fs::remove_file(&path) {
         Err(source) if source.kind() != io::ErrorKind::NotFound => {
             Err(overrides::OverridesError::Write { path, source })
@@ -154,25 +152,25 @@ mod tests {
     #[test]
     fn places_left_by_one_process_are_taken_once_by_the_next_and_others_are_left_alone() {
         let dir = tempfile::tempdir().unwrap();
-        let overrides = dir.path().join(".run/overrides.json");
+        let run = RunFiles::of_overrides(&dir.path().join(".run/overrides.json"));
         let ended = Positions::default();
         ended.advance_for(None, Some("other/1"), "t", "e");
-        CarriedFile::beside(&overrides).leave("other/1", &ended.leave(None));
+        CarriedFile::of(&run).leave("other/1", &ended.leave(None));
         ended.advance_for(None, Some("agent/1"), "t", "e");
         ended.advance_for(None, Some("agent/1"), "t", "e");
-        CarriedFile::beside(&overrides).leave("agent/1", &ended.leave(None));
+        CarriedFile::of(&run).leave("agent/1", &ended.leave(None));
         let path = dir.path().join(".run/carried.json");
         let file = overrides::read_strict(&path).unwrap();
         assert_eq!(file.keys().collect::<Vec<_>>(), ["agent/1", "other/1"]);
 
-        let next = (Positions::default(), CarriedFile::beside(&overrides));
+        let next = (Positions::default(), CarriedFile::of(&run));
         let call = |positions: &Positions, carried: &CarriedFile| {
             carried.bring("agent/1", positions);
             positions.advance_for(None, Some("agent/1"), "t", "e").call
         };
         assert_eq!(call(&next.0, &next.1), 2, "the story goes on");
         assert_eq!(call(&next.0, &next.1), 3);
-        let third = (Positions::default(), CarriedFile::beside(&overrides));
+        let third = (Positions::default(), CarriedFile::of(&run));
         assert_eq!(call(&third.0, &third.1), 0, "taken once: afresh");
         let file = overrides::read_strict(&path).unwrap();
         assert_eq!(file.keys().collect::<Vec<_>>(), ["other/1"]);

@@ -5,8 +5,8 @@
 //! one edit at a time, atomic writes, and a file that is not valid is reported, never
 //! overwritten.
 
-use crate::engine::world::clock::ClockFile;
-use crate::engine::world::store::WorldStore;
+use crate::engine::runs::RunFiles;
+use crate::engine::world::{ClockFile, WorldStore};
 use std::path::Path;
 
 use serde_json::Value;
@@ -181,15 +181,15 @@ fn write_checked(
 /// Every tool back to normal selection and every story back to its first step: the overrides
 /// file emptied, what stdio servers ended by a fault left for their clients forgotten, the
 /// run's world back to its seed and its clock back to the real time.
-pub fn reset(overrides_path: &Path) -> Result<(), OverridesError> {
-    overrides::clear(overrides_path)?;
-    super::carried::forget_beside(overrides_path)?;
-    let store = WorldStore::beside(overrides_path);
+pub fn reset(run: &RunFiles) -> Result<(), OverridesError> {
+    overrides::clear(run.overrides())?;
+    super::carried::forget(run)?;
+    let store = WorldStore::of(run);
     store.reset().map_err(|source| OverridesError::Write {
         path: store.path().to_path_buf(),
         source,
     })?;
-    let clock = ClockFile::beside(overrides_path);
+    let clock = ClockFile::of(run);
     clock.set(None).map_err(|source| OverridesError::Write {
         path: clock.path().to_path_buf(),
         source,

@@ -9,4 +9,5 @@ pub mod force;
 pub mod overrides;
 pub(super) mod plan;
 pub(super) mod positions;
+pub(super) mod run;
 pub(super) mod words;

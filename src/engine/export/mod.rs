@@ -20,8 +20,9 @@ pub use folder::write;
 pub use scenario::{ExportedScenario, Selection};
 
 use super::catalog::load::Tool;
+use super::runs::RunFiles;
 use super::toolfile::Outcome;
-use super::world::clock::ClockFile;
+use super::world::ClockFile;
 use super::{AnswerError, Diagnostics, Engine, EngineConfig};
 use layout::{Part, Section, same_info};
 
@@ -104,9 +105,11 @@ pub enum ExportError {
 /// file, else the real time to the second), from the seed world whatever `config.stateful`
 /// says: the export has no state.
 pub fn spec(mut config: EngineConfig) -> Result<SpecExport, ExportError> {
-    let at = config
-        .clock
-        .unwrap_or_else(|| ClockFile::beside(&config.overrides).now().trunc_subsecs(0));
+    let at = config.clock.unwrap_or_else(|| {
+        ClockFile::of(&RunFiles::of_overrides(&config.overrides))
+            .now()
+            .trunc_subsecs(0)
+    });
     config.clock = Some(at);
     config.stateful = false;
     let dir = config.tools_dir.clone();

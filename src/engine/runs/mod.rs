@@ -1,9 +1,11 @@
 //! Runs: many agent tests on one server, each in a world of its own. A run is a folder,
-//! `<project>/.run/runs/<run>/`, holding its own overrides file and journal; the default run
-//! is the project's own `.run/overrides.json` and `.run/calls.jsonl`. A run's engine shares the
+//! `<project>/.run/runs/<run>/`, holding its own overrides file, journal, world and clock
+//! ([`RunFiles`] names each); the default run is the project's own `.run/overrides.json` and
+//! `.run/calls.jsonl`, its state beside them. A run's engine shares the
 //! loaded tools and the parse cache with the default engine (nothing is loaded again) and has
 //! its own overrides reader, sequence positions, draws and journal.
 
+mod files;
 mod name;
 
 use std::collections::{BTreeSet, HashMap};
@@ -12,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 
+pub use files::RunFiles;
 pub use name::{RunName, RunNameError};
 
 use super::{Engine, Journal, ProjectLayout};

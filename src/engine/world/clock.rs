@@ -1,4 +1,4 @@
-//! A run's clock: `clock.json` beside the run's overrides file. Without the file the run
+//! A run's clock: `clock.json` in the run's folder ([`RunFiles`]). Without the file the run
 //! follows the real time; `careem-mcp clock set` freezes it at an instant, `clock advance`
 //! moves it on (a frozen clock by the duration, a running one by an offset it then keeps),
 //! `clock real` removes the file. Every process serving the run looks at it on each call, and
@@ -13,6 +13,7 @@ use chrono::{DateTime, Datelike, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::catalog::stamp::Stamp;
+use crate::engine::runs::RunFiles;
 use crate::engine::safe_read;
 use crate::engine::world::store::WorldStore;
 
@@ -73,6 +74,8 @@ impl Setting {
 #[derive(Debug, Clone)]
 pub struct ClockFile {
     path: PathBuf,
+    /// The run's files: its changes are made under the run's lock.
+    run: RunFiles,
     /// The file's stamp at the last read by [`ClockFile::now`] and what it said, shared by the
     /// clones of this clock.
     last: Arc<Mutex<Option<Read>>>,
@@ -82,13 +85,11 @@ pub struct ClockFile {
 type Read = (Stamp, Option<Setting>);
 
 impl ClockFile {
-    /// The clock of the run whose overrides file is `overrides`.
-    pub fn beside(overrides: &Path) -> Self {
+    /// The clock of the run whose files are `run`.
+    pub fn of(run: &RunFiles) -> Self {
         Self {
-            path: overrides
-                .parent()
-                .unwrap_or(Path::new(""))
-                .join("clock.json"),
+            path: run.clock(),
+            run: run.clone(),
             last: Arc::default(),
         }
     }
@@ -156,8 +157,8 @@ impl ClockFile {
         &self,
         change: impl FnOnce(Option<Setting>) -> Result<Option<Setting>, E>,
     ) -> std::io::Result<Result<Option<Setting>, E>> {
-        // The world of the run whose files sit in this folder: only its lock is used.
-        let world = WorldStore::beside(&self.path);
+        // The run's world: only its lock is used.
+        let world = WorldStore::of(&self.run);
         world.locked(|| {
             let setting = match change(self.setting()) {
                 Ok(setting) => setting,
@@ -273,7 +274,7 @@ mod tests {
     #[test]
     fn the_clock_file_sets_freezes_advances_and_returns_to_real() {
         let dir = tempfile::tempdir().unwrap();
-        let clock = ClockFile::beside(&dir.path().join("overrides.json"));
+        let clock = ClockFile::of(&RunFiles::in_folder(dir.path().to_path_buf()));
         assert_eq!(clock.setting(), None);
         let at: DateTime<Utc> = "2026-10-05T12:00:00Z".parse().unwrap();
         clock.set(Some(Setting::Frozen(at))).unwrap();

@@ -1,16 +1,20 @@
 //! The data world: the data files a person edits (`data`), the jq programs that compute
 //! answers from them (`expr`) and what bounds them (`bounds`, `pool`), a run's state on disk
-//! (`store`) and a run's clock (`clock`).
+//! (`store`) and a run's clock (`clock`). The engine holds a run's world as a [`RunWorld`]
+//! and reaches it through the names exported here: [`RunWorld::answer`] (`compute.rs`) is the
+//! one door a call of a file that uses the world goes through.
 //! docs/DATA_WORLD.md describes the world, docs/FORMAT.md the computed scenarios.
 
 pub mod answers;
 pub mod bounds;
 pub mod clock;
+pub mod compute;
 pub mod data;
 pub mod expr;
 mod locate;
 pub mod names;
 mod pool;
+pub(crate) mod run;
 pub mod store;
 pub mod view;
 pub mod watch;
@@ -23,6 +27,12 @@ use jaq_json::Val;
 use serde_json::Value;
 
 use crate::engine::toolfile::diagnostic::Diagnostic;
+pub use bounds::{Deadline, set_deadline};
+pub use clock::ClockFile;
+pub use compute::{AnswerError, Programs, uses_world};
+pub use run::RunWorld;
+pub use store::WorldStore;
+
 use answers::Answers;
 use data::{Fingerprint, WorldData};
 use expr::Expr;
@@ -41,7 +51,7 @@ pub struct World {
 }
 
 /// Each program's source and what compiling it gave.
-type Programs = Mutex<HashMap<String, Result<Arc<Expr>, String>>>;
+type Compiled = Mutex<HashMap<String, Result<Arc<Expr>, String>>>;
 
 /// One reading of the world folder, with the programs compiled against its definitions.
 pub struct Generation {
@@ -51,7 +61,7 @@ pub struct Generation {
     data_val: Val,
     /// The programs compiled against `data`'s definitions, shared by the readings that found
     /// the same data.
-    programs: Arc<Programs>,
+    programs: Arc<Compiled>,
     /// The values those programs gave, shared as the programs are.
     answers: Arc<Answers>,
 }

@@ -1,4 +1,4 @@
-//! A run's world on disk: `world.json` beside the run's overrides file, holding the state an
+//! A run's world on disk: `world.json` in the run's folder ([`RunFiles`]), holding the state an
 //! agent changed (basket, orders, rides, the next ids). Every process serving the run shares
 //! it: an update takes an exclusive lock on `world.lock`, reads the state, writes the new one
 //! to a temporary file and renames it over `world.json`. A reader never sees a torn state (the
@@ -17,6 +17,7 @@ use serde_json::{Value, json};
 
 use super::answers::StateId;
 use crate::engine::catalog::stamp::Stamp;
+use crate::engine::runs::RunFiles;
 use crate::engine::safe_read;
 
 /// The version of `world.json`'s layout; a file of another version starts from the seed.
@@ -124,12 +125,11 @@ pub enum StoreError<E> {
 }
 
 impl WorldStore {
-    /// The world of the run whose overrides file is `overrides`.
-    pub fn beside(overrides: &Path) -> Self {
-        let dir = overrides.parent().unwrap_or(Path::new(""));
+    /// The world of the run whose files are `files`.
+    pub fn of(files: &RunFiles) -> Self {
         Self {
-            path: dir.join("world.json"),
-            lock: dir.join("world.lock"),
+            path: files.world(),
+            lock: files.world_lock(),
             warned: Mutex::new(None),
             last: Mutex::new(None),
             durable: true,
@@ -485,7 +485,7 @@ mod tests {
     #[test]
     fn updates_persist_and_a_rejection_changes_nothing() {
         let dir = tempfile::tempdir().unwrap();
-        let store = WorldStore::beside(&dir.path().join("overrides.json"));
+        let store = WorldStore::of(&RunFiles::in_folder(dir.path().to_path_buf()));
         let seed = json!({"n": 0});
         assert_eq!(store.read(&seed), seed);
         let n = store
@@ -507,7 +507,7 @@ mod tests {
     #[test]
     fn a_broken_file_serves_the_seed() {
         let dir = tempfile::tempdir().unwrap();
-        let store = WorldStore::beside(&dir.path().join("overrides.json"));
+        let store = WorldStore::of(&RunFiles::in_folder(dir.path().to_path_buf()));
         for broken in [
             "{",
             "{\"version\": 9, \"state\": {}}",

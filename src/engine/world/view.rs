@@ -63,11 +63,7 @@ impl Engine {
     /// The world of this engine's run as `serve --stateful` keeps it, read through its tools
     /// without journalling (reading changes nothing, so it is the same in either mode).
     pub fn world_view(&self) -> WorldView {
-        let mut config = self.config().clone();
-        config.stateful = true;
-        let mut reader = self.sharing_with(config);
-        reader.store = reader.store.reading_only();
-        reader.view()
+        self.viewing().view()
     }
 
     fn view(&self) -> WorldView {

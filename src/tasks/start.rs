@@ -51,10 +51,9 @@ pub fn start(engine: &Engine, run: &ProjectLayout, task: &Task) -> Result<Starte
         let path = path.to_path_buf();
         move |error| StartError::Io { path, error }
     };
-    if let Some(dir) = run.overrides.parent() {
-        std::fs::create_dir_all(dir).map_err(io(dir))?;
-    }
-    force::reset(&run.overrides).map_err(|e| StartError::Reset(e.to_string()))?;
+    let files = run.run_files();
+    std::fs::create_dir_all(files.folder()).map_err(io(files.folder()))?;
+    force::reset(&files).map_err(|e| StartError::Reset(e.to_string()))?;
     journal::clear(&run.journal).map_err(io(&run.journal))?;
     let mut scenarios = Vec::new();
     for (tool, entry) in &task.start.scenarios {
@@ -72,7 +71,7 @@ pub fn start(engine: &Engine, run: &ProjectLayout, task: &Task) -> Result<Starte
             scenarios.push((tool.clone(), control));
         }
     }
-    let clock = ClockFile::beside(&run.overrides);
+    let clock = ClockFile::of(&files);
     let seeded_at = task.start.clock;
     clock
         .set(Some(Setting::Frozen(seeded_at)))
@@ -80,7 +79,7 @@ pub fn start(engine: &Engine, run: &ProjectLayout, task: &Task) -> Result<Starte
     let world = engine
         .world()
         .map_err(|problems| StartError::World(problems.len()))?;
-    let store = WorldStore::beside(&run.overrides);
+    let store = WorldStore::of(&files);
     store
         .seeded_now(store.current(), world.seed(), seeded_at)
         .map_err(io(store.path()))?;

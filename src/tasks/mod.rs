@@ -15,9 +15,8 @@ use chrono::{DateTime, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::engine::RunName;
-use crate::engine::grade::{Expected, ExpectedError};
-use crate::engine::world::clock::parse_duration;
+use crate::engine::{RunName, parse_duration};
+use crate::grade::{Expected, ExpectedError};
 
 /// How hard a task is for an agent: how many steps, and how much it must notice on the way.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]

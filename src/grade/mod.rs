@@ -14,8 +14,10 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::engine::journal::read::rotated_path;
-use crate::engine::{CallRequest, Decision, Engine, Origin, journal, safe_read};
+use crate::engine::journal::rotated_path;
+use crate::engine::{
+    CallRequest, Decision, Engine, Origin, journal, read_limited, regular_or_absent,
+};
 pub use expected::{Action, CallChecks, Expected, ExpectedError};
 
 /// One run graded against one expected file.
@@ -59,7 +61,7 @@ pub const JOURNAL_LIMIT: u64 = 256 * 1024 * 1024;
 /// The text of the expected file at `path`: a regular file of at most [`EXPECTED_LIMIT`]
 /// bytes, so that a FIFO or `/dev/zero` is refused rather than waited on or read for ever.
 pub fn read_expected(path: &Path) -> std::io::Result<String> {
-    let bytes = safe_read::read_limited(path, EXPECTED_LIMIT)?;
+    let bytes = read_limited(path, EXPECTED_LIMIT)?;
     String::from_utf8(bytes)
         .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))
 }
@@ -142,7 +144,7 @@ fn check_calls(
         why: why.to_string(),
     };
     for path in [journal_path.to_path_buf(), rotated_path(journal_path)] {
-        safe_read::regular_or_absent(&path, JOURNAL_LIMIT).map_err(|why| refused(&path, why))?;
+        regular_or_absent(&path, JOURNAL_LIMIT).map_err(|why| refused(&path, why))?;
     }
     let entries = journal::recent(journal_path, None, |entry| {
         matches!(entry.transport.as_str(), "http" | "sse" | "stdio")

@@ -1,5 +1,6 @@
-//! Answering from a tool file that uses the world (docs/FORMAT.md, "Computed answers"): the
-//! scenario is chosen with its `jq when` conditions, its `jq update` gives the run's state after
+//! Answering from a tool file that uses the world (docs/FORMAT.md, "Computed answers"), the
+//! world's front door ([`RunWorld::answer`]): the scenario is chosen with its `jq when`
+//! conditions, its `jq update` gives the run's state after
 //! the call, and its value comes from its template or its `jq response` / `jq error` program.
 //! In stateful mode a file that changes the world answers under the run's lock, so that the
 //! state it reads is the state it replaces. Programs run on the program threads, within the
@@ -10,15 +11,16 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
-use super::Engine;
-use super::select::selection::{Selection, select};
-use super::toolfile::template::{RenderContext, RenderError};
-use super::toolfile::{Answer, Program, Scenario, ToolFile};
-use super::world::answers::{Computed, Key, StateId};
-use super::world::bounds::Deadline;
-use super::world::expr::ExprError;
-use super::world::store::{Current, StoreError};
-use super::world::{Generation, Input};
+use super::answers::{Computed, Key, StateId};
+use super::bounds::Deadline;
+use super::expr::ExprError;
+use super::run::RunWorld;
+use super::store::{Current, StoreError};
+use super::{Generation, Input};
+use crate::engine::select::selection::{Selection, select};
+use crate::engine::toolfile::entropy::Entropy;
+use crate::engine::toolfile::template::{RenderContext, RenderError};
+use crate::engine::toolfile::{Answer, Program, Scenario, ToolFile};
 
 /// Why a scenario gave no value. The client sees `internal server error`; this goes to stderr.
 #[derive(Debug, thiserror::Error)]
@@ -61,18 +63,20 @@ pub fn uses_world(file: &ToolFile) -> bool {
         .any(|s| s.when.is_some() || s.update.is_some() || s.is_computed())
 }
 
-impl Engine {
-    /// Chooses and answers a scenario of `file` for `args` (defaults applied), `force` winning.
-    pub(super) fn answer_with_world<'a>(
+impl RunWorld {
+    /// Chooses and answers a scenario of `file` for `args` (defaults applied), `force` winning,
+    /// the call's numbers drawn from `entropy`.
+    pub fn answer<'a>(
         &self,
         file: &'a ToolFile,
         args: &Value,
         force: Option<&str>,
+        entropy: &Entropy,
         programs: Programs,
     ) -> Result<Option<Answered<'a>>, AnswerError> {
-        self.with_call(args, programs, |call, seed| {
+        self.with_call(args, entropy, programs, |call, seed| {
             let changes = file.scenarios.iter().any(|s| s.update.is_some());
-            if self.config.stateful && changes {
+            if self.stateful && changes {
                 // Under the lock the state is read afresh, and nothing computed from it is kept.
                 return self
                     .world_store()
@@ -91,7 +95,7 @@ impl Engine {
                         StoreError::Io { .. } => AnswerError::Store(error.to_string()),
                     });
             }
-            let current = if self.config.stateful {
+            let current = if self.stateful {
                 let store = self.world_store();
                 let current = store.current();
                 // Seeding writes under the run's lock: never on an async worker.
@@ -115,15 +119,29 @@ impl Engine {
 
     /// The value of `scenario` as if it were forced, on the seed world (no run's state is read
     /// or changed): for the honesty check and `call --scenario`'s previews.
-    pub(super) fn value_of(&self, scenario: &Scenario, args: &Value) -> Result<Value, AnswerError> {
+    pub fn value_of(
+        &self,
+        scenario: &Scenario,
+        args: &Value,
+        entropy: &Entropy,
+    ) -> Result<Value, AnswerError> {
         match (&scenario.answer, &scenario.update) {
-            (Answer::Template(template), None) => Ok(template.render(self.render_context(args))?),
-            _ => self.value_on_seed(scenario, args),
+            (Answer::Template(template), None) => Ok(template.render(RenderContext {
+                args,
+                now: self.now(),
+                entropy,
+            })?),
+            _ => self.value_on_seed(scenario, args, entropy),
         }
     }
 
-    fn value_on_seed(&self, scenario: &Scenario, args: &Value) -> Result<Value, AnswerError> {
-        self.with_call(args, Programs::Run, |call, seed| {
+    fn value_on_seed(
+        &self,
+        scenario: &Scenario,
+        args: &Value,
+        entropy: &Entropy,
+    ) -> Result<Value, AnswerError> {
+        self.with_call(args, entropy, Programs::Run, |call, seed| {
             call.value(scenario, State::seed(seed))
                 .map(|(_, value)| value.into_value())
         })
@@ -131,11 +149,16 @@ impl Engine {
 
     /// Whether `scenario`'s `jq when` holds for `args` on the seed world (`true` without one):
     /// the honesty check holds a scenario only to the arguments that reach it.
-    pub fn reaches(&self, scenario: &Scenario, args: &Value) -> Result<bool, AnswerError> {
+    pub fn reaches(
+        &self,
+        scenario: &Scenario,
+        args: &Value,
+        entropy: &Entropy,
+    ) -> Result<bool, AnswerError> {
         let Some(when) = &scenario.when else {
             return Ok(true);
         };
-        self.with_call(args, Programs::Run, |call, seed| {
+        self.with_call(args, entropy, Programs::Run, |call, seed| {
             call.holds(scenario, when, State::seed(seed))
         })
     }
@@ -147,6 +170,7 @@ impl Engine {
     fn with_call<T>(
         &self,
         args: &Value,
+        entropy: &Entropy,
         programs: Programs,
         with: impl FnOnce(&Call<'_>, &Value) -> Result<T, AnswerError>,
     ) -> Result<T, AnswerError> {
@@ -154,7 +178,8 @@ impl Engine {
             .world()
             .map_err(|problems| AnswerError::World(describe(&problems)))?;
         let call = Call {
-            engine: self,
+            world: self,
+            entropy,
             generation: &generation,
             args,
             args_key: OnceLock::new(),
@@ -171,7 +196,7 @@ impl Engine {
     }
 }
 
-fn describe(problems: &[super::Diagnostic]) -> String {
+fn describe(problems: &[crate::engine::Diagnostic]) -> String {
     problems
         .iter()
         .map(ToString::to_string)
@@ -181,7 +206,8 @@ fn describe(problems: &[super::Diagnostic]) -> String {
 
 /// One call's view of the world.
 struct Call<'c> {
-    engine: &'c Engine,
+    world: &'c RunWorld,
+    entropy: &'c Entropy,
     generation: &'c Generation,
     args: &'c Value,
     /// The arguments' compact JSON, made when a kept value is first looked for.
@@ -216,7 +242,7 @@ impl Call<'_> {
     fn random(&self) -> u64 {
         *self
             .random
-            .get_or_init(|| self.engine.entropy.in_range(0, u64::from(u32::MAX)))
+            .get_or_init(|| self.entropy.in_range(0, u64::from(u32::MAX)))
     }
 
     /// `program`'s value on `state` (and `before`, the state an update replaced), kept for the
@@ -246,7 +272,7 @@ impl Call<'_> {
                 ),
                 state,
                 now: reads.now.then_some(self.now),
-                stateful: self.engine.config.stateful,
+                stateful: self.world.stateful,
             });
         let answers = self.generation.answers();
         if let Some(kept) = key.as_ref().and_then(|key| answers.get(key)) {
@@ -261,7 +287,7 @@ impl Call<'_> {
                 state: state.value,
                 before,
                 now: self.now,
-                stateful: self.engine.config.stateful,
+                stateful: self.world.stateful,
                 random: if reads.random { self.random() } else { 0 },
             },
             reads,
@@ -335,8 +361,8 @@ impl Call<'_> {
                 self.random();
                 Computed::new(template.render(RenderContext {
                     args: self.args,
-                    now: self.engine.now(),
-                    entropy: &self.engine.entropy,
+                    now: self.world.now(),
+                    entropy: self.entropy,
                 })?)
             }
             Answer::Computed(program) => match &after {
