@@ -277,6 +277,7 @@ pub fn table() -> Vec<(&'static str, Request)> {
         "session: server/discover without _meta",
         on_session(vec![post(rpc(80, "server/discover"))]),
     ));
+    table.extend(checks_in_order());
     let handshake = |last: Value| vec![initialize(), initialized(), last];
     table.extend([
         (
@@ -357,5 +358,157 @@ pub fn table() -> Vec<(&'static str, Request)> {
             rpc(9, "ping"),
         ]),
     ));
+    table.extend(gate_in_order());
     table
+}
+
+/// Over HTTP, which check refuses first: the version header, the session, the envelope, or
+/// the gate.
+fn checks_in_order() -> Vec<(&'static str, Request)> {
+    let subscribe = || rpc_with(10, "resources/subscribe", subscription());
+    let ping_2026 = || rpc_with(7, "ping", with_meta(json!({})));
+    let mut meta_2025 = meta_2026();
+    meta_2025["io.modelcontextprotocol/protocolVersion"] = json!("2025-11-25");
+    let unknown_2026 = notification("notifications/whatever", Some(with_meta(json!({}))));
+    let unversioned = |message: Value| alone(post(message).fresh().version("2026-07-28"));
+    vec![
+        (
+            "session: ping with a 2026-07-28 header",
+            on_session(vec![post(rpc(10, "ping")).version("2026-07-28")]),
+        ),
+        (
+            "session: resources/subscribe with a 2026-07-28 header",
+            on_session(vec![post(subscribe()).version("2026-07-28")]),
+        ),
+        (
+            "session: resources/subscribe without params",
+            on_session(vec![post(rpc(10, "resources/subscribe"))]),
+        ),
+        (
+            "session: resources/subscribe with id null",
+            on_session(vec![post(json!({"jsonrpc": "2.0", "id": null,
+                "method": "resources/subscribe", "params": subscription()}))]),
+        ),
+        (
+            "resources/subscribe without a session",
+            alone(post(rpc_with(2, "resources/subscribe", subscription())).fresh()),
+        ),
+        (
+            "logging/setLevel without a session",
+            alone(post(rpc_with(2, "logging/setLevel", json!({"level": "info"}))).fresh()),
+        ),
+        (
+            "unknown method without a session",
+            alone(post(rpc(2, "foo/bar")).fresh()),
+        ),
+        (
+            "unknown notification without a session",
+            alone(post(notification("notifications/whatever", None)).fresh()),
+        ),
+        (
+            "server/discover without a session",
+            alone(post(rpc(2, "server/discover")).fresh()),
+        ),
+        ("2026: ping without Mcp-Method", unversioned(ping_2026())),
+        (
+            "2026: unknown notification without Mcp-Method",
+            unversioned(unknown_2026),
+        ),
+        (
+            "2026: ping with a 2025-11-25 header",
+            alone(
+                post(ping_2026())
+                    .fresh()
+                    .version("2025-11-25")
+                    .header("Mcp-Method", "ping"),
+            ),
+        ),
+        (
+            "2026: ping with 2025-11-25 in _meta",
+            as_2026(
+                rpc_with(7, "ping", json!({"_meta": meta_2025})),
+                "ping",
+                None,
+            ),
+        ),
+        (
+            "2026: initialize without _meta",
+            as_2026(
+                rpc_with(1, "initialize", initialize_2026()),
+                "initialize",
+                None,
+            ),
+        ),
+        (
+            "2026: tools/call without an id",
+            as_2026(
+                notification("tools/call", Some(with_meta(json!({"name": "x"})))),
+                "tools/call",
+                Some("x"),
+            ),
+        ),
+        (
+            "2026: prompts/get without params",
+            as_2026(rpc(7, "prompts/get"), "prompts/get", None),
+        ),
+    ]
+}
+
+/// Over SSE and stdio, where the session's handler checks first: the gate, v1.7.0's
+/// per-request `_meta`, then the method table.
+fn gate_in_order() -> Vec<(&'static str, Request)> {
+    let mut unknown_version = meta_2026();
+    unknown_version["io.modelcontextprotocol/protocolVersion"] = json!("2099-01-01");
+    vec![
+        (
+            "sse: roots/list_changed before initialize, then ping",
+            Request::Sse(vec![
+                notification("notifications/roots/list_changed", None),
+                rpc(3, "ping"),
+            ]),
+        ),
+        (
+            "sse: tools/call before initialize",
+            Request::Sse(vec![rpc_with(
+                3,
+                "tools/call",
+                json!({"name": "reverse_geocode", "arguments": {}}),
+            )]),
+        ),
+        (
+            "stdio: tools/call without params before initialize",
+            Request::Stdio(vec![rpc(3, "tools/call")]),
+        ),
+        (
+            "stdio: initialized with an id before initialize",
+            Request::Stdio(vec![rpc(4, "notifications/initialized")]),
+        ),
+        (
+            "stdio: 2026 ping without clientCapabilities",
+            Request::Stdio(vec![rpc_with(
+                7,
+                "ping",
+                json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}),
+            )]),
+        ),
+        (
+            "stdio: 2026 unknown method of an unknown version",
+            Request::Stdio(vec![rpc_with(
+                7,
+                "foo/bar",
+                json!({"_meta": unknown_version}),
+            )]),
+        ),
+        (
+            "stdio: resources/subscribe without an id",
+            Request::Stdio(vec![
+                notification("resources/subscribe", Some(subscription())),
+                rpc(5, "ping"),
+            ]),
+        ),
+        (
+            "stdio: batch before initialize",
+            Request::Stdio(vec![json!([rpc(3, "foo/bar"), rpc(4, "ping")])]),
+        ),
+    ]
 }
