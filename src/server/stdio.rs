@@ -19,7 +19,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::ServerOptions;
 use super::jsonrpc::{self, Message, Method, error_message};
-use super::mcp::{Mcp, PlannedCall, Reply, Session};
+use super::mcp::{Mcp, PlannedCall, Reply, Session, refusal};
 use crate::engine::Engine;
 use crate::engine::Origin;
 
@@ -100,7 +100,8 @@ async fn handle(
             Ok(method) => checked.push((request, method)),
             Err(refusal) => {
                 if let Some(id) = &request.id {
-                    refused.push(error_message(Some(id), &refusal.rpc_error(mcp.profile())));
+                    let error = refusal::over_stdio(mcp.profile(), session, &request, &refusal);
+                    refused.push(error_message(Some(id), &error));
                 }
             }
         }

@@ -4,6 +4,7 @@
 mod calls;
 mod in_flight;
 pub(crate) mod per_request;
+pub(crate) mod refusal;
 mod results;
 mod session;
 mod shapes;
@@ -134,6 +135,7 @@ impl Mcp {
         let protocol = match self.admit(session, &request, method) {
             Ok(protocol) => protocol,
             Err(error) => {
+                let error = refusal::as_written(self.profile, &request.method, error);
                 return request.id.as_ref().map_or(Reply::None, |id| {
                     Reply::Message(error_message(Some(id), &error))
                 });
@@ -188,7 +190,7 @@ impl Mcp {
                 METHOD_NOT_FOUND,
                 format!("{quoted} is only supported in protocol version >= {PROTOCOL_2026}"),
             )),
-            (Method::Initialize | Method::Ping | Method::Initialized, _) => Ok(protocol),
+            _ if refusal::answered_before_initialize(self.profile, &request.method) => Ok(protocol),
             (_, Protocol::Session) if !session.is_initialized() => {
                 tracing::debug!(method = %request.method, "a request before initialize");
                 Err(RpcError::new(
@@ -249,7 +251,10 @@ impl Mcp {
         drop(pending);
         Reply::Message(match answered {
             Ok(result) => result_message(&id, &result),
-            Err(error) => error_message(Some(&id), &error),
+            Err(error) => error_message(
+                Some(&id),
+                &refusal::as_written(self.profile, &request.method, error),
+            ),
         })
     }
 

@@ -2,10 +2,13 @@
 //! replayed against the binary served with that release's `--wire` profile, over each
 //! transport a probe names, and compared as a client observes them, with the recording's
 //! masks. Every probe answered otherwise is reported at once, each with its differences.
+//! Where the shared recordings are silent, tests/fixtures/wire/silent/ holds the peers'
+//! answers to more probes, replayed the same way.
 
 mod observe;
 mod probes;
 mod replay;
+mod silent;
 
 use std::collections::BTreeSet;
 
@@ -18,6 +21,17 @@ const RECORDINGS: [(&str, &str); 3] = [
     ("go-sdk-1.6.1", "go-sdk-v1.6.1.jsonl"),
     ("go-sdk-1.7.0", "go-sdk-v1.7.0.jsonl"),
     ("go-sdk-1.7.0-stateless", "go-sdk-v1.7.0-stateless.jsonl"),
+];
+
+/// Each profile and the recording of its release's answers where the shared recordings are
+/// silent (tests/fixtures/wire/silent/README.md says how they were recorded).
+const SILENT: [(&str, &str); 3] = [
+    ("go-sdk-1.6.1", "silent/go-sdk-v1.6.1.jsonl"),
+    ("go-sdk-1.7.0", "silent/go-sdk-v1.7.0.jsonl"),
+    (
+        "go-sdk-1.7.0-stateless",
+        "silent/go-sdk-v1.7.0-stateless.jsonl",
+    ),
 ];
 
 /// Production's answers in `file`, one probe a line.
@@ -33,6 +47,18 @@ fn recording(file: &str) -> Vec<Value> {
 /// Replays `file`'s probes against the binary served with `--wire <wire>`; every probe
 /// answered otherwise fails the test, all of them named.
 fn replays_as_recorded(wire: &str, file: &str) {
+    let (differing, probes) = differing(wire, file);
+    assert!(
+        differing.is_empty(),
+        "{wire}: {} of {probes} probes are answered otherwise than production's Go SDK answers them:\n\n{}\n",
+        differing.len(),
+        differing.join("\n\n")
+    );
+}
+
+/// Each probe of `file` that the binary served with `--wire <wire>` answers otherwise, with
+/// its differences; and how many probes there are.
+fn differing(wire: &str, file: &str) -> (Vec<String>, usize) {
     let recorded = recording(file);
     let requests = probes::table();
     let project = Project::copy_of_repo();
@@ -53,13 +79,7 @@ fn replays_as_recorded(wire: &str, file: &str) {
             differing.push(format!("{name}\n  - {}", differences.join("\n  - ")));
         }
     }
-    assert!(
-        differing.is_empty(),
-        "{wire}: {} of {} probes are answered otherwise than production's Go SDK answers them:\n\n{}\n",
-        differing.len(),
-        recorded.len(),
-        differing.join("\n\n")
-    );
+    (differing, recorded.len())
 }
 
 #[test]
@@ -77,11 +97,36 @@ fn every_probe_is_answered_as_go_sdk_v1_7_0_stateless_answers_it() {
     replays_as_recorded("go-sdk-1.7.0-stateless", "go-sdk-v1.7.0-stateless.jsonl");
 }
 
+/// Where the shared recordings are silent: refusals of methods the server does not serve,
+/// methods protocol 2026-07-28 removed and requests before `initialize`, under every profile.
+#[test]
+fn every_silent_probe_is_answered_as_each_release_answers_it() {
+    let report: Vec<String> = SILENT
+        .iter()
+        .filter_map(|(wire, file)| {
+            let (differing, probes) = differing(wire, file);
+            (!differing.is_empty()).then(|| {
+                format!(
+                    "{wire}: {} of {probes} probes:\n\n{}",
+                    differing.len(),
+                    differing.join("\n\n")
+                )
+            })
+        })
+        .collect();
+    assert!(
+        report.is_empty(),
+        "answered otherwise than production's Go SDK answers them:\n\n{}\n",
+        report.join("\n\n")
+    );
+}
+
 /// Every request in probes.rs is recorded by some release: none is dead.
 #[test]
 fn every_probe_has_a_recorded_answer() {
     let recorded: BTreeSet<String> = RECORDINGS
         .iter()
+        .chain(&SILENT)
         .flat_map(|(_, file)| recording(file))
         .filter_map(|probe| probe["probe"].as_str().map(str::to_string))
         .collect();

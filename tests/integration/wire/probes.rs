@@ -79,7 +79,7 @@ impl Step {
     }
 
     /// Outside any session: no `Mcp-Session-Id` and no `MCP-Protocol-Version`.
-    fn fresh(self) -> Self {
+    pub(super) fn fresh(self) -> Self {
         Self {
             session: Session::Without,
             protocol_version: None,
@@ -98,28 +98,28 @@ impl Step {
         }
     }
 
-    fn version(self, protocol_version: &'static str) -> Self {
+    pub(super) fn version(self, protocol_version: &'static str) -> Self {
         Self {
             protocol_version: Some(protocol_version),
             ..self
         }
     }
 
-    fn header(mut self, name: &'static str, value: &'static str) -> Self {
+    pub(super) fn header(mut self, name: &'static str, value: &'static str) -> Self {
         self.extra.push((name, value));
         self
     }
 }
 
-fn post(message: Value) -> Step {
+pub(super) fn post(message: Value) -> Step {
     Step::post(Body::Json(message))
 }
 
-fn rpc(id: u64, method: &str) -> Value {
+pub(super) fn rpc(id: u64, method: &str) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "method": method})
 }
 
-fn rpc_with(id: u64, method: &str, params: Value) -> Value {
+pub(super) fn rpc_with(id: u64, method: &str, params: Value) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
 }
 
@@ -135,11 +135,11 @@ fn initialize_as(id: u64, version: &str) -> Value {
     )
 }
 
-fn initialize() -> Value {
+pub(super) fn initialize() -> Value {
     initialize_as(1, VERSION)
 }
 
-fn initialized() -> Value {
+pub(super) fn initialized() -> Value {
     json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
 }
 
@@ -148,7 +148,7 @@ fn geo() -> Value {
 }
 
 /// A probe of one request outside any session.
-fn alone(step: Step) -> Request {
+pub(super) fn alone(step: Step) -> Request {
     Request::Http {
         setup: 0,
         steps: vec![step],
@@ -157,7 +157,7 @@ fn alone(step: Step) -> Request {
 
 /// A probe that opens a session as clients do (initialize, then initialized), then sends
 /// `steps` on it.
-fn on_session(steps: Vec<Step>) -> Request {
+pub(super) fn on_session(steps: Vec<Step>) -> Request {
     let mut all = vec![post(initialize()).fresh(), post(initialized())];
     let setup = all.len();
     all.extend(steps);
@@ -173,7 +173,7 @@ fn call(id: u64, arguments: Value) -> Step {
 }
 
 /// The `_meta` a 2026-07-28 client puts on every request.
-fn meta_2026() -> Value {
+pub(super) fn meta_2026() -> Value {
     json!({
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
         "io.modelcontextprotocol/clientInfo": {"name": "probe", "version": "1"},
@@ -244,6 +244,7 @@ fn table_2026() -> Vec<(&'static str, Request)> {
 pub fn table() -> Vec<(&'static str, Request)> {
     let mut table = table_v1();
     table.extend(table_2026());
+    table.extend(super::silent::table());
     table
 }
 
