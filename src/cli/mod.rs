@@ -7,7 +7,6 @@ mod complete;
 mod duration;
 mod printable;
 mod printer;
-mod remote;
 mod snippet;
 
 use std::process::ExitCode;

@@ -15,13 +15,16 @@ pub mod journal;
 mod line_ends;
 mod origin;
 mod output;
+mod run_name;
 pub mod runs;
 mod safe_read;
 mod select;
+mod stamp;
 pub mod tasks;
 pub mod toolfile;
 mod upstream;
 pub mod world;
+mod world_view;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -43,10 +46,10 @@ pub use check::lint::{Linted, ProjectLint};
 pub use check::suggest::did_you_mean;
 pub use check::{lint, odd_arguments};
 pub use compute::AnswerError;
-pub use controls::entries::{Control, Controls, DEFAULT_ENTRY, Delay, Fault, Step};
+pub use controls::entries::{Control, Controls, DEFAULT_ENTRY, Delay, Fault, Overrides, Step};
 pub use controls::entry_notes::entry_notes;
 pub use controls::force::ForceError;
-pub use controls::overrides::{Overrides, OverridesError};
+pub use controls::overrides::OverridesError;
 pub use controls::plan::Plan;
 pub use controls::positions::{Place, Positions};
 pub use controls::{force, overrides};
@@ -55,7 +58,8 @@ pub use origin::Origin;
 pub use output::{
     CallOutput, Decision, DecisionKind, INTERNAL_ERROR, JsonShape, Recorded, Rendering, UnknownTool,
 };
-pub use runs::{DEFAULT_MAX_RUNS, RunName, RunNameError, Runs};
+pub use run_name::{RunName, RunNameError};
+pub use runs::{DEFAULT_MAX_RUNS, Runs};
 pub use select::arguments;
 pub use select::matcher::matches;
 pub use toolfile::diagnostic::{Diagnostic, Diagnostics};
@@ -69,7 +73,7 @@ pub use world::clock::{
     ClockFile, LATEST as CLOCK_LATEST, Setting as ClockSetting, parse_duration, tellable,
 };
 pub use world::store::WorldStore;
-pub use world::view::{ClockView, Listed, MadeBy, WorldView};
+pub use world_view::{ClockView, Listed, MadeBy, WorldView};
 
 use catalog::cache::ParseCache;
 use controls::carried::CarriedFile;

@@ -4,6 +4,5 @@
 pub(super) mod cache;
 pub(super) mod load;
 pub(super) mod project;
-pub(super) mod stamp;
 
 pub use load::{Loaded, Tool, load, tool_paths};

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::engine::runs::RunName;
+use crate::engine::run_name::RunName;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProjectLayout {

@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-use super::overrides::{self, Overrides};
+use super::entries::Overrides;
+use super::overrides;
 use super::positions::{Places, Positions};
 
 /// The file's name, in the overrides file's folder.

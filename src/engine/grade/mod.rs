@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::engine::journal::read::rotated_path;
+use crate::engine::journal::file::rotated_path;
 use crate::engine::{CallRequest, Decision, Engine, Origin, journal, safe_read};
 pub use expected::{Action, CallChecks, Expected, ExpectedError};
 

@@ -12,7 +12,6 @@ mod locate;
 pub mod names;
 mod pool;
 pub mod store;
-pub mod view;
 pub mod watch;
 
 use std::collections::HashMap;
