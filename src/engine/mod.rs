@@ -4,19 +4,19 @@
 
 mod atomic_file;
 mod call;
-pub mod catalog;
+pub(crate) mod catalog;
 mod check;
 mod clip;
 mod compute;
 mod controls;
-pub mod export;
+pub(crate) mod export;
 pub mod grade;
 pub mod journal;
 mod line_ends;
 mod origin;
 mod output;
 mod run_name;
-pub mod runs;
+pub(crate) mod runs;
 mod safe_read;
 mod select;
 mod stamp;

@@ -450,10 +450,6 @@ impl Controls {
         controls
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
     /// The tool's own entry (never the `"*"` one).
     pub fn tool(&self, tool: &str) -> Option<&Entry> {
         (tool != DEFAULT_ENTRY)

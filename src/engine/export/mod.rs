@@ -49,7 +49,6 @@ pub struct SpecExport {
 /// One tool file as SPEC §2 reads it.
 #[derive(Debug, Clone)]
 pub struct ExportedFile {
-    pub tool: String,
     /// The file's path under the tools folder (`food/food_list_orders.md`).
     pub relative: PathBuf,
     pub text: String,
@@ -162,7 +161,6 @@ fn export_file(engine: &Engine, tool: &Tool, dir: &Path) -> Result<ExportedFile,
         .unwrap_or(&tool.path)
         .to_path_buf();
     Ok(ExportedFile {
-        tool: tool.name.clone(),
         relative,
         text,
         scenarios,

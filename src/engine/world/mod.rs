@@ -3,15 +3,15 @@
 //! (`store`) and a run's clock (`clock`).
 //! docs/DATA_WORLD.md describes the world, docs/FORMAT.md the computed scenarios.
 
-pub mod answers;
-pub mod bounds;
-pub mod clock;
-pub mod data;
-pub mod expr;
+pub(crate) mod answers;
+pub(crate) mod bounds;
+pub(crate) mod clock;
+pub(crate) mod data;
+pub(crate) mod expr;
 mod locate;
-pub mod names;
+pub(crate) mod names;
 mod pool;
-pub mod store;
+pub(crate) mod store;
 pub mod watch;
 
 use std::collections::HashMap;
