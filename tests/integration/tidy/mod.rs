@@ -98,9 +98,10 @@ fn no_import_cycle_between_modules() {
     );
 }
 
-/// What a file under `src/engine/` may not name: the HTTP stack and the network, which belong
-/// to `http/` and `server/`, and MCP's types — rmcp's, `server/`'s, and the `CallToolResult`
-/// bytes the Go SDK writes (`go::call_result`), which belong to `server/`.
+/// What a file under `src/engine/` may not name: the HTTP stack, the network and async
+/// (tokio), which belong to `http/` and `server/`; the command line (clap), `cli/`'s; and MCP's
+/// types — rmcp's, `server/`'s, and the `CallToolResult` bytes the Go SDK writes
+/// (`go::call_result`), which belong to `server/`.
 fn foreign_to_the_engine(source: &Source, named: &source::Named) -> bool {
     let path: Vec<&str> = named.path.iter().map(String::as_str).collect();
     let external = matches!(
@@ -121,7 +122,7 @@ fn foreign_to_the_engine(source: &Source, named: &source::Named) -> bool {
 }
 
 #[test]
-fn the_engine_names_no_transport_and_no_mcp_type() {
+fn the_engine_names_no_transport_no_async_no_clap_and_no_mcp_type() {
     let source = source();
     let found: Vec<String> = source
         .named
@@ -138,7 +139,7 @@ fn the_engine_names_no_transport_and_no_mcp_type() {
         .collect();
     assert!(
         found.is_empty(),
-        "engine files that name the network, the HTTP stack or MCP's types:\n{}",
+        "engine files that name the network, the HTTP stack, tokio, clap or MCP's types:\n{}",
         dedup(found).join("\n")
     );
 }
@@ -169,4 +170,142 @@ fn dedup(mut lines: Vec<String>) -> Vec<String> {
     lines.sort();
     lines.dedup();
     lines
+}
+
+/// Each layer (a folder under `src/`) and the layers it may name: each names only layers
+/// below it, and `go/` none.
+const LAYERS: &[(&str, &[&str])] = &[
+    ("go", &[]),
+    ("engine", &["go"]),
+    ("http", &["engine", "go"]),
+    ("admin", &["engine", "http"]),
+    ("server", &["engine", "go", "http", "admin"]),
+    ("dashboard", &["engine", "http", "admin", "server"]),
+    ("probe", &["engine", "server"]),
+    (
+        "cli",
+        &[
+            "engine",
+            "go",
+            "http",
+            "admin",
+            "server",
+            "dashboard",
+            "probe",
+        ],
+    ),
+];
+
+#[test]
+fn each_layer_names_only_the_layers_below_it() {
+    let source = source();
+    let mut found = Vec::new();
+    for named in &source.named {
+        let file = &source.modules[named.module].file;
+        let Some((from, _)) = file.split_once('/') else {
+            continue;
+        };
+        let Some(to) = source
+            .resolve(named.module, &named.path)
+            .and_then(|target| source.modules[target.module()].path.first())
+        else {
+            continue;
+        };
+        let allowed = LAYERS
+            .iter()
+            .find(|(layer, _)| *layer == from)
+            .unwrap_or_else(|| panic!("src/{from}/ is in no row of LAYERS"))
+            .1;
+        if to != from && !allowed.contains(&to.as_str()) {
+            found.push(format!(
+                "  {file} ({from}/) names {} ({to}/)",
+                named.path.join("::")
+            ));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "files that name a layer their own may not:\n{}",
+        dedup(found).join("\n")
+    );
+}
+
+/// The macros that write to the terminal.
+const PRINTING: &[&str] = &["print", "println", "eprint", "eprintln", "dbg"];
+
+#[test]
+fn only_the_cli_prints() {
+    let source = source();
+    let files = |module: usize| &source.modules[module].file;
+    let macros = source
+        .macros
+        .iter()
+        .filter(|(_, name)| PRINTING.contains(&name.as_str()))
+        .map(|(module, name)| (files(*module), format!("{name}!")));
+    let streams = source
+        .named
+        .iter()
+        .filter(|named| {
+            named.path.first().is_some_and(|first| first != "tokio")
+                && named
+                    .path
+                    .windows(2)
+                    .any(|w| w[0] == "io" && (w[1] == "stdout" || w[1] == "stderr"))
+        })
+        .map(|named| (files(named.module), named.path.join("::")));
+    let found: Vec<String> = macros
+        .chain(streams)
+        .filter(|(file, _)| !file.starts_with("cli/"))
+        .map(|(file, what)| format!("  {file} calls {what}"))
+        .collect();
+    assert!(
+        found.is_empty(),
+        "files outside src/cli/ that print:\n{}",
+        dedup(found).join("\n")
+    );
+}
+
+/// ARCHITECTURE.md's invariants, each a bullet ending in ` — ` and the tests that hold it.
+#[test]
+fn each_invariant_in_architecture_md_names_the_tests_that_hold_it() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let section = text
+        .split("\n## Invariants\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("ARCHITECTURE.md has an Invariants section");
+    let tests = root.join("tests/integration");
+    let exists = |test: &str| {
+        let Some((file, name)) = test.split_once("::") else {
+            return false;
+        };
+        let sources = [
+            tests.join(format!("{file}.rs")),
+            tests.join(file).join("mod.rs"),
+        ];
+        let wanted = format!("fn {name}(");
+        sources
+            .iter()
+            .any(|path| std::fs::read_to_string(path).is_ok_and(|text| text.contains(&wanted)))
+    };
+    let mut found = Vec::new();
+    for bullet in section.split("\n- ").skip(1) {
+        let bullet = bullet.split_whitespace().collect::<Vec<_>>().join(" ");
+        let named: Vec<&str> = bullet
+            .rsplit_once(" — ")
+            .map(|(_, held_by)| held_by.split('`').skip(1).step_by(2).collect())
+            .unwrap_or_default();
+        if named.is_empty() {
+            found.push(format!("  no test named: {bullet}"));
+        }
+        for test in named.into_iter().filter(|test| !exists(test)) {
+            found.push(format!("  no such test {test}: {bullet}"));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "ARCHITECTURE.md's invariants without the tests that hold them:\n{}",
+        found.join("\n")
+    );
 }

@@ -65,6 +65,8 @@ impl Target {
 pub struct Source {
     pub modules: Vec<Module>,
     pub named: Vec<Named>,
+    /// Each macro called (`println!(…)`), by its last name, with the module it is called in.
+    pub macros: Vec<(usize, String)>,
 }
 
 impl Source {
@@ -73,6 +75,7 @@ impl Source {
         let mut source = Source {
             modules: Vec::new(),
             named: Vec::new(),
+            macros: Vec::new(),
         };
         for root in ["lib.rs", "main.rs"] {
             source.read_file(src, Vec::new(), None, root);
@@ -180,6 +183,9 @@ impl Source {
                             continue;
                         }
                     }
+                }
+                TokenTree::Ident(ident) if is_macro_call(&tokens, i) => {
+                    self.macros.push((module, ident.to_string()));
                 }
                 TokenTree::Ident(_) if !follows_path_separator(&tokens, i) => {
                     let mut path = Vec::new();
@@ -360,4 +366,13 @@ fn is_path_separator(tokens: &[TokenTree], at: usize) -> bool {
 /// fragment (`$crate`'s `crate` starts a path: it is kept).
 fn follows_path_separator(tokens: &[TokenTree], at: usize) -> bool {
     at >= 2 && is_path_separator(tokens, at - 2)
+}
+
+/// Whether the identifier at `at` is a macro's name in a call: `name!(…)`, `name![…]`,
+/// `name!{…}`.
+fn is_macro_call(tokens: &[TokenTree], at: usize) -> bool {
+    matches!(
+        (tokens.get(at + 1), tokens.get(at + 2)),
+        (Some(TokenTree::Punct(bang)), Some(TokenTree::Group(_))) if bang.as_char() == '!'
+    )
 }
