@@ -11,9 +11,9 @@
 //! used by the engine and the server alike. [`http`] is the hardened HTTP listener that
 //! `server`, `admin` and `dashboard` share.
 
-pub mod admin;
+pub(crate) mod admin;
 pub mod cli;
-pub mod dashboard;
+pub(crate) mod dashboard;
 pub mod engine;
 pub mod go;
 pub mod grade;

@@ -45,23 +45,17 @@ use crate::http::body::{BodyLimits, bound_bodies};
 use crate::http::guard::{HostGuard, guard_hosts};
 use crate::http::{BindError, ConnectionLimits, bind, connections};
 
-pub use calls::{CallsAnswer, Cleared, Lost};
-pub use clock::{
-    AdvanceBody, ClockAnswer, ClockMove, ClockRefused, FreezeBody, clock_now, move_clock,
-};
+pub use calls::{CallsAnswer, Cleared};
+pub use clock::{ClockAnswer, ClockMove, clock_now, move_clock};
 pub use error::ErrorBody;
 pub(crate) use error::{ApiError, blocking};
 pub(crate) use grade::verdict;
 pub use grade::{Graded, Report};
-pub use reset::Reset;
 pub(crate) use run::InRun;
 pub use run::{DEFAULT_RUN, missing_run};
 pub use runs::{REMOVE_NEEDS_RUN, Removed, RunsAnswer};
-pub use scenarios::{
-    DefaultEntry, EntrySet, Ignored, ScenarioRow, ScenariosAnswer, StepsBody, ToolScenarios,
-    listing,
-};
-pub use token::{Token, TokenError};
+pub use scenarios::{EntrySet, ScenariosAnswer, StepsBody, listing};
+pub use token::Token;
 pub use words::force_refusal;
 
 /// Request bodies above this are refused: the largest is an expected file or a "try a call".

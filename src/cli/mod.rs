@@ -7,19 +7,18 @@ mod complete;
 mod duration;
 mod printable;
 mod printer;
-mod remote;
 mod snippet;
 
 use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches};
 
-pub use args::{Cli, Command, GlobalArgs};
+use args::Cli;
 
 /// How a subcommand ended, as ruff's `ExitStatus`; the exit code is the discriminant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
-pub enum Status {
+pub(crate) enum Status {
     Success = 0,
     Findings = 1,
     /// A failure or misuse.

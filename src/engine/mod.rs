@@ -4,21 +4,25 @@
 
 mod atomic_file;
 mod call;
-pub mod catalog;
+pub(crate) mod catalog;
 mod check;
 mod clip;
 mod controls;
-pub mod export;
+pub(crate) mod export;
 pub mod journal;
 mod line_ends;
 mod origin;
 mod output;
-pub mod runs;
+mod run_files;
+mod run_name;
+pub(crate) mod runs;
 mod safe_read;
 mod select;
+mod stamp;
 pub mod toolfile;
 mod upstream;
 pub mod world;
+mod world_view;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -39,10 +43,10 @@ pub use check::honesty::{sample_arguments, violations};
 pub use check::lint::{Linted, ProjectLint};
 pub use check::suggest::did_you_mean;
 pub use check::{lint, odd_arguments};
-pub use controls::entries::{Control, Controls, DEFAULT_ENTRY, Delay, Fault, Step};
+pub use controls::entries::{Control, Controls, DEFAULT_ENTRY, Delay, Fault, Overrides, Step};
 pub use controls::entry_notes::entry_notes;
 pub use controls::force::ForceError;
-pub use controls::overrides::{Overrides, OverridesError};
+pub use controls::overrides::OverridesError;
 pub use controls::plan::Plan;
 pub use controls::positions::{Place, Positions};
 pub use controls::{force, overrides};
@@ -51,7 +55,9 @@ pub use origin::Origin;
 pub use output::{
     CallOutput, Decision, DecisionKind, INTERNAL_ERROR, JsonShape, Recorded, Rendering, UnknownTool,
 };
-pub use runs::{DEFAULT_MAX_RUNS, RunFiles, RunName, RunNameError, Runs};
+pub use run_files::RunFiles;
+pub use run_name::{RunName, RunNameError};
+pub use runs::{DEFAULT_MAX_RUNS, Runs};
 pub use safe_read::{read_limited, regular_or_absent};
 pub use select::arguments;
 pub use select::matcher::matches;
@@ -67,7 +73,7 @@ pub use world::WorldStore;
 pub use world::clock::{
     ClockFile, LATEST as CLOCK_LATEST, Setting as ClockSetting, parse_duration, tellable,
 };
-pub use world::view::{ClockView, Listed, MadeBy, WorldView};
+pub use world_view::{ClockView, Listed, MadeBy, WorldView};
 
 use catalog::Catalog;
 use controls::run::RunControls;

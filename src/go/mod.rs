@@ -5,7 +5,7 @@
 //! written as Go writes it. A leaf: it imports nothing from the rest of the crate, and both
 //! the engine and the server use it directly.
 
-pub mod call_result;
+pub(crate) mod call_result;
 pub mod fmt;
 pub(crate) mod json;
 pub(crate) mod syntax;

@@ -4,11 +4,11 @@
 
 mod bounded;
 mod checks;
-pub mod drift;
+pub(crate) mod drift;
 mod finding;
-pub mod record;
+pub(crate) mod record;
 mod redirects;
-pub mod release;
+pub(crate) mod release;
 mod secrets;
 mod transport;
 

@@ -25,6 +25,7 @@ mod support;
 mod tasks_cli;
 mod tasks_suite;
 mod terminal;
+mod tidy;
 mod transcript;
 mod verify;
 mod wire;

@@ -1,22 +1,23 @@
 //! One file per subcommand; this one routes to them and builds what they share.
 
 mod call;
-pub(super) mod calls;
-pub(super) mod clock;
+mod calls;
+mod clock;
 mod completions;
 mod dashboard;
 mod drift;
 mod export;
-pub(super) mod grade;
+mod grade;
 mod lint;
 mod reach;
 mod record;
-pub(super) mod scenario;
-pub(super) mod scenarios;
+mod remote;
+mod scenario;
+mod scenarios;
 mod serve;
 mod tasks;
 mod verify;
-pub(super) mod world;
+mod world;
 
 use std::path::Path;
 
@@ -37,7 +38,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Status> {
     });
     init_logging(log_level(&cli.command));
     if let Some(url) = global.server.as_deref()
-        && let Some(done) = super::remote::dispatch(url, &global, &cli.command)
+        && let Some(done) = remote::dispatch(url, &global, &cli.command)
     {
         return done;
     }

@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use super::stamp::Stamp;
 use crate::engine::safe_read;
+use crate::engine::stamp::Stamp;
 use crate::engine::toolfile::{self, Parsed};
 
 /// A file's bytes as last parsed, what they parsed to, and the file's stamp at its last read.

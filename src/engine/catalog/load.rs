@@ -17,7 +17,6 @@ use crate::engine::world::{Generation, World};
 #[derive(Debug)]
 pub struct Tool {
     pub name: String,
-    pub domain: Option<String>,
     pub path: PathBuf,
     /// The `json tool` block, key order as in the file.
     pub definition: Map<String, Value>,
@@ -257,7 +256,6 @@ fn compile(
     let output_validator = schema("outputSchema")?;
     Some(Tool {
         name: file.tool.clone(),
-        domain: file.domain.clone(),
         path: file.path.clone(),
         input_schema: file
             .definition

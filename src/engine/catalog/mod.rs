@@ -4,7 +4,6 @@
 pub(super) mod cache;
 pub(super) mod load;
 pub(super) mod project;
-pub(super) mod stamp;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

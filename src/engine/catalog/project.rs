@@ -5,7 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::engine::runs::{RunFiles, RunName};
+use crate::engine::run_files::RunFiles;
+use crate::engine::run_name::RunName;
 
 /// The default run's folder under the project, which holds every other run's folder too.
 const RUN_FOLDER: &str = ".run";

@@ -159,7 +159,6 @@ mod tests {
         }, "required": ["restaurant_id"], "additionalProperties": false});
         let tool = Tool {
             name: "t".into(),
-            domain: None,
             path: "tools/t.md".into(),
             definition: serde_json::Map::new(),
             input_validator: jsonschema::draft202012::new(&schema).unwrap(),

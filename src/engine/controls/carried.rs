@@ -12,9 +12,10 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-use super::overrides::{self, Overrides};
+use super::entries::Overrides;
+use super::overrides;
 use super::positions::{Places, Positions};
-use crate::engine::runs::RunFiles;
+use crate::engine::run_files::RunFiles;
 
 /// Clients whose places the file keeps at most: past it the file starts again from the
 /// newest, as [`Positions`] bounds what it carries.

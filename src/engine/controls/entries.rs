@@ -10,8 +10,11 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use super::overrides::Overrides;
 use crate::engine::toolfile::placeholder::parse_duration;
+
+/// The file as written: each tool's entry as JSON, kept whole even when it cannot be used, so
+/// that an edit by the CLI never drops what a person wrote.
+pub type Overrides = BTreeMap<String, Value>;
 
 /// The entry that applies to every tool that does not say otherwise.
 pub const DEFAULT_ENTRY: &str = "*";
@@ -445,10 +448,6 @@ impl Controls {
             }
         }
         controls
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
     }
 
     /// The tool's own entry (never the `"*"` one).

@@ -2,21 +2,14 @@
 //! written atomically by the CLI so that a server never reads half a file. What each entry
 //! means is [`super::entries`]'s business; this module reads and writes the file.
 
-use crate::engine::catalog::stamp::Stamp;
-use std::collections::BTreeMap;
+use crate::engine::stamp::Stamp;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use serde_json::Value;
-
-use super::entries::{Control, Controls};
+use super::entries::{Control, Controls, Overrides};
 use crate::engine::safe_read;
 use crate::engine::{atomic_file, line_ends};
-
-/// The file as written: each tool's entry as JSON, kept whole even when it cannot be used, so
-/// that an edit by the CLI never drops what a person wrote.
-pub type Overrides = BTreeMap<String, Value>;
 
 #[derive(Debug, thiserror::Error)]
 pub enum OverridesError {

@@ -131,7 +131,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::engine::controls::overrides::Overrides;
+    use crate::engine::controls::entries::Overrides;
 
     fn controls(file: serde_json::Value) -> Controls {
         let overrides: Overrides = serde_json::from_value(file).unwrap();

@@ -87,6 +87,7 @@ pub struct Place {
 }
 
 /// One session's place in one tool's entry, as [`Positions::snapshot`] reports it.
+#[cfg(test)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Position {
     pub session: Option<String>,
@@ -96,14 +97,16 @@ pub struct Position {
 }
 
 impl Positions {
-    /// This call's place for `session` (`None`: the one stdio or in-process session) and
-    /// `tool`, whose entry now reads `entry`; a changed entry counts from 0 again.
+    /// [`Positions::advance_for`] for a session of no known client.
+    #[cfg(test)]
     pub fn advance(&self, session: Option<&str>, tool: &str, entry: &str) -> Place {
         self.advance_for(session, None, tool, entry)
     }
 
-    /// As [`Positions::advance`], for a session of `client`: a session new to a tool takes
-    /// over what an ended session of the same client left for it ([`Positions::carry`]).
+    /// This call's place for `session` (`None`: the one stdio or in-process session) of
+    /// `client` and `tool`, whose entry now reads `entry`; a changed entry counts from 0 again.
+    /// A session new to a tool takes over what an ended session of the same client left for it
+    /// ([`Positions::carry`]).
     pub fn advance_for(
         &self,
         session: Option<&str>,
@@ -169,16 +172,8 @@ impl Positions {
         self.lock().keep(client, places);
     }
 
-    /// Forgets a session that has ended.
-    pub fn forget_session(&self, session: &str) {
-        let mut inner = self.lock();
-        inner
-            .counters
-            .retain(|(owner, _), _| owner.as_deref() != Some(session));
-        inner.sessions.remove(&Some(session.to_string()));
-    }
-
     /// Where every session stands now, by session then tool.
+    #[cfg(test)]
     pub fn snapshot(&self) -> Vec<Position> {
         let inner = self.lock();
         let mut positions: Vec<Position> = inner
@@ -371,7 +366,7 @@ mod tests {
                 "{session:?} {tool} {entry}"
             );
         }
-        positions.forget_session("s1");
+        positions.leave(Some("s1"));
         assert_eq!(positions.advance(Some("s1"), "t", "e2").call, 0);
         assert_eq!(positions.snapshot().len(), 3);
     }

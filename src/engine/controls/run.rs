@@ -6,7 +6,7 @@ use super::carried::CarriedFile;
 use super::overrides::OverridesReader;
 use super::plan::{self, Plan, PlanDraws};
 use super::positions::Positions;
-use crate::engine::runs::RunFiles;
+use crate::engine::run_files::RunFiles;
 
 #[derive(Debug)]
 pub struct RunControls {

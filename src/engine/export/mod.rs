@@ -20,7 +20,7 @@ pub use folder::write;
 pub use scenario::{ExportedScenario, Selection};
 
 use super::catalog::load::Tool;
-use super::runs::RunFiles;
+use super::run_files::RunFiles;
 use super::toolfile::Outcome;
 use super::world::ClockFile;
 use super::{AnswerError, Diagnostics, Engine, EngineConfig};
@@ -50,7 +50,6 @@ pub struct SpecExport {
 /// One tool file as SPEC §2 reads it.
 #[derive(Debug, Clone)]
 pub struct ExportedFile {
-    pub tool: String,
     /// The file's path under the tools folder (`food/food_list_orders.md`).
     pub relative: PathBuf,
     pub text: String,
@@ -165,7 +164,6 @@ fn export_file(engine: &Engine, tool: &Tool, dir: &Path) -> Result<ExportedFile,
         .unwrap_or(&tool.path)
         .to_path_buf();
     Ok(ExportedFile {
-        tool: tool.name.clone(),
         relative,
         text,
         scenarios,

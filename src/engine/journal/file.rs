@@ -22,7 +22,13 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, TryLockError, Weak};
 
 use super::open_files::{self, Closable, OPEN_FILES};
-use super::read::rotated_path;
+
+/// The journal's rotated predecessor, kept beside it: `calls.jsonl` → `calls.jsonl.1`.
+pub fn rotated_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".1");
+    PathBuf::from(name)
+}
 
 /// The default bound on the journal's size: ample for a day of agent runs, small next to a disk.
 pub const DEFAULT_MAX_SIZE: u64 = 32 * 1024 * 1024;

@@ -8,10 +8,8 @@ mod watch;
 pub(super) mod write;
 
 pub use super::clip::clip;
-pub use file::JournalStatus;
+pub use file::{JournalStatus, rotated_path};
 pub use open_files::{cap as open_journals_cap, descriptor_limit};
-pub use read::{
-    Follower, Recent, clear, complete_end, last_lines, parse, parse_gap, recent, rotated_path,
-};
+pub use read::{Follower, Recent, clear, complete_end, last_lines, parse, parse_gap, recent};
 pub use watch::JournalWatch;
 pub use write::{Entry, Gap, Journal, read};

@@ -7,6 +7,7 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
+use super::file::rotated_path;
 use super::write::{Entry, Gap, Journal};
 use crate::engine::safe_read;
 
@@ -16,13 +17,6 @@ const CHUNK: usize = 64 * 1024;
 /// A line longer than this is skipped rather than held: the writer never writes one (it cuts
 /// large values), so such a line is not a journal entry.
 const MAX_LINE: usize = 16 * 1024 * 1024;
-
-/// The journal's rotated predecessor, kept beside it: `calls.jsonl` → `calls.jsonl.1`.
-pub fn rotated_path(path: &Path) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(".1");
-    PathBuf::from(name)
-}
 
 /// The offset just past the file's last complete line: a line still being written is left for
 /// a follower to read whole.

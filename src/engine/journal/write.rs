@@ -49,6 +49,8 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// The entry of a call: the reference that [`call_line`]'s bytes are held to.
+    #[cfg(test)]
     pub fn new(transport: Origin, session: Option<String>, output: &CallOutput) -> Self {
         let (scenario, forced) = match &output.decision {
             Decision::Scenario { name, forced } => (Some(name.clone()), *forced),

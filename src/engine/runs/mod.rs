@@ -5,19 +5,13 @@
 //! loaded tools and the parse cache with the default engine (nothing is loaded again) and has
 //! its own overrides reader, sequence positions, draws and journal.
 
-mod files;
-mod name;
-
 use std::collections::{BTreeSet, HashMap};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 
-pub use files::RunFiles;
-pub use name::{RunName, RunNameError};
-
-use super::{Engine, Journal, ProjectLayout};
+use super::{Engine, Journal, ProjectLayout, RunName};
 
 /// How many runs a server takes by default: far more than parallel tests use, far fewer than
 /// the folders and memory an endless stream of new names would cost.

@@ -12,9 +12,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use chrono::{DateTime, Datelike, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::engine::catalog::stamp::Stamp;
-use crate::engine::runs::RunFiles;
+use crate::engine::run_files::RunFiles;
 use crate::engine::safe_read;
+use crate::engine::stamp::Stamp;
 use crate::engine::world::store::WorldStore;
 
 /// The years a clock tells: four digits, as RFC 3339 and every time a tool writes say them.

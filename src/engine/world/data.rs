@@ -13,9 +13,9 @@ use jsonschema::{JsonType, ValidationError};
 use serde_json::{Map, Value};
 
 use super::locate;
-use crate::engine::catalog::stamp::Stamp;
 use crate::engine::clip::clip;
 use crate::engine::safe_read;
+use crate::engine::stamp::Stamp;
 use crate::engine::toolfile::diagnostic::Diagnostic;
 
 /// The folder under `tools/` that holds the world.

@@ -202,6 +202,7 @@ impl Expr {
             .collect())
     }
 
+    #[cfg(test)]
     pub fn source(&self) -> &str {
         &self.source
     }

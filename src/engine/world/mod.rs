@@ -5,18 +5,17 @@
 //! one door a call of a file that uses the world goes through.
 //! docs/DATA_WORLD.md describes the world, docs/FORMAT.md the computed scenarios.
 
-pub mod answers;
-pub mod bounds;
-pub mod clock;
-pub mod compute;
-pub mod data;
-pub mod expr;
+pub(crate) mod answers;
+pub(crate) mod bounds;
+pub(crate) mod clock;
+pub(crate) mod compute;
+pub(crate) mod data;
+pub(crate) mod expr;
 mod locate;
-pub mod names;
+pub(crate) mod names;
 mod pool;
 pub(crate) mod run;
-pub mod store;
-pub mod view;
+pub(crate) mod store;
 pub mod watch;
 
 use std::collections::HashMap;

@@ -12,7 +12,7 @@ use serde_json::Value;
 use super::clock::ClockFile;
 use super::store::WorldStore;
 use super::{Generation, World};
-use crate::engine::runs::RunFiles;
+use crate::engine::run_files::RunFiles;
 use crate::engine::toolfile::diagnostic::Diagnostic;
 
 #[derive(Debug)]

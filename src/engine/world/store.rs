@@ -16,9 +16,9 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{Value, json};
 
 use super::answers::StateId;
-use crate::engine::catalog::stamp::Stamp;
-use crate::engine::runs::RunFiles;
+use crate::engine::run_files::RunFiles;
 use crate::engine::safe_read;
+use crate::engine::stamp::Stamp;
 
 /// The version of `world.json`'s layout; a file of another version starts from the seed.
 const VERSION: u64 = 1;

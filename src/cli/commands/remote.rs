@@ -13,13 +13,13 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use super::Status;
-use super::args::{CallsArgs, ClockChange, Command, GlobalArgs, GradeArgs, ScenarioArgs};
-use super::commands::{admin_token, calls, clock, grade, scenario, scenarios, world};
+use super::{admin_token, calls, clock, grade, scenario, scenarios, world};
 use crate::admin::{
     CallsAnswer, ClockAnswer, ClockMove, EntrySet, ErrorBody, Removed, Report, RunsAnswer,
     ScenariosAnswer, StepsBody, Token,
 };
+use crate::cli::Status;
+use crate::cli::args::{CallsArgs, ClockChange, Command, GlobalArgs, GradeArgs, ScenarioArgs};
 use crate::engine::{RunName, WorldView};
 
 /// How long one request may take; a stream (`calls --follow`) has no limit.

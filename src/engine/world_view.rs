@@ -9,8 +9,8 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use super::clock::Setting;
-use crate::engine::{CallRequest, Engine, Origin};
+use super::world::clock::Setting;
+use super::{CallRequest, Engine, Origin};
 
 /// The run's world now.
 #[derive(Debug, Clone, Serialize, Deserialize)]

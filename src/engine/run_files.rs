@@ -85,14 +85,7 @@ impl RunFiles {
 
 #[cfg(test)]
 mod tests {
-    use chrono::Utc;
-    use serde_json::json;
-
     use super::*;
-    use crate::engine::controls::carried::CarriedFile;
-    use crate::engine::controls::positions::Positions;
-    use crate::engine::world::clock::Setting;
-    use crate::engine::{ClockFile, WorldStore, force};
 
     #[test]
     fn every_file_of_a_run_is_in_its_overrides_files_folder() {
@@ -130,38 +123,5 @@ mod tests {
                 .map(|name| folder.join(name)),
             );
         }
-    }
-
-    #[test]
-    fn every_room_keeps_a_runs_state_where_its_files_say_and_reset_forgets_it() {
-        let dir = tempfile::tempdir().unwrap();
-        let files = RunFiles::in_folder(dir.path().join("runs/a"));
-        ClockFile::of(&files)
-            .set(Some(Setting::Frozen(Utc::now())))
-            .unwrap();
-        WorldStore::of(&files)
-            .update(&json!({}), Utc::now(), |_| {
-                Ok::<_, ()>((Some(json!({"n": 1})), ()))
-            })
-            .unwrap();
-        let ended = Positions::default();
-        ended.advance_for(None, Some("agent/1"), "t", "e");
-        CarriedFile::of(&files).leave("agent/1", &ended.leave(None));
-        for path in [
-            files.clock(),
-            files.world(),
-            files.world_lock(),
-            files.carried(),
-        ] {
-            assert!(path.is_file(), "{}", path.display());
-        }
-        force::reset(&files).unwrap();
-        for path in [files.clock(), files.world(), files.carried()] {
-            assert!(!path.exists(), "{} is forgotten", path.display());
-        }
-        assert_eq!(
-            std::fs::read_to_string(files.overrides()).unwrap().trim(),
-            "{}"
-        );
     }
 }
