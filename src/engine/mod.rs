@@ -10,6 +10,7 @@ mod clip;
 mod compute;
 mod controls;
 pub mod export;
+mod file_lock;
 pub mod grade;
 pub mod journal;
 mod line_ends;

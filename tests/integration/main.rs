@@ -9,6 +9,7 @@ mod drift;
 mod edits;
 mod engine;
 mod export;
+mod file_modes;
 mod fixtures;
 mod grade;
 mod journal;

@@ -4,7 +4,6 @@
 //! `clock real` removes the file. Every process serving the run looks at it on each call, and
 //! reads it again when its stamp changed.
 
-use std::io::Write;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -12,6 +11,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use chrono::{DateTime, Datelike, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 
+use crate::engine::atomic_file;
 use crate::engine::catalog::stamp::Stamp;
 use crate::engine::safe_read;
 use crate::engine::world::store::WorldStore;
@@ -168,7 +168,8 @@ impl ClockFile {
         })?
     }
 
-    /// Writes `setting`, whole or not at all; `None` returns the run to the real time.
+    /// Writes `setting`, whole or not at all ([`atomic_file`]); `None` returns the run to the
+    /// real time.
     pub fn set(&self, setting: Option<Setting>) -> std::io::Result<()> {
         let Some(setting) = setting else {
             return match std::fs::remove_file(&self.path) {
@@ -176,15 +177,7 @@ impl ClockFile {
                 _ => Ok(()),
             };
         };
-        let dir = match self.path.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        };
-        std::fs::create_dir_all(dir)?;
-        let mut file = tempfile::NamedTempFile::new_in(dir)?;
-        file.write_all(&serde_json::to_vec(&setting)?)?;
-        file.persist(&self.path).map_err(|e| e.error)?;
-        Ok(())
+        atomic_file::write(&self.path, &serde_json::to_vec(&setting)?)
     }
 }
 
