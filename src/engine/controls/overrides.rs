@@ -96,6 +96,12 @@ pub fn lock_for_edit(path: &Path) -> Result<FileLock, OverridesError> {
     FileLock::on_file(&dir.join(format!(".{}.lock", file_name(path)))).map_err(fail)
 }
 
+/// Puts back `bytes` the file held before, as they were (a person's formatting kept), whole
+/// or not at all ([`atomic_file::write`]).
+pub fn put_back(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    atomic_file::write(path, bytes)
+}
+
 fn parent(path: &Path) -> &Path {
     path.parent()
         .filter(|p| !p.as_os_str().is_empty())
