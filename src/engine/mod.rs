@@ -9,6 +9,7 @@ mod check;
 mod clip;
 mod compute;
 mod controls;
+pub mod duration;
 pub mod export;
 mod file_lock;
 pub mod grade;

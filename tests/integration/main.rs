@@ -5,6 +5,7 @@ mod cli;
 mod controls;
 mod dashboard;
 mod drift;
+mod durations;
 #[cfg(unix)]
 mod edits;
 mod engine;

@@ -11,7 +11,7 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use super::overrides::Overrides;
-use crate::engine::toolfile::placeholder::parse_duration;
+use crate::engine::duration;
 
 /// The entry that applies to every tool that does not say otherwise.
 pub const DEFAULT_ENTRY: &str = "*";
@@ -109,10 +109,11 @@ impl Delay {
 impl FromStr for Delay {
     type Err = String;
 
-    /// `2s`, `800ms`, `1m30s`, or a range `200ms..1500ms`.
+    /// A duration ([`duration`]: `2s`, `800ms`, `1m30s`), or a range `200ms..1500ms`.
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let one = |part: &str| {
-            parse_duration(part.trim())
+            duration::parse(part)
+                .ok()
                 .and_then(|ms| u64::try_from(ms).ok())
                 .map(Duration::from_millis)
                 .ok_or_else(|| {
