@@ -371,7 +371,7 @@ pub enum ClockChange {
         at: DateTime<Utc>,
     },
     /// Move the clock forward: a frozen clock by the duration, a running one ahead of the real
-    /// time by it (90m, 1h30m, 2d, 90000ms: whole seconds; docs/FORMAT.md, "Durations").
+    /// time by it (units d, h, m, s: 90m, 1h30m, 2d).
     Advance {
         #[arg(value_name = "DURATION", allow_hyphen_values = true)]
         by: String,
