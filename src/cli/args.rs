@@ -13,6 +13,7 @@ use reqwest::header::{HeaderName, HeaderValue};
 use super::complete;
 use crate::dashboard::DEFAULT_MAX_STREAMS;
 use crate::engine::DEFAULT_MAX_RUNS;
+use crate::engine::duration::{self, Unit};
 use crate::engine::{Delay, Fault, RunName};
 use crate::probe::drift::DEFAULT_MAX_PAGES;
 use crate::server::{DEFAULT_MAX_SESSIONS, WireProfile};
@@ -582,10 +583,23 @@ fn count() -> impl TypedValueParser<Value = usize> {
     })
 }
 
-/// A whole number of seconds from 1 to [`MAX_SECONDS`]; anything else is refused with exit 2.
+/// A whole number of seconds from 1 to [`MAX_SECONDS`], as a bare number (`30`) or a duration
+/// in the one grammar (`90s`, `2m`, `1d`: [`duration`]); anything else is refused with exit 2.
 fn seconds() -> impl TypedValueParser<Value = Duration> {
     clap::builder::NonEmptyStringValueParser::new().try_map(|text| {
-        bounded(&text, MAX_SECONDS, "a number of seconds (at most a year)").map(Duration::from_secs)
+        let seconds = if text.trim().bytes().all(|b| b.is_ascii_digit()) {
+            text.trim().parse::<u64>().ok()
+        } else {
+            let ms = duration::parse_in(&text, Unit::Second, "this option")
+                .map_err(|error| error.to_string())?;
+            u64::try_from(ms / 1_000).ok()
+        };
+        seconds
+            .filter(|n| (1..=MAX_SECONDS).contains(n))
+            .map(Duration::from_secs)
+            .ok_or_else(|| {
+                format!("expected a number of seconds (at most a year) from 1 to {MAX_SECONDS}")
+            })
     })
 }
 

@@ -4,7 +4,6 @@
 mod args;
 mod commands;
 mod complete;
-mod duration;
 mod printable;
 mod printer;
 mod snippet;

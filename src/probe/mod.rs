@@ -225,7 +225,7 @@ impl SavedOverrides {
 impl Drop for SavedOverrides {
     fn drop(&mut self) {
         let restored = match &self.bytes {
-            Some(bytes) => std::fs::write(&self.path, bytes),
+            Some(bytes) => overrides::put_back(&self.path, bytes),
             None => std::fs::remove_file(&self.path),
         };
         if let Err(error) = restored {

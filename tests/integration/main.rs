@@ -5,10 +5,12 @@ mod cli;
 mod controls;
 mod dashboard;
 mod drift;
+mod durations;
 #[cfg(unix)]
 mod edits;
 mod engine;
 mod export;
+mod file_modes;
 mod fixtures;
 mod grade;
 mod journal;

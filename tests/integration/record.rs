@@ -22,7 +22,7 @@ const GEOCODE: &str = "tools/location/reverse_geocode.md";
 /// Production: the repository's tools with the dropped pin's title changed (so that only a
 /// recording can answer with it) and `get_payment_methods` forced into its session-expired
 /// error, served at a frozen time.
-fn upstream() -> (Project, Process, String) {
+pub(crate) fn upstream() -> (Project, Process, String) {
     let upstream = Project::copy_of_repo();
     let pins = "tools/world/locations.jq";
     let text = upstream.read(pins);

@@ -3,7 +3,8 @@
 
 use crate::admin::{ClockMove, clock_now, move_clock};
 use crate::cli::args::ClockChange;
-use crate::cli::{Status, duration, printer};
+use crate::cli::{Status, printer};
+use crate::engine::duration::{self, Unit};
 use crate::engine::{ClockFile, ClockSetting, ProjectLayout};
 
 pub fn run(layout: &ProjectLayout, change: Option<ClockChange>) -> anyhow::Result<Status> {
@@ -36,7 +37,10 @@ fn describe(setting: Option<ClockSetting>) -> String {
         None => format!("clock: {now} (real time)"),
         Some(ClockSetting::Frozen(_)) => format!("clock: {now} (frozen)"),
         Some(ClockSetting::Offset(seconds)) => {
-            format!("clock: {now} (real time + {})", duration::words(seconds))
+            format!(
+                "clock: {now} (real time + {})",
+                duration::words(seconds.saturating_mul(1_000), Unit::Day)
+            )
         }
     }
 }

@@ -6,7 +6,8 @@ use serde_json::Value;
 
 use super::engine_config;
 use crate::cli::args::GlobalArgs;
-use crate::cli::{Status, duration, printer};
+use crate::cli::{Status, printer};
+use crate::engine::duration::{self, Unit};
 use crate::engine::{ClockSetting, Engine, MadeBy, ProjectLayout, WorldView};
 
 pub fn run(global: &GlobalArgs, layout: &ProjectLayout, json: bool) -> anyhow::Result<Status> {
@@ -99,7 +100,10 @@ fn clock_line(view: &WorldView) -> String {
         (false, None) => "real time".to_string(),
         (false, Some(ClockSetting::Frozen(_))) => "frozen".to_string(),
         (false, Some(ClockSetting::Offset(seconds))) => {
-            format!("real time + {}", duration::words(seconds))
+            format!(
+                "real time + {}",
+                duration::words(seconds.saturating_mul(1_000), Unit::Day)
+            )
         }
     };
     format!("clock: {now} ({how})")

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use crate::engine::toolfile::placeholder::parse_duration;
+use crate::engine::duration;
 
 /// The file as written: each tool's entry as JSON, kept whole even when it cannot be used, so
 /// that an edit by the CLI never drops what a person wrote.
@@ -112,10 +112,11 @@ impl Delay {
 impl FromStr for Delay {
     type Err = String;
 
-    /// `2s`, `800ms`, `1m30s`, or a range `200ms..1500ms`.
+    /// A duration ([`duration`]: `2s`, `800ms`, `1m30s`), or a range `200ms..1500ms`.
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let one = |part: &str| {
-            parse_duration(part.trim())
+            duration::parse(part)
+                .ok()
                 .and_then(|ms| u64::try_from(ms).ok())
                 .map(Duration::from_millis)
                 .ok_or_else(|| {

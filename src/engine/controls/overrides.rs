@@ -2,13 +2,14 @@
 //! written atomically by the CLI so that a server never reads half a file. What each entry
 //! means is [`super::entries`]'s business; this module reads and writes the file.
 
-use crate::engine::stamp::Stamp;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use super::entries::{Control, Controls, Overrides};
+use crate::engine::file_lock::FileLock;
 use crate::engine::safe_read;
+use crate::engine::stamp::Stamp;
 use crate::engine::{atomic_file, line_ends};
 
 #[derive(Debug, thiserror::Error)]
@@ -72,33 +73,26 @@ pub fn read_bytes(path: &Path) -> io::Result<Vec<u8>> {
     safe_read::read_limited(path, safe_read::OVERRIDES_LIMIT)
 }
 
-/// Held by a CLI command while it reads, changes and writes the overrides file, so that two
-/// commands at once never lose one's update: without it, a command's write replaces the file
-/// another command read a moment before, and its change is gone. The lock is on a file beside
-/// the overrides file, never on the overrides file itself: the rename in [`write`] replaces that file, and a lock on the replaced one
-/// would let the next command in beside the one still holding it. Released when dropped.
-#[derive(Debug)]
-pub struct EditLock {
-    _file: std::fs::File,
-}
-
-/// Waits until no other command is editing the overrides file at `path`, then holds it.
-/// Advisory: the server never takes it (it only reads, and every write is a rename).
-pub fn lock_for_edit(path: &Path) -> Result<EditLock, OverridesError> {
+/// Waits until no other command is editing the overrides file at `path`, then holds it until
+/// the lock is dropped: a CLI command holds it while it reads, changes and writes the file, so
+/// that two commands at once never lose one's update (without it, a command's write replaces
+/// the file another command read a moment before, and its change is gone). The lock is on
+/// `.<name>.lock` beside the file ([`FileLock`]). Advisory: the server never takes it (it only
+/// reads, and every write is a rename).
+pub fn lock_for_edit(path: &Path) -> Result<FileLock, OverridesError> {
     let fail = |source| OverridesError::Write {
         path: path.to_path_buf(),
         source,
     };
     let dir = parent(path);
     std::fs::create_dir_all(dir).map_err(fail)?;
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(dir.join(format!(".{}.lock", file_name(path))))
-        .map_err(fail)?;
-    file.lock().map_err(fail)?;
-    Ok(EditLock { _file: file })
+    FileLock::on_file(&dir.join(format!(".{}.lock", file_name(path)))).map_err(fail)
+}
+
+/// Puts back `bytes` the file held before, as they were (a person's formatting kept), whole
+/// or not at all ([`atomic_file::write`]).
+pub fn put_back(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    atomic_file::write(path, bytes)
 }
 
 fn parent(path: &Path) -> &Path {

@@ -20,6 +20,7 @@ use serde_json::Value;
 
 use super::echo::{self, Probe, Probed};
 use super::node::{Node, Piece};
+use crate::engine::duration::{self, Unit};
 use crate::engine::toolfile::entropy::Entropy;
 use crate::engine::toolfile::placeholder::Expr;
 
@@ -346,11 +347,11 @@ impl Times {
         .to_string();
         if distance != 0 {
             expression.push(if distance < 0 { '-' } else { '+' });
-            expression.push_str(&duration(distance.unsigned_abs()));
+            expression.push_str(&duration::words(distance.saturating_abs(), Unit::Hour));
         }
         if let Some(step) = round {
             expression.push('@');
-            expression.push_str(&duration(step.unsigned_abs()));
+            expression.push_str(&duration::words(step, Unit::Hour));
         }
         if let Some(format) = format {
             expression.push('|');
@@ -379,18 +380,6 @@ fn grid(times: &[i64], now: i64) -> Option<i64> {
 
 fn gcd(a: i64, b: i64) -> i64 {
     if b == 0 { a.abs() } else { gcd(b, a % b) }
-}
-
-/// A Go-style duration: `1h1m30s`, `500ms`.
-fn duration(mut ms: u64) -> String {
-    let mut text = String::new();
-    for (unit, size) in [("h", 3_600_000), ("m", 60_000), ("s", 1_000), ("ms", 1)] {
-        if ms >= size {
-            text.push_str(&format!("{}{unit}", ms / size));
-            ms %= size;
-        }
-    }
-    text
 }
 
 /// `at` (Unix seconds) written in Asia/Dubai as SPEC's `|format` writes it.

@@ -9,6 +9,7 @@ use regex::Regex;
 use serde_json::Value;
 
 use super::entropy::Entropy;
+use crate::engine::duration;
 
 /// A parsed placeholder expression.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,8 +55,6 @@ static TIME: LazyLock<Regex> = LazyLock::new(|| {
     )
     .expect("time pattern is valid")
 });
-static DURATION_PART: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"([0-9]+(?:\.[0-9]+)?)(ms|s|m|h)").expect("duration is valid"));
 static RAND: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^rand:([0-9]+)-([0-9]+)$").expect("rand pattern is valid"));
 
@@ -88,7 +87,7 @@ impl Expr {
             _ => TimeBase::UnixMs,
         };
         let mut offset_ms = match caps.get(3) {
-            Some(d) => parse_duration(d.as_str()).ok_or_else(unknown)?,
+            Some(d) => duration::parse(d.as_str()).map_err(|_| unknown())?,
             None => 0,
         };
         if caps.get(2).is_some_and(|sign| sign.as_str() == "-") {
@@ -96,7 +95,8 @@ impl Expr {
         }
         let round_ms = match caps.get(4) {
             Some(d) => Some(
-                parse_duration(d.as_str())
+                duration::parse(d.as_str())
+                    .ok()
                     .filter(|&ms| ms > 0)
                     .ok_or_else(unknown)?,
             ),
@@ -139,28 +139,6 @@ fn walk<'a>(mut value: &'a Value, path: &[String]) -> Option<&'a Value> {
         };
     }
     Some(value)
-}
-
-/// A Go-style duration without sign: `1h30m`, `15m`, `500ms`, `1.5h`.
-pub(crate) fn parse_duration(text: &str) -> Option<i64> {
-    let mut total = 0f64;
-    let mut consumed = 0;
-    for caps in DURATION_PART.captures_iter(text) {
-        let whole = caps.get(0)?;
-        if whole.start() != consumed {
-            return None;
-        }
-        consumed = whole.end();
-        let amount: f64 = caps[1].parse().ok()?;
-        let unit = match &caps[2] {
-            "ms" => 1.0,
-            "s" => 1_000.0,
-            "m" => 60_000.0,
-            _ => 3_600_000.0,
-        };
-        total += amount * unit;
-    }
-    (consumed == text.len() && consumed > 0).then_some(total.round() as i64)
 }
 
 impl TimeExpr {
@@ -242,6 +220,8 @@ pub(crate) mod tests {
             ("now+1h30m", json!("2026-10-05T13:30:30Z")),
             ("now+1.5h", json!("2026-10-05T13:30:30Z")),
             ("now+500ms", json!("2026-10-05T12:00:31Z")),
+            ("now+2d", json!("2026-10-07T12:00:30Z")),
+            ("now+1d12h|date", json!("2026-10-07")),
             ("now+10s", json!("2026-10-05T12:00:40Z")),
             ("now+2h@20m", json!("2026-10-05T14:00:00Z")),
             ("now+25m@20m", json!("2026-10-05T12:20:00Z")),
@@ -336,7 +316,7 @@ pub(crate) mod tests {
     #[test]
     fn unknown_expressions_are_errors() {
         for bad in [
-            "now+1d",
+            "now+1w",
             "now+",
             "nowish",
             "unix|date",

@@ -14,11 +14,12 @@ use chrono::{DateTime, SecondsFormat, TimeDelta, Utc};
 use serde_json::{Map, Value};
 
 use crate::engine::atomic_file;
+use crate::engine::file_lock::FileLock;
 use crate::engine::safe_read::TOOL_FILE_LIMIT;
 use crate::engine::toolfile::{self, ToolFile};
 
 /// Held while a file is read, added to and written back, by the threads of this process; the
-/// folder's lock ([`FolderLock`]) keeps other processes out.
+/// lock on the file's folder ([`FileLock::on_folder`]) keeps other processes out.
 static WRITING: Mutex<()> = Mutex::new(());
 /// How near now a time must be to become a placeholder.
 const NEAR: TimeDelta = TimeDelta::days(2);
@@ -78,31 +79,6 @@ pub enum RecordError {
     Lock(PathBuf, #[source] std::io::Error),
 }
 
-/// An exclusive lock on the folder of a tool file, held while the file is read, added to and
-/// written back. The folder and not the file: the write renames a new file over the old one,
-/// and a lock on the old one would let the next writer in beside the one still holding it.
-/// Advisory, between `record` processes; released when dropped.
-struct FolderLock {
-    #[cfg(unix)]
-    _folder: std::fs::File,
-}
-
-impl FolderLock {
-    /// Waits until no other process records into `dir`, then holds it.
-    #[cfg(unix)]
-    fn take(dir: &Path) -> std::io::Result<Self> {
-        let folder = std::fs::File::open(dir)?;
-        folder.lock()?;
-        Ok(Self { _folder: folder })
-    }
-
-    /// Windows cannot open a folder as a file; there the process's own lock is the only one.
-    #[cfg(not(unix))]
-    fn take(_dir: &Path) -> std::io::Result<Self> {
-        Ok(Self {})
-    }
-}
-
 /// Records `recording` in the tool file at `path`: read from `source` (the project's file)
 /// when `path` does not exist yet (a copy kept apart, `--into`), then written atomically with
 /// the new scenario first among the scenarios, so that it wins over broader rules.
@@ -117,7 +93,7 @@ pub fn record(
     let _turn = WRITING.lock().unwrap_or_else(PoisonError::into_inner);
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| RecordError::Write(path.to_path_buf(), e))?;
-    let _folder = FolderLock::take(dir).map_err(|e| RecordError::Lock(dir.to_path_buf(), e))?;
+    let _folder = FileLock::on_folder(dir).map_err(|e| RecordError::Lock(dir.to_path_buf(), e))?;
     let from = if path.exists() { path } else { source };
     let text =
         std::fs::read_to_string(from).map_err(|e| RecordError::Read(from.to_path_buf(), e))?;

@@ -4,7 +4,6 @@
 //! `clock real` removes the file. Every process serving the run looks at it on each call, and
 //! reads it again when its stamp changed.
 
-use std::io::Write;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -12,6 +11,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use chrono::{DateTime, Datelike, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 
+use crate::engine::atomic_file;
+use crate::engine::duration::{self, Unit};
 use crate::engine::run_files::RunFiles;
 use crate::engine::safe_read;
 use crate::engine::stamp::Stamp;
@@ -169,7 +170,8 @@ impl ClockFile {
         })?
     }
 
-    /// Writes `setting`, whole or not at all; `None` returns the run to the real time.
+    /// Writes `setting`, whole or not at all ([`atomic_file`]); `None` returns the run to the
+    /// real time.
     pub fn set(&self, setting: Option<Setting>) -> std::io::Result<()> {
         let Some(setting) = setting else {
             return match std::fs::remove_file(&self.path) {
@@ -177,20 +179,17 @@ impl ClockFile {
                 _ => Ok(()),
             };
         };
-        let dir = match self.path.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        };
-        std::fs::create_dir_all(dir)?;
-        let mut file = tempfile::NamedTempFile::new_in(dir)?;
-        file.write_all(&serde_json::to_vec(&setting)?)?;
-        file.persist(&self.path).map_err(|e| e.error)?;
-        Ok(())
+        atomic_file::write(&self.path, &serde_json::to_vec(&setting)?)
     }
 }
 
-/// A duration as `clock advance` takes it: Go-style units (`90m`, `1h30m`, `45s`, `2h`), or
-/// whole days with `d` (`1d`). Negative and empty durations are refused.
+/// The longest a clock moves at once: a hundred years.
+const LONGEST_MS: i64 = 100 * 365 * 86_400_000;
+
+/// A duration as `clock advance` takes it: the one grammar ([`duration`]: `90m`, `1h30m`,
+/// `2d`, `90000ms`), in whole seconds, since a running clock keeps its offset in seconds
+/// (`500ms` is refused, not rounded away); a `+` before it is allowed. Negative and empty
+/// durations are refused, and ones past a hundred years.
 pub fn parse_duration(text: &str) -> Result<TimeDelta, String> {
     let trimmed = text.trim();
     if trimmed.starts_with('-') {
@@ -198,50 +197,15 @@ pub fn parse_duration(text: &str) -> Result<TimeDelta, String> {
             "{text:?} is negative: the clock only moves forward (use `clock set` to go back)"
         ));
     }
-    let trimmed = trimmed.strip_prefix('+').unwrap_or(trimmed);
-    if trimmed.is_empty() {
-        return Err("an empty duration".into());
-    }
-    let mut total = TimeDelta::zero();
-    let mut rest = trimmed;
-    while !rest.is_empty() {
-        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-        if digits == 0 {
-            return Err(format!(
-                "{text:?} is not a duration: use numbers with units d, h, m, s (for example 90m or 1h30m)"
-            ));
-        }
-        let number: i64 = rest[..digits]
-            .parse()
-            .map_err(|_| format!("{text:?} is too long a duration"))?;
-        rest = &rest[digits..];
-        let unit = rest.bytes().take_while(u8::is_ascii_alphabetic).count();
-        let seconds = match &rest[..unit] {
-            "d" => 86_400,
-            "h" => 3_600,
-            "m" => 60,
-            "s" => 1,
-            _ => {
-                return Err(format!(
-                    "{text:?} is not a duration: use numbers with units d, h, m, s (for example 90m or 1h30m)"
-                ));
-            }
-        };
-        rest = &rest[unit..];
-        let part = number
-            .checked_mul(seconds)
-            .and_then(TimeDelta::try_seconds)
-            .ok_or_else(|| format!("{text:?} is too long a duration"))?;
-        total = total
-            .checked_add(&part)
-            .ok_or_else(|| format!("{text:?} is too long a duration"))?;
-    }
-    if total.num_seconds() > 100 * 365 * 86_400 {
+    let unsigned = trimmed.strip_prefix('+').unwrap_or(trimmed);
+    let ms = duration::parse_in(unsigned, Unit::Second, "the clock")
+        .map_err(|error| error.to_string())?;
+    if ms > LONGEST_MS {
         return Err(format!(
             "{text:?} is too long a duration (at most 100 years)"
         ));
     }
-    Ok(total)
+    Ok(TimeDelta::milliseconds(ms))
 }
 
 #[cfg(test)]
@@ -256,10 +220,16 @@ mod tests {
             ("+2h", Ok(7200)),
             ("1d", Ok(86_400)),
             ("45s", Ok(45)),
+            ("90000ms", Ok(90)),
+            ("1.5h", Ok(5400)),
             ("-5m", Err("negative")),
             ("", Err("empty")),
+            ("+", Err("empty")),
             ("soon", Err("not a duration")),
             ("5x", Err("not a duration")),
+            ("500ms", Err("finer than the clock keeps")),
+            ("101y", Err("not a duration")),
+            ("36600d", Err("too long")),
             ("99999999999999999999h", Err("too long")),
         ];
         for (text, want) in cases {

@@ -1,12 +1,10 @@
 //! A run's world on disk: `world.json` in the run's folder ([`RunFiles`]), holding the state an
 //! agent changed (basket, orders, rides, the next ids). Every process serving the run shares
-//! it: an update takes an exclusive lock on `world.lock`, reads the state, writes the new one
-//! to a temporary file and renames it over `world.json`. A reader never sees a torn state (the
-//! rename is atomic) and no update is lost (the lock orders them).
+//! it: an update takes an exclusive lock on `world.lock`, reads the state, and writes the new
+//! one whole ([`atomic_file`]: a temporary file renamed over `world.json`). A reader never
+//! sees a torn state (the rename is atomic) and no update is lost (the lock orders them).
 
-use std::fs::{File, OpenOptions};
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -16,6 +14,8 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{Value, json};
 
 use super::answers::StateId;
+use crate::engine::atomic_file::{self, Durability};
+use crate::engine::file_lock::FileLock;
 use crate::engine::run_files::RunFiles;
 use crate::engine::safe_read;
 use crate::engine::stamp::Stamp;
@@ -315,7 +315,7 @@ impl WorldStore {
     /// the run: its world's, and its clock's.
     pub fn locked<R>(&self, work: impl FnOnce() -> R) -> std::io::Result<R> {
         std::fs::create_dir_all(self.folder())?;
-        let _lock = Locked::take(&self.lock)?;
+        let _lock = FileLock::on_file(&self.lock)?;
         Ok(work())
     }
 
@@ -370,8 +370,9 @@ impl WorldStore {
             .unwrap_or(Path::new("."))
     }
 
+    /// Writes the world whole ([`atomic_file`]): its data synced unless it is thrown away
+    /// after use.
     fn write(&self, state: &Value, started: DateTime<Utc>) -> std::io::Result<()> {
-        let mut file = tempfile::NamedTempFile::new_in(self.folder())?;
         let started = started.to_rfc3339_opts(SecondsFormat::Secs, true);
         // Made whole first and written at once: serde writes a token at a time.
         let mut bytes = serde_json::to_vec_pretty(&Written {
@@ -380,12 +381,12 @@ impl WorldStore {
             state,
         })?;
         bytes.push(b'\n');
-        file.write_all(&bytes)?;
-        if self.durable {
-            file.as_file().sync_data()?;
-        }
-        file.persist(&self.path).map_err(|e| e.error)?;
-        Ok(())
+        let durability = if self.durable {
+            Durability::Data
+        } else {
+            Durability::None
+        };
+        atomic_file::write_with(&self.path, &bytes, durability)
     }
 
     /// Whether a call would seed the world before it reads it: the run has none yet (or one
@@ -409,7 +410,7 @@ impl WorldStore {
         std::fs::create_dir_all(self.folder())?;
         // While another call holds the run's lock (a write under way, which seeds the world
         // itself), this call reads the seed as it is now rather than wait.
-        let Some(lock) = Locked::try_take(&self.lock)? else {
+        let Some(lock) = FileLock::try_on_file(&self.lock)? else {
             return Ok(current);
         };
         let seeded = self.change(seed, now, |_| Ok::<_, std::convert::Infallible>((None, ())));
@@ -423,7 +424,7 @@ impl WorldStore {
 
     /// Back to the seed: the file goes.
     pub fn reset(&self) -> std::io::Result<()> {
-        let _lock = match Locked::take(&self.lock) {
+        let _lock = match FileLock::on_file(&self.lock) {
             Ok(lock) => Some(lock),
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
             Err(error) => return Err(error),
@@ -441,41 +442,6 @@ struct Written<'a> {
     version: u64,
     started: &'a str,
     state: &'a Value,
-}
-
-/// An exclusive lock on a file, held until dropped (the kernel drops it with the process too).
-struct Locked(File);
-
-impl Locked {
-    fn take(path: &Path) -> std::io::Result<Self> {
-        let file = Self::open(path)?;
-        file.lock()?;
-        Ok(Self(file))
-    }
-
-    /// The lock when no one else holds it; `None` when someone does.
-    fn try_take(path: &Path) -> std::io::Result<Option<Self>> {
-        let file = Self::open(path)?;
-        match file.try_lock() {
-            Ok(()) => Ok(Some(Self(file))),
-            Err(std::fs::TryLockError::WouldBlock) => Ok(None),
-            Err(std::fs::TryLockError::Error(error)) => Err(error),
-        }
-    }
-
-    fn open(path: &Path) -> std::io::Result<File> {
-        OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(path)
-    }
-}
-
-impl Drop for Locked {
-    fn drop(&mut self) {
-        let _ = self.0.unlock();
-    }
 }
 
 #[cfg(test)]

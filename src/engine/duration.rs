@@ -1,0 +1,251 @@
+//! The one grammar of a length of time, and its one printer, for every place a duration is
+//! written: a placeholder's offset and rounding (`{{now+1h30m}}`, `{{now+2h@20m}}`), a delay in
+//! the overrides file, `clock advance`, a task's start, and every duration option of the CLI.
+//!
+//! A duration is one or more parts, each a number (decimals allowed: `1.5h`) and a unit:
+//! `d` (24 hours), `h`, `m`, `s` or `ms`; `500ms`, `90s`, `90m`, `1h30m`, `2d`. No sign and no
+//! space inside: a reader that takes a sign (a placeholder's `now-2h`) reads it first. A reader
+//! that counts coarser than a millisecond (the clock and the options, in whole seconds) refuses
+//! what it cannot keep with [`DurationError::TooFine`] rather than round it away
+//! ([`parse_in`]). docs/FORMAT.md, "Durations", is the grammar's one description.
+
+/// The units of the grammar, finest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Unit {
+    Millisecond,
+    Second,
+    Minute,
+    Hour,
+    Day,
+}
+
+impl Unit {
+    /// Every unit, largest first: the order the printer writes them in.
+    const LARGEST_FIRST: [Self; 5] = [
+        Self::Day,
+        Self::Hour,
+        Self::Minute,
+        Self::Second,
+        Self::Millisecond,
+    ];
+
+    /// The unit's length in milliseconds.
+    pub const fn millis(self) -> i64 {
+        match self {
+            Self::Millisecond => 1,
+            Self::Second => 1_000,
+            Self::Minute => 60_000,
+            Self::Hour => 3_600_000,
+            Self::Day => 86_400_000,
+        }
+    }
+
+    /// How a duration writes the unit.
+    pub const fn suffix(self) -> &'static str {
+        match self {
+            Self::Millisecond => "ms",
+            Self::Second => "s",
+            Self::Minute => "m",
+            Self::Hour => "h",
+            Self::Day => "d",
+        }
+    }
+
+    /// The unit as its name says it, in the plural.
+    const fn plural(self) -> &'static str {
+        match self {
+            Self::Millisecond => "milliseconds",
+            Self::Second => "seconds",
+            Self::Minute => "minutes",
+            Self::Hour => "hours",
+            Self::Day => "days",
+        }
+    }
+
+    fn from_suffix(text: &str) -> Option<Self> {
+        Self::LARGEST_FIRST
+            .into_iter()
+            .find(|unit| unit.suffix() == text)
+    }
+}
+
+/// Why a text is not a duration its reader takes.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DurationError {
+    #[error("an empty duration")]
+    Empty,
+    #[error(
+        "{0:?} is not a duration: use numbers with units d, h, m, s or ms (for example 500ms, \
+         90s, 1h30m or 2d)"
+    )]
+    Malformed(String),
+    /// A duration finer than its reader keeps: `reader` names it (`the clock`).
+    #[error("{text:?} is finer than {reader} keeps: it counts whole {}", finest.plural())]
+    TooFine {
+        text: String,
+        finest: Unit,
+        reader: &'static str,
+    },
+}
+
+/// The duration `text` says, in milliseconds; one past what an `i64` holds saturates (a
+/// placeholder's `now+99999999999999h` is a time far off, not an error). Space around it is
+/// ignored.
+pub fn parse(text: &str) -> Result<i64, DurationError> {
+    // `as` saturates: a duration past an `i64` of milliseconds is the longest one.
+    millis(text).map(|ms| ms.round() as i64)
+}
+
+/// [`parse`] for a reader (`reader` names it in the error) that counts in whole `finest`
+/// units: a duration that is not a whole number of them is refused, never rounded.
+pub fn parse_in(text: &str, finest: Unit, reader: &'static str) -> Result<i64, DurationError> {
+    let ms = parse(text)?;
+    // A duration that saturated is past every reader's longest: its reader refuses it so.
+    if ms % finest.millis() == 0 || ms == i64::MAX {
+        Ok(ms)
+    } else {
+        Err(DurationError::TooFine {
+            text: text.trim().to_string(),
+            finest,
+            reader,
+        })
+    }
+}
+
+/// The milliseconds `text` says, unrounded.
+fn millis(text: &str) -> Result<f64, DurationError> {
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Err(DurationError::Empty);
+    }
+    let malformed = || DurationError::Malformed(text.to_string());
+    let mut total = 0f64;
+    let mut rest = trimmed;
+    while !rest.is_empty() {
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let fraction = match rest[digits..].strip_prefix('.') {
+            Some(after) => 1 + after.bytes().take_while(u8::is_ascii_digit).count(),
+            None => 0,
+        };
+        if digits == 0 || fraction == 1 {
+            return Err(malformed());
+        }
+        let amount: f64 = rest[..digits + fraction].parse().map_err(|_| malformed())?;
+        rest = &rest[digits + fraction..];
+        let letters = rest.bytes().take_while(u8::is_ascii_alphabetic).count();
+        let unit = Unit::from_suffix(&rest[..letters]).ok_or_else(malformed)?;
+        rest = &rest[letters..];
+        total += amount * unit.millis() as f64;
+    }
+    Ok(total)
+}
+
+/// `ms` as the grammar writes it, largest units first and none larger than `largest`: `1h30m`,
+/// `45s`, `2d3h`, `1s500ms`, `-10m`; `0s` for none. The CLI writes up to days; a placeholder
+/// up to hours, the largest unit SPEC's placeholders name.
+pub fn words(ms: i64, largest: Unit) -> String {
+    let sign = if ms < 0 { "-" } else { "" };
+    let mut rest = ms.unsigned_abs();
+    let mut text = String::new();
+    for unit in Unit::LARGEST_FIRST
+        .into_iter()
+        .filter(|&unit| unit <= largest)
+    {
+        let size = unit.millis().unsigned_abs();
+        if rest >= size {
+            text.push_str(&format!("{}{}", rest / size, unit.suffix()));
+            rest %= size;
+        }
+    }
+    if text.is_empty() {
+        text.push_str("0s");
+    }
+    format!("{sign}{text}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_grammar() {
+        let malformed = |text: &str| Err(DurationError::Malformed(text.to_string()));
+        let cases: [(&str, Result<i64, DurationError>); 21] = [
+            ("500ms", Ok(500)),
+            ("90s", Ok(90_000)),
+            ("90m", Ok(5_400_000)),
+            ("1h30m", Ok(5_400_000)),
+            ("2d", Ok(172_800_000)),
+            ("1d2h3m4s5ms", Ok(93_784_005)),
+            ("30m1h", Ok(5_400_000)),
+            ("1.5h", Ok(5_400_000)),
+            ("0.5s", Ok(500)),
+            ("0s", Ok(0)),
+            (" 45s ", Ok(45_000)),
+            ("99999999999999999999h", Ok(i64::MAX)),
+            ("", Err(DurationError::Empty)),
+            ("soon", malformed("soon")),
+            ("5", malformed("5")),
+            ("5x", malformed("5x")),
+            ("1h 30m", malformed("1h 30m")),
+            ("-5m", malformed("-5m")),
+            (".5h", malformed(".5h")),
+            ("5.h", malformed("5.h")),
+            ("1H", malformed("1H")),
+        ];
+        for (text, want) in cases {
+            assert_eq!(parse(text), want, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_reader_in_whole_seconds_refuses_what_it_cannot_keep() {
+        let too_fine = |text: &str| {
+            Err(DurationError::TooFine {
+                text: text.to_string(),
+                finest: Unit::Second,
+                reader: "the clock",
+            })
+        };
+        let cases = [
+            ("2d", Ok(172_800_000)),
+            ("1000ms", Ok(1_000)),
+            ("1.5m", Ok(90_000)),
+            ("1.1m", Ok(66_000)),
+            ("99999999999999999999h", Ok(i64::MAX)),
+            ("500ms", too_fine("500ms")),
+            ("1s500ms", too_fine("1s500ms")),
+            ("0.5s", too_fine("0.5s")),
+        ];
+        for (text, want) in cases {
+            assert_eq!(parse_in(text, Unit::Second, "the clock"), want, "{text:?}");
+        }
+        assert_eq!(
+            too_fine("500ms").unwrap_err().to_string(),
+            "\"500ms\" is finer than the clock keeps: it counts whole seconds"
+        );
+    }
+
+    #[test]
+    fn the_printer_writes_largest_units_first_and_reads_back() {
+        let cases = [
+            (0, Unit::Day, "0s"),
+            (45_000, Unit::Day, "45s"),
+            (5_400_000, Unit::Day, "1h30m"),
+            (86_400_000, Unit::Day, "1d"),
+            (93_784_005, Unit::Day, "1d2h3m4s5ms"),
+            (-600_000, Unit::Day, "-10m"),
+            (1_500, Unit::Day, "1s500ms"),
+            (1_209_600_000, Unit::Hour, "336h"),
+            (3_630_500, Unit::Hour, "1h30s500ms"),
+            (i64::MIN, Unit::Day, "-106751991167d7h12m55s808ms"),
+        ];
+        for (ms, largest, want) in cases {
+            let text = words(ms, largest);
+            assert_eq!(text, want, "{ms}");
+            if ms >= 0 {
+                assert_eq!(parse(&text), Ok(ms), "{text} reads back");
+            }
+        }
+    }
+}
