@@ -58,7 +58,7 @@ pub struct Answered<'a> {
 pub fn uses_world(file: &ToolFile) -> bool {
     file.scenarios
         .iter()
-        .any(|s| s.when.is_some() || s.update.is_some() || s.is_computed())
+        .any(|s| s.when.is_some() || s.changes() || s.is_computed())
 }
 
 impl Engine {
@@ -71,7 +71,7 @@ impl Engine {
         programs: Programs,
     ) -> Result<Option<Answered<'a>>, AnswerError> {
         self.with_call(args, programs, |call, seed| {
-            let changes = file.scenarios.iter().any(|s| s.update.is_some());
+            let changes = file.scenarios.iter().any(Scenario::changes);
             if self.config.stateful && changes {
                 // Under the lock the state is read afresh, and nothing computed from it is kept.
                 return self
@@ -116,8 +116,10 @@ impl Engine {
     /// The value of `scenario` as if it were forced, on the seed world (no run's state is read
     /// or changed): for the honesty check and `call --scenario`'s previews.
     pub(super) fn value_of(&self, scenario: &Scenario, args: &Value) -> Result<Value, AnswerError> {
-        match (&scenario.answer, &scenario.update) {
-            (Answer::Template(template), None) => Ok(template.render(self.render_context(args))?),
+        match &scenario.answer {
+            Answer::Template(template) if !scenario.changes() => {
+                Ok(template.render(self.render_context(args))?)
+            }
             _ => self.value_on_seed(scenario, args),
         }
     }
@@ -228,6 +230,21 @@ impl Call<'_> {
         state: State<'_>,
         before: Option<&Value>,
     ) -> Result<Arc<Computed>, AnswerError> {
+        self.run_as(scenario, program, state, before, |value| Ok((None, value)))
+            .map(|(_, value)| value)
+    }
+
+    /// As [`Call::run`], with `shape` making the value kept, and the state after the call,
+    /// from what the program gave (a `jq change` gives both). Only a state under a run's lock
+    /// is replaced, and nothing computed from it is kept: a value kept comes back without one.
+    fn run_as(
+        &self,
+        scenario: &Scenario,
+        program: &Program,
+        state: State<'_>,
+        before: Option<&Value>,
+        shape: impl FnOnce(Value) -> Result<(Option<Value>, Value), AnswerError>,
+    ) -> Result<(Option<Value>, Arc<Computed>), AnswerError> {
         let failed = |error: String| AnswerError::Program {
             scenario: scenario.name.clone(),
             line: program.line,
@@ -250,7 +267,7 @@ impl Call<'_> {
             });
         let answers = self.generation.answers();
         if let Some(kept) = key.as_ref().and_then(|key| answers.get(key)) {
-            return Ok(kept);
+            return Ok((None, kept));
         }
         if self.programs == Programs::KeptOnly {
             return Err(AnswerError::NotInPlace);
@@ -266,15 +283,17 @@ impl Call<'_> {
             },
             reads,
         );
-        let value = Computed::new(
+        tracing::debug!(scenario = %scenario.name, line = program.line, "a jq program runs");
+        let (after, value) = shape(
             compiled
                 .run(input, self.deadline)
                 .map_err(|error: ExprError| failed(error.to_string()))?,
-        );
+        )?;
+        let value = Computed::new(value);
         if let Some(key) = key {
             answers.keep(key, &value);
         }
-        Ok(value)
+        Ok((after, value))
     }
 
     fn holds(
@@ -309,23 +328,20 @@ impl Call<'_> {
         Ok((after, Some(Answered { selection, value })))
     }
 
-    /// The scenario's value on `state`, and the state after it when it has an update.
+    /// The scenario's value on `state`, and the state after it when it has an update or a
+    /// change.
     fn value(
         &self,
         scenario: &Scenario,
         state: State<'_>,
     ) -> Result<(Option<Value>, Arc<Computed>), AnswerError> {
+        if let Answer::Change(program) = &scenario.answer {
+            return self.change(scenario, program, state);
+        }
         let after = match &scenario.update {
             Some(update) => {
                 let new = self.run(scenario, update, state, None)?.into_value();
-                if !new.is_object() {
-                    return Err(AnswerError::Program {
-                        scenario: scenario.name.clone(),
-                        line: update.line,
-                        error: format!("the update gave a state that is not an object: {new}"),
-                    });
-                }
-                Some(new)
+                Some(new_state(scenario, update, "update", new)?)
             }
             None => None,
         };
@@ -349,7 +365,63 @@ impl Call<'_> {
                 }
                 None => self.run(scenario, program, state, None)?,
             },
+            Answer::Change(_) => unreachable!("a change is answered above"),
         };
         Ok((after, value))
     }
+
+    /// A `jq change`'s value on `state`: `{response: …}`, with the state after the call as
+    /// `state` when the call changes it (absent or `null`: unchanged).
+    fn change(
+        &self,
+        scenario: &Scenario,
+        program: &Program,
+        state: State<'_>,
+    ) -> Result<(Option<Value>, Arc<Computed>), AnswerError> {
+        let failed = |error: String| AnswerError::Program {
+            scenario: scenario.name.clone(),
+            line: program.line,
+            error,
+        };
+        self.run_as(scenario, program, state, None, |changed| {
+            let Value::Object(mut change) = changed else {
+                return Err(failed(format!(
+                    "the change gave {changed}, not an object of `state` and `response`"
+                )));
+            };
+            if let Some(key) = change.keys().find(|key| !CHANGE_KEYS.contains(&key.as_str())) {
+                return Err(failed(format!(
+                    "the change gave a key `{key}`: it gives only `state` and `response`"
+                )));
+            }
+            let Some(response) = change.remove("response") else {
+                return Err(failed("the change gave no `response`".to_string()));
+            };
+            let after = match change.remove("state") {
+                None | Some(Value::Null) => None,
+                Some(new) => Some(new_state(scenario, program, "change", new)?),
+            };
+            Ok((after, response))
+        })
+    }
+}
+
+/// The keys a `jq change` gives.
+const CHANGE_KEYS: [&str; 2] = ["state", "response"];
+
+/// `new`, the state a program (`what`: an update, a change) gave, when it is one: an object.
+fn new_state(
+    scenario: &Scenario,
+    program: &Program,
+    what: &str,
+    new: Value,
+) -> Result<Value, AnswerError> {
+    if new.is_object() {
+        return Ok(new);
+    }
+    Err(AnswerError::Program {
+        scenario: scenario.name.clone(),
+        line: program.line,
+        error: format!("the {what} gave a state that is not an object: {new}"),
+    })
 }

@@ -67,17 +67,22 @@ def food_life($o):
      {status: "DELIVERED", at: $t.eta, title: "Delivered to \(food_place_title($o.deliveryLocationUuid))", label: $l.statusLabels.DELIVERED}]
   | {steps: ([.[0]] + [.[1:][] | select(.at <= $now)]), eta: $t.eta};
 
-# food_place_order's answer: the refusal, or the order just placed.
-def food_placed($refused):
-  if $refused != null then {error: $refused} else
-    food_new_order as $o | food_money_of($o.restaurantId; $o.lines) as $m | food_life($o) as $life
-    | {order: ({id: $o.id, status: "PLACED",
-        statusLabel: $life.steps[0].label,
-        restaurant: food_name(food_restaurant($o.restaurantId)), basketId: $o.basketId,
-        itemCount: ([$o.lines[].quantity] | add), total: ($m.total | food_money),
-        paymentMethodId: $o.paymentMethodId, deliveryLocationUuid: $o.deliveryLocationUuid, notes: $o.notes,
-        isScheduled: ($o.slot != null), placedAt: ($o.placedAt | iso), estimatedDeliveryAt: ($life.eta | iso)})}
-  end;
+# food_place_order's answer for the order `$o` just placed.
+def food_placed($o):
+  food_money_of($o.restaurantId; $o.lines) as $m | food_life($o) as $life
+  | {order: ({id: $o.id, status: "PLACED",
+      statusLabel: $life.steps[0].label,
+      restaurant: food_name(food_restaurant($o.restaurantId)), basketId: $o.basketId,
+      itemCount: ([$o.lines[].quantity] | add), total: ($m.total | food_money),
+      paymentMethodId: $o.paymentMethodId, deliveryLocationUuid: $o.deliveryLocationUuid, notes: $o.notes,
+      isScheduled: ($o.slot != null), placedAt: ($o.placedAt | iso), estimatedDeliveryAt: ($life.eta | iso)})};
+
+# food_place_order's change (a `jq change`), `$careemPay` the Careem Pay balance in fils: the
+# order placed and the world after it, or the refusal, which changes nothing.
+def food_place($careemPay):
+  food_place_refusal($careemPay) as $refused
+  | if $refused != null then {response: {error: $refused}}
+    else food_new_order as $o | {state: food_after_order($o), response: food_placed($o)} end;
 
 # An order the agent placed, as food_get_order_status tells it now.
 def food_order_view($o):

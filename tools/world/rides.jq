@@ -132,6 +132,9 @@ def ride_booked($ride):
 def ride_kept($ride):
   .state + {rides: ([$ride] + (.state.rides // [])), nextRideId: ((.state.nextRideId // 1) + 1)};
 
+# `ride_book`'s change (a `jq change`): the ride of `ride_new`, kept and answered.
+def ride_book($scheduled): ride_new($scheduled) as $ride | {state: ride_kept($ride), response: ride_booked($ride)};
+
 # A ride told in minutes around `$base` (`anyOtherRide` and `bookedRideStory` around now, the
 # seed rides around the run's epoch), as a ride at this moment: the form `ride_answer` reads.
 def ride_story_at($s; $base):
@@ -288,6 +291,9 @@ def ride_cancel_answer($fee):
        else "Your ride has been cancelled. A cancellation fee of AED \(ride_aed($fee)) applies because \(
          if $r.status == "CAPTAIN_ARRIVED" then "your captain had already arrived"
          else "your captain was already on the way" end)." end)};
+
+# `ride_cancel`'s change for `$fee` fils: the ride cancelled, and the answer.
+def ride_cancel($fee): {state: ride_cancel_state($fee), response: ride_cancel_answer($fee)};
 
 # `ride_cancel`'s refusal of a ride that has ended (or is on its trip).
 def ride_cancel_refusal:
