@@ -356,3 +356,69 @@ async fn a_kept_answer_is_the_answer_the_world_gives_now() {
         json!({"keys": ["args", "data", "state", "stateful"]})
     );
 }
+
+/// The scenarios whose programs ran for one call of the real binary (its debug log says each
+/// run), in order, and the scenario that answered.
+fn programs_run(project: &Project, tool: &str, args: &str) -> (Vec<String>, String) {
+    let output = project
+        .command()
+        .env("CAREEM_MCP_LOG", "careem_mcp::engine::compute=debug")
+        .args(["--stateful", "call", tool, args, "--no-journal"])
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{tool}: {stderr}");
+    let ran = stderr
+        .lines()
+        .filter(|line| line.contains("a jq program runs"))
+        .map(|line| {
+            let scenario = line.split("scenario=").nth(1).expect("a scenario");
+            scenario.split(' ').next().unwrap_or_default().to_string()
+        })
+        .collect();
+    let answered = stderr
+        .lines()
+        .find_map(|line| line.strip_prefix("scenario: "))
+        .unwrap_or_default()
+        .to_string();
+    (ran, answered)
+}
+
+#[test]
+fn a_write_computes_its_state_and_its_answer_in_one_program() {
+    // Each write of the shipped tools, on a run's seed world: the programs that ran are the
+    // conditions checked on the way, then the change.
+    let cases: [(&str, &str, &[&str]); 6] = [
+        (
+            "cart_add_item",
+            r#"{"restaurant_id": 30101, "item_id": 3010101, "quantity": 2, "option_ids": [301010112]}"#,
+            &["refused", "added"],
+        ),
+        (
+            "cart_update_item",
+            r#"{"basket_item_id": 990001, "quantity": 3}"#,
+            &["refused", "updated"],
+        ),
+        (
+            "food_place_order",
+            r#"{"basket_id": 880001, "payment_method_id": "PM-9001", "delivery_location_uuid": "LOC-50001"}"#,
+            &["refused", "placed"],
+        ),
+        ("cart_clear", "{}", &["already-empty", "cleared"]),
+        (
+            "ride_book",
+            r#"{"productId": 1102, "pickupLatitude": 25.0866, "pickupLongitude": 55.1474, "dropoffLatitude": 25.2528, "dropoffLongitude": 55.3644}"#,
+            &["not-bookable", "unknown-product", "payment-declined", "searching"],
+        ),
+        (
+            "ride_cancel",
+            r#"{"rideId": "5001003"}"#,
+            &["already-completed", "on-trip", "cancellation-fee", "cancellation-fee"],
+        ),
+    ];
+    for (tool, args, want) in cases {
+        let (ran, answered) = programs_run(&Project::copy_of_repo(), tool, args);
+        assert_eq!(ran, want, "{tool}: the programs that ran, by scenario");
+        assert_eq!(Some(answered.as_str()), want.last().copied(), "{tool}");
+    }
+}
