@@ -422,3 +422,80 @@ fn a_write_computes_its_state_and_its_answer_in_one_program() {
         assert_eq!(Some(answered.as_str()), want.last().copied(), "{tool}");
     }
 }
+
+/// `tally` whose `added` scenario is `blocks` (a `jq change`, say) in place of its update and
+/// response.
+fn tally_with(blocks: &str) -> Project {
+    let project = tally_project(1000);
+    let tool = tally_tool(1000);
+    let added = tool.find("## Scenario: added").expect("the added scenario");
+    project.write(
+        "tools/tally.md",
+        &format!("{}## Scenario: added\n\n{blocks}", &tool[..added]),
+    );
+    project
+}
+
+#[test]
+fn a_change_gives_the_new_state_and_the_response_together() {
+    let change = "```jq change\n{state: tally_add(.args.by),\n response: {count: (.state.count + .args.by), was: .state.count}}\n```\n";
+    let project = tally_with(change);
+    for (count, was) in [(2, 0), (4, 2)] {
+        let run = project.run(&["--stateful", "call", "tally", "{\"by\": 2}", "--compact"]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_eq!(
+            run.json()["structuredContent"],
+            json!({"count": count, "was": was})
+        );
+    }
+    let lint = project.run(&["lint", "--format", "short"]);
+    assert_eq!(lint.code, 0, "{}", lint.stdout);
+
+    // A change that leaves the state out changes nothing; one that gives something else than
+    // `state` and `response` fails at the call, named in the log.
+    let cases = [
+        ("{response: {count: .state.count}}", Ok(json!({"count": 0}))),
+        (
+            "{state: .state}",
+            Err("jq program at line 23: the change gave no `response`"),
+        ),
+        (
+            "{state: 1, response: {}}",
+            Err("the change gave a state that is not an object: 1"),
+        ),
+        (
+            "{answer: 1, response: {}}",
+            Err("the change gave a key `answer`: it gives only `state` and `response`"),
+        ),
+    ];
+    for (program, want) in cases {
+        let project = tally_with(&format!("```jq change\n{program}\n```\n"));
+        let run = project.run(&["--stateful", "call", "tally", "--compact"]);
+        match want {
+            Ok(value) => assert_eq!(run.json()["structuredContent"], value, "{program}"),
+            Err(why) => {
+                assert_eq!(run.json()["content"][0]["text"], "internal server error");
+                assert!(run.stderr.contains(why), "{program}: {}", run.stderr);
+            }
+        }
+        let world = project.run(&["world", "--json"]);
+        assert_eq!(world.json()["state"]["count"], json!(0), "{program}");
+    }
+
+    // Lint compiles the change, and refuses an update beside it.
+    let cases = [
+        (
+            "```jq change\n{state: .state,\n response: nosuch}\n```\n",
+            "tally.md:23: scenario \"added\": jq: line 2: undefined filter `nosuch`",
+        ),
+        (
+            &format!("{change}\n```jq update\n.state\n```\n"),
+            "tally.md:27: scenario \"added\": a ```jq update block beside a ```jq change block: the change gives the state",
+        ),
+    ];
+    for (blocks, want) in cases {
+        let lint = tally_with(blocks).run(&["lint", "--format", "short"]);
+        assert_ne!(lint.code, 0);
+        assert!(lint.stdout.contains(want), "{}", lint.stdout);
+    }
+}
