@@ -7,7 +7,7 @@ def food_place_title($uuid): first(.data.places.places[] | select(.locationUuid 
 def food_order_items($lines):
   [$lines[] | {itemId: .item.id, name: .item.name}
    + (if (.options | length) > 0 then {options: (.options | map(.name))} else {} end)
-   + {quantity: .line.quantity, total: (.total | food_money)}];
+   + {quantity: .line.quantity, total: (.total | cents_money)}];
 
 # Why food_place_order refuses the call, in production's words, or null when it takes it;
 # `$careemPay` is Careem Pay's balance in fils (wallet.jq's `wallet_balance`).
@@ -73,7 +73,7 @@ def food_placed($o):
   | {order: ({id: $o.id, status: "PLACED",
       statusLabel: $life.steps[0].label,
       restaurant: food_name(food_restaurant($o.restaurantId)), basketId: $o.basketId,
-      itemCount: ([$o.lines[].quantity] | add), total: ($m.total | food_money),
+      itemCount: ([$o.lines[].quantity] | add), total: ($m.total | cents_money),
       paymentMethodId: $o.paymentMethodId, deliveryLocationUuid: $o.deliveryLocationUuid, notes: $o.notes,
       isScheduled: ($o.slot != null), placedAt: ($o.placedAt | iso), estimatedDeliveryAt: ($life.eta | iso)})};
 
@@ -90,8 +90,8 @@ def food_order_view($o):
   | food_money_of($o.restaurantId; $o.lines) as $m
   | food_courier($o.courier) as $c
   | {id: $o.id, status: $at.status, statusLabel: $at.label, restaurant: food_name(food_restaurant($o.restaurantId)),
-     items: food_order_items($m.lines), subtotal: ($m.subtotal | food_money), deliveryFee: ($m.deliveryFee | food_money),
-     serviceFee: ($m.serviceFee | food_money), discount: ($m.discount | food_money), total: ($m.total | food_money)}
+     items: food_order_items($m.lines), subtotal: ($m.subtotal | cents_money), deliveryFee: ($m.deliveryFee | cents_money),
+     serviceFee: ($m.serviceFee | cents_money), discount: ($m.discount | cents_money), total: ($m.total | cents_money)}
   + (if $o.paymentMethodId != null then {paymentMethodId: $o.paymentMethodId, deliveryLocationUuid: $o.deliveryLocationUuid} else {} end)
   + {placedAt: ($o.placedAt | iso)}
   + (if $at.status == "DELIVERED" then {deliveredAt: ($life.eta | iso)} else {estimatedDeliveryAt: ($life.eta | iso)} end)
@@ -115,14 +115,14 @@ def food_past_view($p):
   | food_courier($p.courier) as $c
   | {id: $p.id, status: $at.status, statusLabel: ($at.statusLabel // $l.statusLabels[$at.status]),
      restaurant: food_name(food_restaurant($p.restaurantId)),
-     items: food_order_items($m.lines), subtotal: ($m.subtotal | food_money), deliveryFee: ($m.deliveryFee | food_money),
-     serviceFee: ($m.serviceFee | food_money), discount: ($m.discount | food_money), total: ($m.total | food_money),
+     items: food_order_items($m.lines), subtotal: ($m.subtotal | cents_money), deliveryFee: ($m.deliveryFee | cents_money),
+     serviceFee: ($m.serviceFee | cents_money), discount: ($m.discount | cents_money), total: ($m.total | cents_money),
      paymentMethodId: $p.paymentMethodId, deliveryLocationUuid: $p.deliveryLocationUuid, placedAt: ($placed | iso)}
   + (if $at.status == "DELIVERED" then {deliveredAt: ($at.at | iso)}
      elif $at.status != "CANCELLED" and $eta != null then {estimatedDeliveryAt: ($eta | iso)} else {} end)
   + (if $at.status == "CANCELLED" then
        {cancelledAt: ($at.at | iso), cancellationReason: $p.cancellationReason,
-        refund: {amount: ($m.total | food_money), destination: $p.refundedTo, status: "REFUNDED"}}
+        refund: {amount: ($m.total | cents_money), destination: $p.refundedTo, status: "REFUNDED"}}
      else {} end)
   + (if $c == null or ($at.status != "ON_THE_WAY" and $at.status != "DELIVERED") then {} else
        {captain: ({name: $c.name, rating: $c.rating, phone: $c.phone, vehicle: "Motorbike"}
