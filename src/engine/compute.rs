@@ -126,7 +126,7 @@ impl Engine {
 
     fn value_on_seed(&self, scenario: &Scenario, args: &Value) -> Result<Value, AnswerError> {
         self.with_call(args, Programs::Run, |call, seed| {
-            call.value(scenario, State::seed(seed))
+            call.value(scenario, State::seed(seed), true)
                 .map(|(_, value)| value.into_value())
         })
     }
@@ -229,9 +229,12 @@ impl Call<'_> {
         program: &Program,
         state: State<'_>,
         before: Option<&Value>,
+        forced: bool,
     ) -> Result<Arc<Computed>, AnswerError> {
-        self.run_as(scenario, program, state, before, |value| Ok((None, value)))
-            .map(|(_, value)| value)
+        self.run_as(scenario, program, state, before, forced, |value| {
+            Ok((None, value))
+        })
+        .map(|(_, value)| value)
     }
 
     /// As [`Call::run`], with `shape` making the value kept, and the state after the call,
@@ -243,6 +246,7 @@ impl Call<'_> {
         program: &Program,
         state: State<'_>,
         before: Option<&Value>,
+        forced: bool,
         shape: impl FnOnce(Value) -> Result<(Option<Value>, Value), AnswerError>,
     ) -> Result<(Option<Value>, Arc<Computed>), AnswerError> {
         let failed = |error: String| AnswerError::Program {
@@ -263,6 +267,7 @@ impl Call<'_> {
                 ),
                 state,
                 now: reads.now.then_some(self.now),
+                forced: reads.forced.then_some(forced),
                 stateful: self.engine.config.stateful,
             });
         let answers = self.generation.answers();
@@ -280,6 +285,7 @@ impl Call<'_> {
                 now: self.now,
                 stateful: self.engine.config.stateful,
                 random: if reads.random { self.random() } else { 0 },
+                forced,
             },
             reads,
         );
@@ -302,7 +308,7 @@ impl Call<'_> {
         when: &Program,
         state: State<'_>,
     ) -> Result<bool, AnswerError> {
-        self.run(scenario, when, state, None)
+        self.run(scenario, when, state, None, false)
             .map(|value| !matches!(value.value(), Value::Null | Value::Bool(false)))
     }
 
@@ -324,7 +330,7 @@ impl Call<'_> {
         let Some(selection) = selection else {
             return Ok((None, None));
         };
-        let (after, value) = self.value(selection.scenario, state)?;
+        let (after, value) = self.value(selection.scenario, state, selection.forced)?;
         Ok((after, Some(Answered { selection, value })))
     }
 
@@ -334,13 +340,14 @@ impl Call<'_> {
         &self,
         scenario: &Scenario,
         state: State<'_>,
+        forced: bool,
     ) -> Result<(Option<Value>, Arc<Computed>), AnswerError> {
         if let Answer::Change(program) = &scenario.answer {
-            return self.change(scenario, program, state);
+            return self.change(scenario, program, state, forced);
         }
         let after = match &scenario.update {
             Some(update) => {
-                let new = self.run(scenario, update, state, None)?.into_value();
+                let new = self.run(scenario, update, state, None, forced)?.into_value();
                 Some(new_state(scenario, update, "update", new)?)
             }
             None => None,
@@ -361,9 +368,9 @@ impl Call<'_> {
                         value: after,
                         id: None,
                     };
-                    self.run(scenario, program, after, Some(state.value))?
+                    self.run(scenario, program, after, Some(state.value), forced)?
                 }
-                None => self.run(scenario, program, state, None)?,
+                None => self.run(scenario, program, state, None, forced)?,
             },
             Answer::Change(_) => unreachable!("a change is answered above"),
         };
@@ -377,13 +384,14 @@ impl Call<'_> {
         scenario: &Scenario,
         program: &Program,
         state: State<'_>,
+        forced: bool,
     ) -> Result<(Option<Value>, Arc<Computed>), AnswerError> {
         let failed = |error: String| AnswerError::Program {
             scenario: scenario.name.clone(),
             line: program.line,
             error,
         };
-        self.run_as(scenario, program, state, None, |changed| {
+        self.run_as(scenario, program, state, None, forced, |changed| {
             let Value::Object(mut change) = changed else {
                 return Err(failed(format!(
                     "the change gave {changed}, not an object of `state` and `response`"

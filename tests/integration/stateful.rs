@@ -482,6 +482,14 @@ fn a_change_gives_the_new_state_and_the_response_together() {
         assert_eq!(world.json()["state"]["count"], json!(0), "{program}");
     }
 
+    // `.forced` says whether the call forced the scenario, when the conditions before it in the
+    // file were not checked.
+    let project = tally_with("```jq change\n{response: {forced: .forced}}\n```\n");
+    for (forcing, forced) in [(&[][..], false), (&["--scenario", "added"][..], true)] {
+        let run = project.run(&[&["call", "tally", "--compact"][..], forcing].concat());
+        assert_eq!(run.json()["structuredContent"], json!({"forced": forced}));
+    }
+
     // Lint compiles the change, and refuses an update beside it.
     let cases = [
         (

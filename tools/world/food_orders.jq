@@ -77,12 +77,12 @@ def food_placed($o):
       paymentMethodId: $o.paymentMethodId, deliveryLocationUuid: $o.deliveryLocationUuid, notes: $o.notes,
       isScheduled: ($o.slot != null), placedAt: ($o.placedAt | iso), estimatedDeliveryAt: ($life.eta | iso)})};
 
-# food_place_order's change (a `jq change`), `$careemPay` the Careem Pay balance in fils: the
-# order placed and the world after it, or the refusal, which changes nothing.
-def food_place($careemPay):
-  food_place_refusal($careemPay) as $refused
-  | if $refused != null then {response: {error: $refused}}
-    else food_new_order as $o | {state: food_after_order($o), response: food_placed($o)} end;
+# food_place_order's change (a `jq change`) given its refusal (`food_place_refusal`, or null
+# where the file has checked it already): the order placed and the world after it, or the
+# refusal, which changes nothing.
+def food_place($refused):
+  if $refused != null then {response: {error: $refused}}
+  else food_new_order as $o | {state: food_after_order($o), response: food_placed($o)} end;
 
 # An order the agent placed, as food_get_order_status tells it now.
 def food_order_view($o):
