@@ -347,7 +347,9 @@ impl Call<'_> {
         }
         let after = match &scenario.update {
             Some(update) => {
-                let new = self.run(scenario, update, state, None, forced)?.into_value();
+                let new = self
+                    .run(scenario, update, state, None, forced)?
+                    .into_value();
                 Some(new_state(scenario, update, "update", new)?)
             }
             None => None,
@@ -397,7 +399,10 @@ impl Call<'_> {
                     "the change gave {changed}, not an object of `state` and `response`"
                 )));
             };
-            if let Some(key) = change.keys().find(|key| !CHANGE_KEYS.contains(&key.as_str())) {
+            if let Some(key) = change
+                .keys()
+                .find(|key| !CHANGE_KEYS.contains(&key.as_str()))
+            {
                 return Err(failed(format!(
                     "the change gave a key `{key}`: it gives only `state` and `response`"
                 )));

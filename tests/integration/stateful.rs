@@ -408,12 +408,22 @@ fn a_write_computes_its_state_and_its_answer_in_one_program() {
         (
             "ride_book",
             r#"{"productId": 1102, "pickupLatitude": 25.0866, "pickupLongitude": 55.1474, "dropoffLatitude": 25.2528, "dropoffLongitude": 55.3644}"#,
-            &["not-bookable", "unknown-product", "payment-declined", "searching"],
+            &[
+                "not-bookable",
+                "unknown-product",
+                "payment-declined",
+                "searching",
+            ],
         ),
         (
             "ride_cancel",
             r#"{"rideId": "5001003"}"#,
-            &["already-completed", "on-trip", "cancellation-fee", "cancellation-fee"],
+            &[
+                "already-completed",
+                "on-trip",
+                "cancellation-fee",
+                "cancellation-fee",
+            ],
         ),
     ];
     for (tool, args, want) in cases {
