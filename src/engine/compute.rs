@@ -1,6 +1,8 @@
 //! Answering from a tool file that uses the world (docs/FORMAT.md, "Computed answers"): the
 //! scenario is chosen with its `jq when` conditions, its `jq update` gives the run's state after
-//! the call, and its value comes from its template or its `jq response` / `jq error` program.
+//! the call, and its value comes from its template or its `jq response` / `jq error` program;
+//! or one `jq change` program gives both, the state and the response. Its programs see whether
+//! the call forced it (`.forced`): reached unforced, the conditions before it did not hold.
 //! In stateful mode a file that changes the world answers under the run's lock, so that the
 //! state it reads is the state it replaces. Programs run on the program threads, within the
 //! call's deadline (`world/bounds.rs`, `world/pool.rs`); a call answered in place (on an async
