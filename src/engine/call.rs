@@ -210,7 +210,7 @@ impl Engine {
         // program must run.
         if reading == Reading::InPlace
             && file.as_ref().is_ok_and(|parsed| {
-                (self.config.stateful && parsed.file.scenarios.iter().any(|s| s.update.is_some()))
+                (self.config.stateful && parsed.file.scenarios.iter().any(|s| s.changes()))
                     || (request.planning == Planning::Drawn && world::uses_world(&parsed.file))
             })
         {

@@ -333,7 +333,7 @@ impl Engine {
         args: &Value,
     ) -> Result<(Value, String), AnswerError> {
         match &scenario.answer {
-            Answer::Template(template) if scenario.update.is_none() => {
+            Answer::Template(template) if !scenario.changes() => {
                 Ok(template.render_with_text(self.render_context(args))?)
             }
             _ => {

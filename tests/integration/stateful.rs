@@ -356,3 +356,164 @@ async fn a_kept_answer_is_the_answer_the_world_gives_now() {
         json!({"keys": ["args", "data", "state", "stateful"]})
     );
 }
+
+/// The scenarios whose programs ran for one call of the real binary (its debug log says each
+/// run), in order, and the scenario that answered.
+fn programs_run(project: &Project, tool: &str, args: &str) -> (Vec<String>, String) {
+    let output = project
+        .command()
+        .env("CAREEM_MCP_LOG", "careem_mcp::engine::world::compute=debug")
+        .args(["--stateful", "call", tool, args, "--no-journal"])
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{tool}: {stderr}");
+    let ran = stderr
+        .lines()
+        .filter(|line| line.contains("a jq program runs"))
+        .map(|line| {
+            let scenario = line.split("scenario=").nth(1).expect("a scenario");
+            scenario.split(' ').next().unwrap_or_default().to_string()
+        })
+        .collect();
+    let answered = stderr
+        .lines()
+        .find_map(|line| line.strip_prefix("scenario: "))
+        .unwrap_or_default()
+        .to_string();
+    (ran, answered)
+}
+
+#[test]
+fn a_write_computes_its_state_and_its_answer_in_one_program() {
+    // Each write of the shipped tools, on a run's seed world: the programs that ran are the
+    // conditions checked on the way, then the change.
+    let cases: [(&str, &str, &[&str]); 6] = [
+        (
+            "cart_add_item",
+            r#"{"restaurant_id": 30101, "item_id": 3010101, "quantity": 2, "option_ids": [301010112]}"#,
+            &["refused", "added"],
+        ),
+        (
+            "cart_update_item",
+            r#"{"basket_item_id": 990001, "quantity": 3}"#,
+            &["refused", "updated"],
+        ),
+        (
+            "food_place_order",
+            r#"{"basket_id": 880001, "payment_method_id": "PM-9001", "delivery_location_uuid": "LOC-50001"}"#,
+            &["refused", "placed"],
+        ),
+        ("cart_clear", "{}", &["already-empty", "cleared"]),
+        (
+            "ride_book",
+            r#"{"productId": 1102, "pickupLatitude": 25.0866, "pickupLongitude": 55.1474, "dropoffLatitude": 25.2528, "dropoffLongitude": 55.3644}"#,
+            &[
+                "not-bookable",
+                "unknown-product",
+                "payment-declined",
+                "searching",
+            ],
+        ),
+        (
+            "ride_cancel",
+            r#"{"rideId": "5001003"}"#,
+            &[
+                "already-completed",
+                "on-trip",
+                "cancellation-fee",
+                "cancellation-fee",
+            ],
+        ),
+    ];
+    for (tool, args, want) in cases {
+        let (ran, answered) = programs_run(&Project::copy_of_repo(), tool, args);
+        assert_eq!(ran, want, "{tool}: the programs that ran, by scenario");
+        assert_eq!(Some(answered.as_str()), want.last().copied(), "{tool}");
+    }
+}
+
+/// `tally` whose `added` scenario is `blocks` (a `jq change`, say) in place of its update and
+/// response.
+fn tally_with(blocks: &str) -> Project {
+    let project = tally_project(1000);
+    let tool = tally_tool(1000);
+    let added = tool.find("## Scenario: added").expect("the added scenario");
+    project.write(
+        "tools/tally.md",
+        &format!("{}## Scenario: added\n\n{blocks}", &tool[..added]),
+    );
+    project
+}
+
+#[test]
+fn a_change_gives_the_new_state_and_the_response_together() {
+    let change = "```jq change\n{state: tally_add(.args.by),\n response: {count: (.state.count + .args.by), was: .state.count}}\n```\n";
+    let project = tally_with(change);
+    for (count, was) in [(2, 0), (4, 2)] {
+        let run = project.run(&["--stateful", "call", "tally", "{\"by\": 2}", "--compact"]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_eq!(
+            run.json()["structuredContent"],
+            json!({"count": count, "was": was})
+        );
+    }
+    let lint = project.run(&["lint", "--format", "short"]);
+    assert_eq!(lint.code, 0, "{}", lint.stdout);
+
+    // A change that leaves the state out changes nothing; one that gives something else than
+    // `state` and `response` fails at the call, named in the log.
+    let cases = [
+        ("{response: {count: .state.count}}", Ok(json!({"count": 0}))),
+        (
+            "{state: .state}",
+            Err("jq program at line 23: the change gave no `response`"),
+        ),
+        (
+            "{state: 1, response: {}}",
+            Err("the change gave a state that is not an object: 1"),
+        ),
+        (
+            "{answer: 1, response: {}}",
+            Err("the change gave a key `answer`: it gives only `state` and `response`"),
+        ),
+    ];
+    for (program, want) in cases {
+        let project = tally_with(&format!("```jq change\n{program}\n```\n"));
+        let run = project.run(&["--stateful", "call", "tally", "--compact"]);
+        match want {
+            Ok(value) => assert_eq!(run.json()["structuredContent"], value, "{program}"),
+            Err(why) => {
+                assert_eq!(run.json()["content"][0]["text"], "internal server error");
+                assert!(run.stderr.contains(why), "{program}: {}", run.stderr);
+            }
+        }
+        let world = project.run(&["world", "--json"]);
+        assert_eq!(world.json()["state"]["count"], json!(0), "{program}");
+    }
+
+    // `.forced` says whether the call forced the scenario, when the conditions before it in the
+    // file were not checked.
+    let project = tally_with("```jq change\n{response: {forced: .forced}}\n```\n");
+    for (forcing, forced) in [(&[][..], false), (&["--scenario", "added"][..], true)] {
+        let run = project.run(&[&["call", "tally", "--compact"][..], forcing].concat());
+        assert_eq!(run.json()["structuredContent"], json!({"forced": forced}));
+    }
+
+    // Lint compiles the change, and refuses an update beside it.
+    let cases = [
+        (
+            "```jq change\n{state: .state,\n response: nosuch}\n```\n",
+            "tally.md:23: scenario \"added\": jq: line 2: undefined filter `nosuch`",
+        ),
+        (
+            &format!("{change}\n```jq update\n.state\n```\n"),
+            "tally.md:27: scenario \"added\": a ```jq update block beside a ```jq change block: the change gives the state",
+        ),
+    ];
+    for (blocks, want) in cases {
+        let lint = tally_with(blocks).run(&["lint", "--format", "short"]);
+        assert_ne!(lint.code, 0);
+        assert!(lint.stdout.contains(want), "{}", lint.stdout);
+    }
+}

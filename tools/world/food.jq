@@ -2,11 +2,10 @@
 # food.json, baskets and their money, the ids that carry a basket in static mode, delivery
 # slots and the opening of a closed restaurant. Call them with the call document as `.`.
 
-# Money in fils, whole, so that sums are exact.
-def food_fils: . * 100 | round;
-# Fils as money, and as prose: `AED 57.20`.
-def food_money: {amount: (. / 100), currency: "AED"};
-def food_aed: "AED \(. / 100 | floor).\(. % 100 | if . < 10 then "0\(.)" else "\(.)" end)";
+# Money is computed in whole fils (the prelude's `cents`), so that sums are exact, and written
+# with `cents_money` and `cents_text` (docs/FORMAT.md, "Computed answers").
+# Fils as prose: `AED 57.20`.
+def food_aed: "AED \(cents_text)";
 
 def food_restaurant($id): first(.data.food.restaurants[] | select(.id == $id)) // null;
 def food_item($id): first(.data.food.restaurants[].categories[].items[] | select(.id == $id)) // null;
@@ -50,18 +49,18 @@ def food_unserviceable: {error: "location not serviceable: careem food does not 
 # The promotion as the search card shows it.
 def food_promotion_text($p):
   if $p.kind == "percent-off" then
-    {label: "\($p.percent)% off \($p.what)", description: "\($p.percent)% off all \($p.what), up to \($p.cap | food_fils | food_aed) per order"}
+    {label: "\($p.percent)% off \($p.what)", description: "\($p.percent)% off all \($p.what), up to \($p.cap | cents | food_aed) per order"}
   elif $p.kind == "plus-free-delivery" then
-    {label: "Free delivery with Careem Plus", description: "Careem Plus members get free delivery on orders of \($p.from | food_fils | food_aed) or more"}
+    {label: "Free delivery with Careem Plus", description: "Careem Plus members get free delivery on orders of \($p.from | cents | food_aed) or more"}
   else
-    {label: "\($p.amount | food_fils | food_aed) off", description: "\($p.amount | food_fils | food_aed) off orders of \($p.from | food_fils | food_aed) or more"}
+    {label: "\($p.amount | cents | food_aed) off", description: "\($p.amount | cents | food_aed) off orders of \($p.from | cents | food_aed) or more"}
   end;
 
 # A restaurant's search card.
 def food_card($r):
   {id: $r.id, name: $r.name, cuisines: $r.cuisines, rating: $r.rating, ratingCount: $r.ratingCount,
-   deliveryTime: $r.deliveryTime, deliveryFee: ($r.deliveryFee | food_fils | food_money),
-   minimumOrder: ($r.minimumOrder | food_fils | food_money), distanceKm: $r.distanceKm, isOpen: food_is_open($r)}
+   deliveryTime: $r.deliveryTime, deliveryFee: ($r.deliveryFee | cents | cents_money),
+   minimumOrder: ($r.minimumOrder | cents | cents_money), distanceKm: $r.distanceKm, isOpen: food_is_open($r)}
   + (if food_is_open($r) then {} else {opensAt: (food_opens_at($r) | iso)} end)
   + {imageUrl: food_cover($r)}
   + (if $r.promotion then {promotion: food_promotion_text($r.promotion)} else {} end);
@@ -109,7 +108,7 @@ def food_line($line):
   food_item($line.itemId) as $item
   | if $item == null then null else
       [$item.optionGroups[].options[] | select(.id as $o | any($line.optionIds[]?; . == $o))] as $options
-      | ($item.price | food_fils) + ([$options[].price | food_fils] | add // 0) as $unit
+      | ($item.price | cents) + ([$options[].price | cents] | add // 0) as $unit
       | {line: $line, item: $item, options: $options, unit: $unit, total: ($unit * $line.quantity)}
     end;
 
@@ -118,21 +117,21 @@ def food_money_of($restaurantId; $lines):
   food_restaurant($restaurantId) as $r
   | [$lines[] as $l | food_line($l)] as $ls
   | ([$ls[].total] | add // 0) as $subtotal
-  | (if ($ls | length) > 0 and $r != null then $r.deliveryFee | food_fils else 0 end) as $delivery
-  | (if ($ls | length) > 0 then .data.food.serviceFee | food_fils else 0 end) as $service
+  | (if ($ls | length) > 0 and $r != null then $r.deliveryFee | cents else 0 end) as $delivery
+  | (if ($ls | length) > 0 then .data.food.serviceFee | cents else 0 end) as $service
   | ($r.promotion // null) as $p
   | (if $p == null then 0
      elif $p.kind == "percent-off" then
        ([$ls[] | select(any(.item.tags[]; . == $p.tag)) | .total] | add // 0) as $tagged
-       | [(($tagged * $p.percent + 50) / 100 | floor), ($p.cap | food_fils)] | min
+       | [(($tagged * $p.percent + 50) / 100 | floor), ($p.cap | cents)] | min
      elif $p.kind == "plus-free-delivery" then
-       (if .data.food.careemPlusMember and $subtotal >= ($p.from | food_fils) then $delivery else 0 end)
-     elif $subtotal >= ($p.from | food_fils) then $p.amount | food_fils
+       (if .data.food.careemPlusMember and $subtotal >= ($p.from | cents) then $delivery else 0 end)
+     elif $subtotal >= ($p.from | cents) then $p.amount | cents
      else 0 end) as $discount
   | {lines: $ls, subtotal: $subtotal, deliveryFee: $delivery, serviceFee: $service, discount: $discount,
      total: ($subtotal + $delivery + $service - $discount),
-     minimumOrder: (if $r == null then 0 else $r.minimumOrder | food_fils end),
-     meetsMinimumOrder: (($ls | length) > 0 and $r != null and $subtotal >= ($r.minimumOrder | food_fils))};
+     minimumOrder: (if $r == null then 0 else $r.minimumOrder | cents end),
+     meetsMinimumOrder: (($ls | length) > 0 and $r != null and $subtotal >= ($r.minimumOrder | cents))};
 
 # A basket's version: a uuid made of its id, how many times it changed in this run and when it
 # last changed, so that every change gives a new one, under a frozen clock too.
@@ -147,12 +146,12 @@ def food_basket_view($b):
   | {id: $b.id, version: food_version($b.id; $b.revision // 0; $b.updatedAt // (.now - 720))}
   + (if ($m.lines | length) > 0 and $r != null then {restaurant: food_name($r)} else {} end)
   + {items: [$m.lines[] | {basketItemId: .line.id, itemId: .item.id, name: .item.name, quantity: .line.quantity,
-       options: [.options[] | {id, name, price: (.price | food_fils | food_money)}]}
+       options: [.options[] | {id, name, price: (.price | cents | cents_money)}]}
        + (if .line.notes != null then {notes: .line.notes} else {} end) + {
-       unitPrice: (.unit | food_money), total: (.total | food_money)}],
-     subtotal: ($m.subtotal | food_money), deliveryFee: ($m.deliveryFee | food_money),
-     serviceFee: ($m.serviceFee | food_money), discount: ($m.discount | food_money), total: ($m.total | food_money)}
-  + (if ($m.lines | length) > 0 and ($m.meetsMinimumOrder | not) then {minimumOrder: ($m.minimumOrder | food_money)} else {} end)
+       unitPrice: (.unit | cents_money), total: (.total | cents_money)}],
+     subtotal: ($m.subtotal | cents_money), deliveryFee: ($m.deliveryFee | cents_money),
+     serviceFee: ($m.serviceFee | cents_money), discount: ($m.discount | cents_money), total: ($m.total | cents_money)}
+  + (if ($m.lines | length) > 0 and ($m.meetsMinimumOrder | not) then {minimumOrder: ($m.minimumOrder | cents_money)} else {} end)
   + {meetsMinimumOrder: $m.meetsMinimumOrder, updatedAt: ($b.updatedAt // (.now - 720) | iso)};
 
 # Static mode's ids say what they carry (docs/DATA_WORLD.md, "Ids that carry a basket"): a
@@ -237,15 +236,15 @@ def food_menu($r):
   . as $doc
   | {id: $r.id, name: $r.name, cuisines: $r.cuisines, rating: $r.rating, ratingCount: $r.ratingCount, isOpen: food_is_open($r)}
   + (if food_is_open($r) then {} else {opensAt: (food_opens_at($r) | iso), statusLabel: "Closed now · opens at \(food_opens_words($r))"} end)
-  + {deliveryTime: $r.deliveryTime, deliveryFee: ($r.deliveryFee | food_fils | food_money),
-     minimumOrder: ($r.minimumOrder | food_fils | food_money), imageUrl: food_cover($r),
+  + {deliveryTime: $r.deliveryTime, deliveryFee: ($r.deliveryFee | cents | cents_money),
+     minimumOrder: ($r.minimumOrder | cents | cents_money), imageUrl: food_cover($r),
      menu: {categories: [$r.categories[] | {id, name, items: [.items[] as $i | {id: $i.id, name: $i.name,
-       description: $i.description, price: ($i.price | food_fils | food_money), imageUrl: ($doc | food_photo($i)),
+       description: $i.description, price: ($i.price | cents | cents_money), imageUrl: ($doc | food_photo($i)),
        isAvailable: $i.isAvailable, hasOptions: (($i.optionGroups | length) > 0)}]}]}};
 
 # An item's details, as food_get_item_details shows them.
 def food_details($r; $i):
   {id: $i.id, restaurantId: $r.id, name: $i.name, description: $i.description,
-   price: ($i.price | food_fils | food_money), imageUrl: food_photo($i), isAvailable: $i.isAvailable,
+   price: ($i.price | cents | cents_money), imageUrl: food_photo($i), isAvailable: $i.isAvailable,
    optionGroups: [$i.optionGroups[] | {id, name, minSelections, maxSelections,
-     options: [.options[] | {id, name, price: (.price | food_fils | food_money)}]}]};
+     options: [.options[] | {id, name, price: (.price | cents | cents_money)}]}]};

@@ -82,3 +82,22 @@ def food_current_basket:
   | if $b == null or ($b.lines | length) == 0
        or (.args.restaurant_id != null and .args.restaurant_id != $b.restaurantId)
     then food_empty_basket else $b end;
+
+# cart_add_item's change (a `jq change`) given its refusal (`food_add_refusal`, or null where
+# the file has checked it already): the line added and the basket answered, or the refusal,
+# which changes nothing.
+def food_add($refused):
+  if $refused != null then {response: {error: $refused}}
+  else food_added as $added
+  | {state: $added.state,
+     response: {basket: food_basket_view($added.basket), addedBasketItemId: $added.lineId}} end;
+
+# cart_update_item's change given its refusal (`food_update_refusal`, or null where the file has
+# checked it already): the line at its new quantity (gone at 0) and the basket answered, or the
+# refusal, which changes nothing.
+def food_update($refused):
+  if $refused != null then {response: {error: $refused}}
+  else food_updated as $basket
+  | {state: (.state + {basket: $basket}),
+     response: ((if .args.quantity == 0 then {removedBasketItemId: .args.basket_item_id} else {} end)
+                + {basket: food_basket_view($basket)})} end;

@@ -7,7 +7,7 @@ def food_place_title($uuid): first(.data.places.places[] | select(.locationUuid 
 def food_order_items($lines):
   [$lines[] | {itemId: .item.id, name: .item.name}
    + (if (.options | length) > 0 then {options: (.options | map(.name))} else {} end)
-   + {quantity: .line.quantity, total: (.total | food_money)}];
+   + {quantity: .line.quantity, total: (.total | cents_money)}];
 
 # Why food_place_order refuses the call, in production's words, or null when it takes it;
 # `$careemPay` is Careem Pay's balance in fils (wallet.jq's `wallet_balance`).
@@ -67,17 +67,22 @@ def food_life($o):
      {status: "DELIVERED", at: $t.eta, title: "Delivered to \(food_place_title($o.deliveryLocationUuid))", label: $l.statusLabels.DELIVERED}]
   | {steps: ([.[0]] + [.[1:][] | select(.at <= $now)]), eta: $t.eta};
 
-# food_place_order's answer: the refusal, or the order just placed.
-def food_placed($refused):
-  if $refused != null then {error: $refused} else
-    food_new_order as $o | food_money_of($o.restaurantId; $o.lines) as $m | food_life($o) as $life
-    | {order: ({id: $o.id, status: "PLACED",
-        statusLabel: $life.steps[0].label,
-        restaurant: food_name(food_restaurant($o.restaurantId)), basketId: $o.basketId,
-        itemCount: ([$o.lines[].quantity] | add), total: ($m.total | food_money),
-        paymentMethodId: $o.paymentMethodId, deliveryLocationUuid: $o.deliveryLocationUuid, notes: $o.notes,
-        isScheduled: ($o.slot != null), placedAt: ($o.placedAt | iso), estimatedDeliveryAt: ($life.eta | iso)})}
-  end;
+# food_place_order's answer for the order `$o` just placed.
+def food_placed($o):
+  food_money_of($o.restaurantId; $o.lines) as $m | food_life($o) as $life
+  | {order: ({id: $o.id, status: "PLACED",
+      statusLabel: $life.steps[0].label,
+      restaurant: food_name(food_restaurant($o.restaurantId)), basketId: $o.basketId,
+      itemCount: ([$o.lines[].quantity] | add), total: ($m.total | cents_money),
+      paymentMethodId: $o.paymentMethodId, deliveryLocationUuid: $o.deliveryLocationUuid, notes: $o.notes,
+      isScheduled: ($o.slot != null), placedAt: ($o.placedAt | iso), estimatedDeliveryAt: ($life.eta | iso)})};
+
+# food_place_order's change (a `jq change`) given its refusal (`food_place_refusal`, or null
+# where the file has checked it already): the order placed and the world after it, or the
+# refusal, which changes nothing.
+def food_place($refused):
+  if $refused != null then {response: {error: $refused}}
+  else food_new_order as $o | {state: food_after_order($o), response: food_placed($o)} end;
 
 # An order the agent placed, as food_get_order_status tells it now.
 def food_order_view($o):
@@ -85,8 +90,8 @@ def food_order_view($o):
   | food_money_of($o.restaurantId; $o.lines) as $m
   | food_courier($o.courier) as $c
   | {id: $o.id, status: $at.status, statusLabel: $at.label, restaurant: food_name(food_restaurant($o.restaurantId)),
-     items: food_order_items($m.lines), subtotal: ($m.subtotal | food_money), deliveryFee: ($m.deliveryFee | food_money),
-     serviceFee: ($m.serviceFee | food_money), discount: ($m.discount | food_money), total: ($m.total | food_money)}
+     items: food_order_items($m.lines), subtotal: ($m.subtotal | cents_money), deliveryFee: ($m.deliveryFee | cents_money),
+     serviceFee: ($m.serviceFee | cents_money), discount: ($m.discount | cents_money), total: ($m.total | cents_money)}
   + (if $o.paymentMethodId != null then {paymentMethodId: $o.paymentMethodId, deliveryLocationUuid: $o.deliveryLocationUuid} else {} end)
   + {placedAt: ($o.placedAt | iso)}
   + (if $at.status == "DELIVERED" then {deliveredAt: ($life.eta | iso)} else {estimatedDeliveryAt: ($life.eta | iso)} end)
@@ -110,14 +115,14 @@ def food_past_view($p):
   | food_courier($p.courier) as $c
   | {id: $p.id, status: $at.status, statusLabel: ($at.statusLabel // $l.statusLabels[$at.status]),
      restaurant: food_name(food_restaurant($p.restaurantId)),
-     items: food_order_items($m.lines), subtotal: ($m.subtotal | food_money), deliveryFee: ($m.deliveryFee | food_money),
-     serviceFee: ($m.serviceFee | food_money), discount: ($m.discount | food_money), total: ($m.total | food_money),
+     items: food_order_items($m.lines), subtotal: ($m.subtotal | cents_money), deliveryFee: ($m.deliveryFee | cents_money),
+     serviceFee: ($m.serviceFee | cents_money), discount: ($m.discount | cents_money), total: ($m.total | cents_money),
      paymentMethodId: $p.paymentMethodId, deliveryLocationUuid: $p.deliveryLocationUuid, placedAt: ($placed | iso)}
   + (if $at.status == "DELIVERED" then {deliveredAt: ($at.at | iso)}
      elif $at.status != "CANCELLED" and $eta != null then {estimatedDeliveryAt: ($eta | iso)} else {} end)
   + (if $at.status == "CANCELLED" then
        {cancelledAt: ($at.at | iso), cancellationReason: $p.cancellationReason,
-        refund: {amount: ($m.total | food_money), destination: $p.refundedTo, status: "REFUNDED"}}
+        refund: {amount: ($m.total | cents_money), destination: $p.refundedTo, status: "REFUNDED"}}
      else {} end)
   + (if $c == null or ($at.status != "ON_THE_WAY" and $at.status != "DELIVERED") then {} else
        {captain: ({name: $c.name, rating: $c.rating, phone: $c.phone, vehicle: "Motorbike"}

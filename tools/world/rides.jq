@@ -5,12 +5,6 @@
 # The product with this id, or null.
 def ride_product($id): first(.data.rides.products[] | select(.productId == $id)) // null;
 
-# Fils as money.
-def ride_money($fils): money($fils / 100);
-
-# Fils as "57.20", for sentences.
-def ride_aed($fils): ($fils | round) as $f | "\($f / 100 | floor).\("0\($f % 100)" | .[-2:])";
-
 # A trip between two points ({latitude, longitude}): the places at its ends (null for a pin),
 # the road between them (a typical city trip when an end is a pin), whether fixed airport
 # fares apply, and the extra minutes a captain needs to reach the pickup.
@@ -65,8 +59,8 @@ def ride_quote($surge):
       | {productId: $product.productId, name: $product.name, description: $product.description,
          capacity: $product.capacity,
          etaMinutes: ($product.etaMinutes + $trip.wait + (if $surge > 1 then $rides.surge.extraEtaMinutes else 0 end)),
-         fare: {min: ride_money($fare.min * ($m * 10 | round) / 10 | floor),
-                max: ride_money($fare.max * ($m * 10 | round) / 10 | floor)},
+         fare: {min: ($fare.min * ($m * 10 | round) / 10 | floor | cents_money),
+                max: ($fare.max * ($m * 10 | round) / 10 | floor | cents_money)},
          fixedFare: $fare.fixed, surgeMultiplier: $m}]
       | sort_by(.fare.min.amount))};
 
@@ -124,13 +118,16 @@ def ride_booked($ride):
          + "Careem starts looking for a captain \(.data.rides.clock.scheduledSearchBeforeMinutes) minutes before pickup."
        else "Finding you a captain" end),
      productId: $ride.productId, pickup: $ride.pickup, dropoff: $ride.dropoff,
-     fareEstimate: {min: ride_money($ride.fare.min), max: ride_money($ride.fare.max)}}
+     fareEstimate: {min: ($ride.fare.min | cents_money), max: ($ride.fare.max | cents_money)}}
      + (if $ride.scheduledAt then {scheduledAt: ($ride.scheduledAt | iso)} else {} end)
      + {createdAt: ($ride.createdAt | iso)})};
 
 # The state after booking `$ride`: first in `rides`, the counter moved on.
 def ride_kept($ride):
   .state + {rides: ([$ride] + (.state.rides // [])), nextRideId: ((.state.nextRideId // 1) + 1)};
+
+# `ride_book`'s change (a `jq change`): the ride of `ride_new`, kept and answered.
+def ride_book($scheduled): ride_new($scheduled) as $ride | {state: ride_kept($ride), response: ride_booked($ride)};
 
 # A ride told in minutes around `$base` (`anyOtherRide` and `bookedRideStory` around now, the
 # seed rides around the run's epoch), as a ride at this moment: the form `ride_answer` reads.
@@ -250,7 +247,7 @@ def ride_answer($id; $r):
      elif $r.status == "CANCELLED" then
        {cancelledAt: ($t.cancelledAt | iso), cancelledBy: $r.cancelledBy, cancellationReason: $r.cancellationReason}
      else {} end)
-  + {fare: ride_money($r.fareFils), createdAt: ($t.createdAt | iso)})};
+  + {fare: ($r.fareFils | cents_money), createdAt: ($t.createdAt | iso)})};
 
 # `ride_get_status`'s answer for the ride with this id.
 def ride_status($id): ride_answer($id; ride_view($id));
@@ -283,11 +280,14 @@ def ride_cancel_state($fee):
 # `ride_cancel`'s answer for `$fee` fils, read on the state before the call.
 def ride_cancel_answer($fee):
   ride_view(ride_id) as $r
-  | {cancelled: true, rideId: ride_id, cancellationFee: ride_money($fee), cancelledAt: (.now | iso),
+  | {cancelled: true, rideId: ride_id, cancellationFee: ($fee | cents_money), cancelledAt: (.now | iso),
      message: (if $fee == 0 then "Your ride has been cancelled. You were not charged."
-       else "Your ride has been cancelled. A cancellation fee of AED \(ride_aed($fee)) applies because \(
+       else "Your ride has been cancelled. A cancellation fee of AED \($fee | cents_text) applies because \(
          if $r.status == "CAPTAIN_ARRIVED" then "your captain had already arrived"
          else "your captain was already on the way" end)." end)};
+
+# `ride_cancel`'s change for `$fee` fils: the ride cancelled, and the answer.
+def ride_cancel($fee): {state: ride_cancel_state($fee), response: ride_cancel_answer($fee)};
 
 # `ride_cancel`'s refusal of a ride that has ended (or is on its trip).
 def ride_cancel_refusal:

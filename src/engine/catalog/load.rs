@@ -157,10 +157,10 @@ fn programs_of(file: &ToolFile) -> impl Iterator<Item = &Program> {
     file.scenarios.iter().flat_map(scenario_programs)
 }
 
-/// A scenario's jq programs: its `when`, its computed answer and its `update`.
+/// A scenario's jq programs: its `when`, its computed answer (or change) and its `update`.
 fn scenario_programs(scenario: &Scenario) -> impl Iterator<Item = &Program> {
     let answer = match &scenario.answer {
-        Answer::Computed(program) => Some(program),
+        Answer::Computed(program) | Answer::Change(program) => Some(program),
         Answer::Template(_) => None,
     };
     [scenario.when.as_ref(), answer, scenario.update.as_ref()]

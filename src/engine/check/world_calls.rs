@@ -189,6 +189,7 @@ fn calls(
             now: engine.now().timestamp(),
             stateful: engine.config().stateful,
             random: 0,
+            forced: false,
         },
         program.reads(),
     );

@@ -28,7 +28,7 @@ use layout::{Part, Section, same_info};
 
 /// The block kinds a tool file may hold that SPEC does not read, or reads in a scenario only:
 /// none of them is copied into the prose.
-const SCENARIO_BLOCKS: [&str; 8] = [
+const SCENARIO_BLOCKS: [&str; 9] = [
     "json match",
     "json response",
     "json error",
@@ -37,6 +37,7 @@ const SCENARIO_BLOCKS: [&str; 8] = [
     "jq response",
     "jq error",
     "jq update",
+    "jq change",
 ];
 
 /// The export of a tools folder: one file per tool, made at one instant.

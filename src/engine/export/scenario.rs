@@ -87,7 +87,7 @@ pub fn export(
                 })?;
             exported.template = block.content.trim_end().to_string();
         }
-        Answer::Computed(_) => {
+        Answer::Computed(_) | Answer::Change(_) => {
             let args = sample_arguments(engine, tool, scenario);
             // An engine of its own for each render: its `.random` is the first draw of
             // `--seed`, as a process's first call's is.

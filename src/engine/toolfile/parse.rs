@@ -47,7 +47,12 @@ impl Scenario {
 
     /// Whether its answer is computed from the world.
     pub fn is_computed(&self) -> bool {
-        matches!(self.answer, Answer::Computed(_))
+        matches!(self.answer, Answer::Computed(_) | Answer::Change(_))
+    }
+
+    /// Whether it gives the run's state after the call: a `jq update`, or a `jq change`.
+    pub fn changes(&self) -> bool {
+        self.update.is_some() || matches!(self.answer, Answer::Change(_))
     }
 }
 
@@ -58,6 +63,9 @@ pub enum Answer {
     Template(Template),
     /// A jq program over the world (docs/FORMAT.md, "Computed answers").
     Computed(Program),
+    /// A `jq change` program: the run's state after the call and the response together, one
+    /// program, so that nothing it computes for the one is computed again for the other.
+    Change(Program),
 }
 
 /// The source of a jq block and the line its code starts on; the world compiles it.
@@ -98,10 +106,11 @@ enum BlockKind {
     JqResponse,
     JqError,
     JqUpdate,
+    JqChange,
 }
 
 impl BlockKind {
-    const ALL: [Self; 9] = [
+    const ALL: [Self; 10] = [
         Self::Tool,
         Self::Match,
         Self::Response,
@@ -111,12 +120,15 @@ impl BlockKind {
         Self::JqResponse,
         Self::JqError,
         Self::JqUpdate,
+        Self::JqChange,
     ];
 
     /// The language after the fence.
     fn language(self) -> &'static str {
         match self {
-            Self::JqWhen | Self::JqResponse | Self::JqError | Self::JqUpdate => "jq",
+            Self::JqWhen | Self::JqResponse | Self::JqError | Self::JqUpdate | Self::JqChange => {
+                "jq"
+            }
             _ => "json",
         }
     }
@@ -131,6 +143,7 @@ impl BlockKind {
             Self::Sample => "sample",
             Self::JqWhen => "when",
             Self::JqUpdate => "update",
+            Self::JqChange => "change",
         }
     }
 
@@ -138,7 +151,7 @@ impl BlockKind {
     fn is_answer(self) -> bool {
         matches!(
             self,
-            Self::Response | Self::Error | Self::JqResponse | Self::JqError
+            Self::Response | Self::Error | Self::JqResponse | Self::JqError | Self::JqChange
         )
     }
 }
@@ -471,6 +484,15 @@ fn read_scenario(
     };
     let when = of(BlockKind::JqWhen).first().map(|b| program(b));
     let update = of(BlockKind::JqUpdate).first().map(|b| program(b));
+    if answer.kind == BlockKind::JqChange
+        && let Some(update) = of(BlockKind::JqUpdate).first()
+    {
+        problem(
+            update.line,
+            "a ```jq update block beside a ```jq change block: the change gives the state".into(),
+        );
+        return None;
+    }
     let outcome = if matches!(answer.kind, BlockKind::Error | BlockKind::JqError) {
         Outcome::Error
     } else {
@@ -478,6 +500,7 @@ fn read_scenario(
     };
     let answer = match answer.kind {
         BlockKind::JqResponse | BlockKind::JqError => Answer::Computed(program(answer)),
+        BlockKind::JqChange => Answer::Change(program(answer)),
         _ => Answer::Template(template(answer, &mut problem)?),
     };
     Some(Scenario {
@@ -542,7 +565,7 @@ mod tests {
     /// computed answers beside them): (kind, content, line).
     fn by_pattern(section: &Section<'_>) -> Vec<(String, String, usize)> {
         let pattern = regex::Regex::new(
-            r"(?ms)^```(?:json[ \t]+(tool|match|response|error|sample)|jq[ \t]+(when|response|error|update))[ \t]*\n(.*?)^```[ \t]*$",
+            r"(?ms)^```(?:json[ \t]+(tool|match|response|error|sample)|jq[ \t]+(when|response|error|update|change))[ \t]*\n(.*?)^```[ \t]*$",
         )
         .unwrap();
         pattern

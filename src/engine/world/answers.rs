@@ -34,6 +34,8 @@ pub struct Key {
     pub state: StateId,
     /// The run's clock, when the program names `.now`.
     pub now: Option<i64>,
+    /// Whether the scenario was forced, when the program names `.forced`.
+    pub forced: Option<bool>,
     pub stateful: bool,
 }
 

@@ -1,7 +1,9 @@
 //! Answering from a tool file that uses the world (docs/FORMAT.md, "Computed answers"), the
 //! world's front door ([`RunWorld::answer`]): the scenario is chosen with its `jq when`
-//! conditions, its `jq update` gives the run's state after
-//! the call, and its value comes from its template or its `jq response` / `jq error` program.
+//! conditions, its `jq update` gives the run's state after the call, and its value comes from
+//! its template or its `jq response` / `jq error` program; or one `jq change` program gives
+//! both, the state and the response. Its programs see whether the call forced it (`.forced`):
+//! reached unforced, the conditions before it did not hold.
 //! In stateful mode a file that changes the world answers under the run's lock, so that the
 //! state it reads is the state it replaces. Programs run on the program threads, within the
 //! call's deadline (`world/bounds.rs`, `world/pool.rs`); a call answered in place (on an async
@@ -60,7 +62,7 @@ pub struct Answered<'a> {
 pub fn uses_world(file: &ToolFile) -> bool {
     file.scenarios
         .iter()
-        .any(|s| s.when.is_some() || s.update.is_some() || s.is_computed())
+        .any(|s| s.when.is_some() || s.changes() || s.is_computed())
 }
 
 impl RunWorld {
@@ -75,7 +77,7 @@ impl RunWorld {
         programs: Programs,
     ) -> Result<Option<Answered<'a>>, AnswerError> {
         self.with_call(args, entropy, programs, |call, seed| {
-            let changes = file.scenarios.iter().any(|s| s.update.is_some());
+            let changes = file.scenarios.iter().any(Scenario::changes);
             if self.stateful && changes {
                 // Under the lock the state is read afresh, and nothing computed from it is kept.
                 return self
@@ -125,12 +127,14 @@ impl RunWorld {
         args: &Value,
         entropy: &Entropy,
     ) -> Result<Value, AnswerError> {
-        match (&scenario.answer, &scenario.update) {
-            (Answer::Template(template), None) => Ok(template.render(RenderContext {
-                args,
-                now: self.now(),
-                entropy,
-            })?),
+        match &scenario.answer {
+            Answer::Template(template) if !scenario.changes() => {
+                Ok(template.render(RenderContext {
+                    args,
+                    now: self.now(),
+                    entropy,
+                })?)
+            }
             _ => self.value_on_seed(scenario, args, entropy),
         }
     }
@@ -142,7 +146,7 @@ impl RunWorld {
         entropy: &Entropy,
     ) -> Result<Value, AnswerError> {
         self.with_call(args, entropy, Programs::Run, |call, seed| {
-            call.value(scenario, State::seed(seed))
+            call.value(scenario, State::seed(seed), true)
                 .map(|(_, value)| value.into_value())
         })
     }
@@ -253,7 +257,26 @@ impl Call<'_> {
         program: &Program,
         state: State<'_>,
         before: Option<&Value>,
+        forced: bool,
     ) -> Result<Arc<Computed>, AnswerError> {
+        self.run_as(scenario, program, state, before, forced, |value| {
+            Ok((None, value))
+        })
+        .map(|(_, value)| value)
+    }
+
+    /// As [`Call::run`], with `shape` making the value kept, and the state after the call,
+    /// from what the program gave (a `jq change` gives both). Only a state under a run's lock
+    /// is replaced, and nothing computed from it is kept: a value kept comes back without one.
+    fn run_as(
+        &self,
+        scenario: &Scenario,
+        program: &Program,
+        state: State<'_>,
+        before: Option<&Value>,
+        forced: bool,
+        shape: impl FnOnce(Value) -> Result<(Option<Value>, Value), AnswerError>,
+    ) -> Result<(Option<Value>, Arc<Computed>), AnswerError> {
         let failed = |error: String| AnswerError::Program {
             scenario: scenario.name.clone(),
             line: program.line,
@@ -272,11 +295,12 @@ impl Call<'_> {
                 ),
                 state,
                 now: reads.now.then_some(self.now),
+                forced: reads.forced.then_some(forced),
                 stateful: self.world.stateful,
             });
         let answers = self.generation.answers();
         if let Some(kept) = key.as_ref().and_then(|key| answers.get(key)) {
-            return Ok(kept);
+            return Ok((None, kept));
         }
         if self.programs == Programs::KeptOnly {
             return Err(AnswerError::NotInPlace);
@@ -289,18 +313,21 @@ impl Call<'_> {
                 now: self.now,
                 stateful: self.world.stateful,
                 random: if reads.random { self.random() } else { 0 },
+                forced,
             },
             reads,
         );
-        let value = Computed::new(
+        tracing::debug!(scenario = %scenario.name, line = program.line, "a jq program runs");
+        let (after, value) = shape(
             compiled
                 .run(input, self.deadline)
                 .map_err(|error: ExprError| failed(error.to_string()))?,
-        );
+        )?;
+        let value = Computed::new(value);
         if let Some(key) = key {
             answers.keep(key, &value);
         }
-        Ok(value)
+        Ok((after, value))
     }
 
     fn holds(
@@ -309,7 +336,7 @@ impl Call<'_> {
         when: &Program,
         state: State<'_>,
     ) -> Result<bool, AnswerError> {
-        self.run(scenario, when, state, None)
+        self.run(scenario, when, state, None, false)
             .map(|value| !matches!(value.value(), Value::Null | Value::Bool(false)))
     }
 
@@ -331,27 +358,27 @@ impl Call<'_> {
         let Some(selection) = selection else {
             return Ok((None, None));
         };
-        let (after, value) = self.value(selection.scenario, state)?;
+        let (after, value) = self.value(selection.scenario, state, selection.forced)?;
         Ok((after, Some(Answered { selection, value })))
     }
 
-    /// The scenario's value on `state`, and the state after it when it has an update.
+    /// The scenario's value on `state`, and the state after it when it has an update or a
+    /// change.
     fn value(
         &self,
         scenario: &Scenario,
         state: State<'_>,
+        forced: bool,
     ) -> Result<(Option<Value>, Arc<Computed>), AnswerError> {
+        if let Answer::Change(program) = &scenario.answer {
+            return self.change(scenario, program, state, forced);
+        }
         let after = match &scenario.update {
             Some(update) => {
-                let new = self.run(scenario, update, state, None)?.into_value();
-                if !new.is_object() {
-                    return Err(AnswerError::Program {
-                        scenario: scenario.name.clone(),
-                        line: update.line,
-                        error: format!("the update gave a state that is not an object: {new}"),
-                    });
-                }
-                Some(new)
+                let new = self
+                    .run(scenario, update, state, None, forced)?
+                    .into_value();
+                Some(new_state(scenario, update, "update", new)?)
             }
             None => None,
         };
@@ -371,11 +398,71 @@ impl Call<'_> {
                         value: after,
                         id: None,
                     };
-                    self.run(scenario, program, after, Some(state.value))?
+                    self.run(scenario, program, after, Some(state.value), forced)?
                 }
-                None => self.run(scenario, program, state, None)?,
+                None => self.run(scenario, program, state, None, forced)?,
             },
+            Answer::Change(_) => unreachable!("a change is answered above"),
         };
         Ok((after, value))
     }
+
+    /// A `jq change`'s value on `state`: `{response: …}`, with the state after the call as
+    /// `state` when the call changes it (absent or `null`: unchanged).
+    fn change(
+        &self,
+        scenario: &Scenario,
+        program: &Program,
+        state: State<'_>,
+        forced: bool,
+    ) -> Result<(Option<Value>, Arc<Computed>), AnswerError> {
+        let failed = |error: String| AnswerError::Program {
+            scenario: scenario.name.clone(),
+            line: program.line,
+            error,
+        };
+        self.run_as(scenario, program, state, None, forced, |changed| {
+            let Value::Object(mut change) = changed else {
+                return Err(failed(format!(
+                    "the change gave {changed}, not an object of `state` and `response`"
+                )));
+            };
+            if let Some(key) = change
+                .keys()
+                .find(|key| !CHANGE_KEYS.contains(&key.as_str()))
+            {
+                return Err(failed(format!(
+                    "the change gave a key `{key}`: it gives only `state` and `response`"
+                )));
+            }
+            let Some(response) = change.remove("response") else {
+                return Err(failed("the change gave no `response`".to_string()));
+            };
+            let after = match change.remove("state") {
+                None | Some(Value::Null) => None,
+                Some(new) => Some(new_state(scenario, program, "change", new)?),
+            };
+            Ok((after, response))
+        })
+    }
+}
+
+/// The keys a `jq change` gives.
+const CHANGE_KEYS: [&str; 2] = ["state", "response"];
+
+/// `new`, the state a program (`what`: an update, a change) gave, when it is one: an object.
+fn new_state(
+    scenario: &Scenario,
+    program: &Program,
+    what: &str,
+    new: Value,
+) -> Result<Value, AnswerError> {
+    if new.is_object() {
+        return Ok(new);
+    }
+    Err(AnswerError::Program {
+        scenario: scenario.name.clone(),
+        line: program.line,
+        error: format!("the {what} gave a state that is not an object: {new}"),
+    })
 }

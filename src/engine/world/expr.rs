@@ -49,8 +49,11 @@ const STOPPERS: &[&str] = &["halt", "halt_error"];
 /// enough for every thread that writes, keeps or drops the answer.
 pub const MAX_DEPTH: usize = 512;
 
-/// The definitions every program may use beside jq's own, for the times in Asia/Dubai that
-/// SPEC §3's placeholders print (UTC+4 all year: Dubai keeps no daylight saving time).
+/// The definitions every program may use beside jq's own: the times in Asia/Dubai that SPEC
+/// §3's placeholders print (UTC+4 all year: Dubai keeps no daylight saving time), and money,
+/// computed in whole fils (`cents`) so that sums are exact, written as AED (`money`,
+/// `cents_money`) or as text (`cents_text`, `56.30`). The shipped world's rules use these and
+/// define no money of their own.
 pub const PRELUDE: &str = r#"
 def dubai: . + 14400;
 def iso: floor | strftime("%Y-%m-%dT%H:%M:%SZ");
@@ -66,6 +69,8 @@ def floor_to($step): (. / $step | floor) * $step;
 def fromiso: sub("\\.[0-9]+"; "") | fromdateiso8601;
 def money($amount): {amount: (($amount * 100 | round) / 100), currency: "AED"};
 def cents: . * 100 | round;
+def cents_money: money(. / 100);
+def cents_text: round as $f | "\($f / 100 | floor).\("0\($f % 100)" | .[-2:])";
 "#;
 
 /// jq's standard definitions, parsed once per process rather than once per program.
@@ -448,6 +453,21 @@ mod tests {
                 "money(12.345)",
                 json!(null),
                 json!({"amount": 12.35, "currency": "AED"}),
+            ),
+            (
+                "[56.3, 0.1 + 0.2, 12.345] | map(cents)",
+                json!(null),
+                json!([5630, 30, 1235]),
+            ),
+            (
+                "[5630, 7, 0] | map(cents_money.amount)",
+                json!(null),
+                json!([56.3, 0.07, 0]),
+            ),
+            (
+                "[5630, 5607, 7, 0, 100000] | map(cents_text)",
+                json!(null),
+                json!(["56.30", "56.07", "0.07", "0.00", "1000.00"]),
             ),
             (
                 "1791201600 | [iso, date, weekday, hhmm, daylabel]",

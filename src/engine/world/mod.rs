@@ -88,6 +88,8 @@ pub struct Input<'a> {
     pub stateful: bool,
     /// A number drawn for this call, from `--seed` when given.
     pub random: u64,
+    /// Whether the call forced the scenario (`false` for its `jq when`, which forcing skips).
+    pub forced: bool,
 }
 
 impl World {
@@ -291,8 +293,9 @@ impl Generation {
         &self.answers
     }
 
-    /// The document a program sees as `.`: `now` and `random` only when the program names them
-    /// (`names.rs`), so that its value is a function of what an [`answers::Key`] holds.
+    /// The document a program sees as `.`: `now`, `random` and `forced` only when the program
+    /// names them (`names.rs`), so that its value is a function of what an [`answers::Key`]
+    /// holds.
     pub fn input(&self, input: Input<'_>, reads: Reads) -> Val {
         let mut map = jaq_json::Map::default();
         let mut put = |key: &str, value: Val| {
@@ -313,6 +316,9 @@ impl Generation {
                 "random",
                 Val::from(isize::try_from(input.random % (1 << 31)).unwrap_or(0)),
             );
+        }
+        if reads.forced {
+            put("forced", Val::Bool(input.forced));
         }
         Val::obj(map)
     }
@@ -367,6 +373,7 @@ mod tests {
                 now: 0,
                 stateful: false,
                 random: 0,
+                forced: false,
             },
             compiled[1].reads(),
         );

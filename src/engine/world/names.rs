@@ -1,6 +1,7 @@
-//! Which of the call document's per-call keys a program names: `.now` changes every second and
-//! `.random` on every call, so a program that names neither gives the same answer to the same
-//! arguments and state, and that answer can be kept (`answers.rs`). A program names a key when
+//! Which of the call document's per-call keys a program names: `.now` changes every second,
+//! `.random` on every call and `.forced` with how the scenario was chosen, so a program that
+//! names none gives the same answer to the same arguments and state, and that answer can be
+//! kept (`answers.rs`). A program names a key when
 //! its own text, or the text of a definition it calls (and so on), has the key's name as a
 //! word, a field (`.now`, `$doc.now`), a string (`.["now"]`, escapes and all) or a variable
 //! (`. as {$now}`). Definitions are told apart by name alone, whatever their arity, which can
@@ -14,13 +15,14 @@ use jaq_core::load::Lexer;
 use jaq_core::load::lex::{StrPart, Tok, Token};
 
 /// The keys of the call document that change from call to call.
-const PER_CALL: [&str; 2] = ["now", "random"];
+const PER_CALL: [&str; 3] = ["now", "random", "forced"];
 
 /// The per-call keys of the document a program names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Reads {
     pub now: bool,
     pub random: bool,
+    pub forced: bool,
 }
 
 impl Reads {
@@ -28,10 +30,12 @@ impl Reads {
     const ALL: Self = Self {
         now: true,
         random: true,
+        forced: true,
     };
     const NONE: Self = Self {
         now: false,
         random: false,
+        forced: false,
     };
 
     /// What `names` name themselves.
@@ -39,6 +43,7 @@ impl Reads {
         Self {
             now: names.contains("now"),
             random: names.contains("random"),
+            forced: names.contains("forced"),
         }
     }
 
@@ -46,6 +51,7 @@ impl Reads {
         Self {
             now: self.now || other.now,
             random: self.random || other.random,
+            forced: self.forced || other.forced,
         }
     }
 }
@@ -245,8 +251,13 @@ mod tests {
             ("this does not lex ]", true, true),
         ];
         for (program, now, random) in cases {
-            assert_eq!(library.reads(program), Reads { now, random }, "{program}");
+            let reads = library.reads(program);
+            assert_eq!((reads.now, reads.random), (now, random), "{program}");
         }
+        let forced = |program: &str| library.reads(program).forced;
+        assert!(forced("if .forced then 1 else 2 end"));
+        assert!(forced(". as {$forced} | $forced"));
+        assert!(!forced("pick(2) + stamp"));
     }
 
     #[test]
