@@ -2,7 +2,6 @@
 //! its text, and the one log line per call. The server, `careem-mcp call`, the dashboard and the
 //! journal all read this shape; [`super::Engine::answer`] makes it.
 
-use std::borrow::Cow;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
@@ -140,7 +139,8 @@ pub struct CallOutput {
     pub json: Option<JsonShape>,
     /// The one text content item: the compact JSON of the value, or an error message.
     pub text: String,
-    /// The kept value the text was written from, which keeps the result's bytes as well.
+    /// The kept value the text was written from, shared by the calls it answers: the server
+    /// keeps the result's bytes under it, so a repeated call is not written again.
     pub kept: Option<Arc<Computed>>,
     pub is_error: bool,
     pub micros: u64,
@@ -166,22 +166,6 @@ impl CallOutput {
     #[must_use]
     pub fn result_json(&self) -> Value {
         go::call_result::to_value(&self.text, self.content(), self.is_error)
-    }
-
-    /// The MCP result's bytes for this answer, as the Go SDK writes them: written once for a
-    /// kept value and shared by the calls it answers.
-    #[must_use]
-    pub fn result_bytes(&self) -> Cow<'_, [u8]> {
-        match &self.kept {
-            Some(kept) if self.json.is_some() && kept.text() == self.text => {
-                Cow::Borrowed(kept.result(self.is_error))
-            }
-            _ => Cow::Owned(go::call_result::write(
-                &self.text,
-                self.content(),
-                self.is_error,
-            )),
-        }
     }
 
     /// An answer with no value: an error until a scenario answers, at the plan's step and delay.

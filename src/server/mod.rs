@@ -37,7 +37,7 @@ use mcp::InFlight;
 pub use mcp::{advertised, advertised_as, rewritten_fields};
 pub use profile::{UnknownProfile, WireProfile};
 pub use routes::{AppState, app};
-pub use run::{AdminListener, Listening, run_until_signal, runtime};
+pub use run::{AdminListener, Ended, Listening, run_until_signal, runtime};
 pub use sessions::DEFAULT_MAX_SESSIONS;
 pub use stdio::serve_stdio;
 

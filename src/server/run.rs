@@ -40,9 +40,23 @@ pub struct Listening {
     pub admin: Option<SocketAddr>,
 }
 
+/// How a server's run ended: the CLI exits as it says. Only the CLI exits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// Told to stop (SIGINT, SIGTERM), or, over stdio, its client went away.
+    Stopped,
+    /// Over stdio, the overrides file's `drop` fault: the process ends as a crashed Go server
+    /// does, with its status 2, at once.
+    Crashed,
+    /// Over stdio, the overrides file's `session-expired` fault: the process ends, status 0,
+    /// at once, its session handed on to its client's next process.
+    SessionExpired,
+}
+
 /// Serves `engine`, and the admin API when `admin` is given, until told to stop; `listening`
 /// is told the addresses once they are bound (the caller says where to connect). The admin
-/// listener is bound first, so that a test that waits for the MCP address finds both.
+/// listener is bound first, so that a test that waits for the MCP address finds both. A stdio
+/// server that a fault ends returns at once, leaving what still runs behind.
 ///
 /// # Errors
 ///
@@ -53,7 +67,7 @@ pub fn run_until_signal(
     stdio: bool,
     admin: Option<AdminListener>,
     listening: impl FnOnce(Listening) + Send,
-) -> Result<(), ServerError> {
+) -> Result<Ended, ServerError> {
     let runtime = runtime()?;
     let served = runtime.block_on(async move {
         let tools = engine.tools().len();
@@ -70,7 +84,10 @@ pub fn run_until_signal(
                     admin: admin_addr,
                 });
             }
-            serve_stdio(engine, options, shutdown_signal()).await;
+            let ended = serve_stdio(engine, options, shutdown_signal()).await;
+            if ended != Ended::Stopped {
+                return Ok(ended);
+            }
         } else {
             if !is_loopback(&options.host) {
                 tracing::warn!(
@@ -90,11 +107,15 @@ pub fn run_until_signal(
         if let Some(admin) = admin {
             admin.shutdown().await;
         }
-        Ok(())
+        Ok(Ended::Stopped)
     });
     // The sessions are over. What still runs is stuck in a blocking call (a journal write to a
     // pipe nobody reads, a disk that does not answer) that no shutdown can interrupt: leave it
-    // behind rather than wait for it, so SIGTERM always ends the process.
-    runtime.shutdown_timeout(LEFTOVER_GRACE);
+    // behind rather than wait for it, so SIGTERM always ends the process. A fault that ends
+    // the process waits for nothing.
+    match served {
+        Ok(Ended::Stopped) | Err(_) => runtime.shutdown_timeout(LEFTOVER_GRACE),
+        Ok(Ended::Crashed | Ended::SessionExpired) => runtime.shutdown_background(),
+    }
     served
 }

@@ -262,7 +262,7 @@ async fn post(sse: &Sse, id: &str, run: Option<&RunName>, body: &[u8]) -> Respon
         if let Some(fault) = arrived.ingress_fault() {
             let ingress = Ingress::new(&sse.mcp, &sse.sessions, &sse.shutdown);
             let params = request.params.as_deref();
-            return ingress.answer(&session, params, arrived, fault).await;
+            return ingress.serve_fault(&session, params, arrived, fault).await;
         }
         arrival = Some(arrived);
     }

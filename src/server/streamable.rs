@@ -266,7 +266,7 @@ async fn post(
         {
             let ingress = Ingress::new(&http.mcp, &http.sessions, &http.shutdown);
             let params = request.params.as_deref();
-            return ingress.answer(&session, params, arrival, fault).await;
+            return ingress.serve_fault(&session, params, arrival, fault).await;
         }
         arrivals.push(arrival);
     }

@@ -26,9 +26,10 @@ use super::jsonrpc::{
 };
 use super::profile::{PROTOCOL_2026, Transport, WireProfile};
 use super::widget::{URI as WIDGET_URI, Widget};
-use super::{Forwarder, ServerOptions};
+use super::{Ended, Forwarder, ServerOptions};
 use crate::engine::{Engine, Origin, RunName, Runs};
 use per_request::{Protocol, ResultShape};
+use results::KeptResults;
 
 /// What a request gets back.
 #[derive(Debug)]
@@ -37,9 +38,9 @@ pub(crate) enum Reply {
     Message(Vec<u8>),
     /// Nothing: a notification, or a call the client cancelled.
     None,
-    /// stdio only: the process ends with this status (a `drop` or `session-expired` fault),
-    /// its journal line written.
-    Exit(i32),
+    /// stdio only: the process ends so (a `drop` or `session-expired` fault), its journal line
+    /// written.
+    Exit(Ended),
 }
 
 /// Everything every session shares: the engine and the answers fixed at start-up.
@@ -54,6 +55,8 @@ pub(crate) struct Mcp {
     tool_count: usize,
     widget: Option<Widget>,
     in_flight: InFlight,
+    /// The results of the values the world keeps, written once each.
+    kept_results: KeptResults,
     /// Answers the calls instead of the engine, when set (`careem-mcp record`).
     forwarder: Option<Arc<dyn Forwarder>>,
     /// The SDK release whose answers these are.
@@ -85,6 +88,7 @@ impl Mcp {
             engine,
             runs: options.runs.clone(),
             in_flight: InFlight::default(),
+            kept_results: KeptResults::default(),
             forwarder: options.forwarder.clone(),
             profile: options.wire,
         }
