@@ -146,7 +146,7 @@ async fn handle(
             let answers = checked
                 .into_iter()
                 .zip(arrivals)
-                .map(|((request, method), arrival)| mcp.answer(&session, request, method, arrival));
+                .map(|((request, method), arrival)| mcp.handle(&session, request, method, arrival));
             for reply in futures::future::join_all(answers).await {
                 match reply {
                     Reply::Message(message) => replies.push(message),
@@ -174,7 +174,7 @@ async fn handle(
     if method == Method::Initialize || !request.is_call() {
         // The SDK handles `initialize` and notifications in order, before what follows.
         deliver(
-            mcp.answer(session, request, method, None).await,
+            mcp.handle(session, request, method, None).await,
             permit,
             ending,
         );
@@ -183,7 +183,7 @@ async fn handle(
     let arrival = arrival(mcp, session, &request, method);
     let (mcp, session, ending) = (Arc::clone(mcp), Arc::clone(session), ending.clone());
     running.spawn(async move {
-        let reply = mcp.answer(&session, request, method, arrival).await;
+        let reply = mcp.handle(&session, request, method, arrival).await;
         deliver(reply, permit, &ending);
     });
 }

@@ -12,10 +12,10 @@ use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use super::in_flight::InFlightGuard;
+use super::results::CallResult;
 use super::session::{JournalSlot, Session};
 use super::{Mcp, Reply, params, results};
 use tokio::task::JoinHandle;
-use tokio_util::bytes::Bytes;
 
 use crate::engine::{
     CallOutput, CallRequest, Fault, InPlace, Origin, Plan, Planning, Rendering, Unanswered,
@@ -318,12 +318,12 @@ impl Mcp {
                     Ok(output) => self.kept_results.call_result(&output),
                     Err(error) => {
                         tracing::error!(tool = %call.name, "the call failed: {error}");
-                        results::internal_error_result().into()
+                        CallResult::Written(results::internal_error_result())
                     }
                 }
             }
         };
-        Reply::Message(result_message(id, &result))
+        Reply::Message(result_message(id, result.bytes()))
     }
 
     /// The engine's answer and its journal line, in its turn: in place when the tool file is
@@ -514,11 +514,10 @@ struct Planned {
 const PANICKED: &str = "the call panicked";
 
 /// What a typed Go handler answers for arguments it cannot read.
-fn unreadable(why: &str) -> Bytes {
-    results::error_result(&format!(
+fn unreadable(why: &str) -> CallResult {
+    CallResult::Written(results::error_result(&format!(
         "validating \"arguments\": unmarshaling arguments: {why}"
-    ))
-    .into()
+    )))
 }
 
 #[cfg(test)]

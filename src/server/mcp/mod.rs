@@ -126,9 +126,11 @@ impl Mcp {
         &self.in_flight
     }
 
-    /// Answers one message whose envelope passed [`super::jsonrpc::check`]. `arrival` is a
-    /// `tools/call`'s, when the transport took it as the call arrived.
-    pub(crate) async fn answer(
+    /// Handles one message whose envelope passed [`super::jsonrpc::check`], as the SDK's
+    /// `ServerSession.handle`: admitted under its protocol, dispatched (a call, a notification,
+    /// or the method table), a 2026-07-28 result annotated. `arrival` is a `tools/call`'s, when
+    /// the transport took it as the call arrived.
+    pub(crate) async fn handle(
         &self,
         session: &Arc<Session>,
         request: Request,
@@ -257,136 +259,142 @@ impl Mcp {
         })
     }
 
-    /// The methods answered from what is fixed at start-up.
+    /// A method answered from what is fixed at start-up, through [`handler`]'s table.
     fn fixed(
         &self,
         session: &Session,
         request: &Request,
         method: Method,
     ) -> Result<Vec<u8>, RpcError> {
-        let raw = request.params.as_deref();
-        let method_name = request.method.as_str();
-        match method {
-            Method::Initialize => {
-                #[derive(serde::Deserialize)]
-                struct Initialize {
-                    #[serde(default, rename = "protocolVersion")]
-                    protocol_version: String,
-                    #[serde(default, rename = "clientInfo")]
-                    client_info: Option<ClientInfo>,
-                }
-                #[derive(serde::Deserialize)]
-                struct ClientInfo {
-                    #[serde(default)]
-                    name: String,
-                    #[serde(default)]
-                    version: String,
-                }
-                let initialize: Initialize = params(raw, method_name, "mcp.initializeParamsV2")
-                    .map_err(|error| match raw.map(RawValue::get) {
-                        Some("null") => RpcError::new(
-                            UNCODED,
-                            "handling 'initialize': missing required \"params\"",
-                        ),
-                        _ => error,
-                    })?;
-                if self.profile.refuses_second_initialize() && session.is_initialized() {
-                    return Err(RpcError::new(UNCODED, "duplicate \"initialize\" received"));
-                }
-                let client = initialize
-                    .client_info
-                    .map(|client| format!("{}/{}", client.name, client.version));
-                session.mark_initialized(client);
-                Ok(results::initialize(
-                    &self.name,
-                    &self.version,
-                    results::negotiated(&initialize.protocol_version),
-                    self.widget.is_some(),
-                ))
-            }
-            Method::Discover => Ok(results::discover(
-                self.profile
-                    .discover_versions(transport_of(session.origin())),
-                self.widget.is_some(),
-            )),
-            Method::Ping | Method::SetLevel => Ok(b"{}".to_vec()),
-            Method::ToolsList
-            | Method::ResourcesList
-            | Method::PromptsList
-            | Method::ResourceTemplatesList => {
-                #[derive(serde::Deserialize)]
-                struct Page {
-                    #[serde(default)]
-                    cursor: Option<String>,
-                }
-                let page: Option<Page> = optional_params(raw, method_name, "mcp.ListToolsParams")?;
-                if page
-                    .and_then(|page| page.cursor)
-                    .is_some_and(|cursor| !cursor.is_empty())
-                {
-                    return Err(RpcError::new(INVALID_PARAMS, "invalid params"));
-                }
-                Ok(match method {
-                    Method::ToolsList => self.tools.clone(),
-                    Method::ResourcesList => {
-                        let mut out = br#"{"resources":["#.to_vec();
-                        if let Some(widget) = &self.widget {
-                            out.extend_from_slice(widget.resource());
-                        }
-                        out.extend_from_slice(b"]}");
-                        results::cacheable(&out, self.profile)
-                    }
-                    Method::PromptsList => results::cacheable(br#"{"prompts":[]}"#, self.profile),
-                    _ => results::cacheable(br#"{"resourceTemplates":[]}"#, self.profile),
-                })
-            }
-            Method::ResourcesRead => {
-                #[derive(serde::Deserialize)]
-                struct Read {
-                    #[serde(default)]
-                    uri: String,
-                }
-                let read: Read = params(raw, method_name, "mcp.ReadResourceParams")?;
-                match &self.widget {
-                    Some(widget) if read.uri == WIDGET_URI => {
-                        Ok(results::cacheable(widget.read(), self.profile))
-                    }
-                    _ => Err(RpcError {
-                        code: self.profile.unknown_resource_code(),
-                        message: "Resource not found".into(),
-                        data: Some(json!({"uri": read.uri})),
-                    }),
-                }
-            }
-            Method::PromptsGet => {
-                #[derive(serde::Deserialize)]
-                struct Get {
-                    #[serde(default)]
-                    name: String,
-                }
-                let get: Get = params(raw, method_name, "mcp.GetPromptParams")?;
-                Err(RpcError::new(
-                    INVALID_PARAMS,
-                    format!("unknown prompt {}", crate::go::fmt::quote(&get.name)),
-                ))
-            }
-            Method::ResourcesSubscribe => Err(RpcError::new(
-                METHOD_NOT_FOUND,
-                "method not found: server does not support resource subscriptions",
-            )),
-            Method::Complete | Method::ResourcesUnsubscribe => Err(RpcError::new(
-                METHOD_NOT_FOUND,
-                format!("method not found: {}", crate::go::fmt::quote(method_name)),
-            )),
-            Method::ToolsCall
-            | Method::Cancelled
-            | Method::Initialized
-            | Method::RootsListChanged
-            | Method::Progress => Err(RpcError::new(
-                METHOD_NOT_FOUND,
-                format!("method not found: {}", crate::go::fmt::quote(method_name)),
-            )),
+        match handler(method) {
+            Some(answer) => answer(self, session, request),
+            None => Err(refusal(method, &request.method)),
         }
+    }
+
+    /// `initialize`: the session's client noted, the protocol version negotiated.
+    fn initialize(&self, session: &Session, request: &Request) -> Result<Vec<u8>, RpcError> {
+        #[derive(serde::Deserialize)]
+        struct Initialize {
+            #[serde(default, rename = "protocolVersion")]
+            protocol_version: String,
+            #[serde(default, rename = "clientInfo")]
+            client_info: Option<ClientInfo>,
+        }
+        #[derive(serde::Deserialize)]
+        struct ClientInfo {
+            #[serde(default)]
+            name: String,
+            #[serde(default)]
+            version: String,
+        }
+        let raw = request.params.as_deref();
+        let initialize: Initialize = params(raw, &request.method, "mcp.initializeParamsV2")
+            .map_err(|error| match raw.map(RawValue::get) {
+                Some("null") => RpcError::new(
+                    UNCODED,
+                    "handling 'initialize': missing required \"params\"",
+                ),
+                _ => error,
+            })?;
+        if self.profile.refuses_second_initialize() && session.is_initialized() {
+            return Err(RpcError::new(UNCODED, "duplicate \"initialize\" received"));
+        }
+        let client = initialize
+            .client_info
+            .map(|client| format!("{}/{}", client.name, client.version));
+        session.mark_initialized(client);
+        Ok(results::initialize(
+            &self.name,
+            &self.version,
+            results::negotiated(&initialize.protocol_version),
+            self.widget.is_some(),
+        ))
+    }
+
+    /// `server/discover`: the versions this transport offers, and the capabilities.
+    fn discover(&self, session: &Session, _: &Request) -> Result<Vec<u8>, RpcError> {
+        Ok(results::discover(
+            self.profile
+                .discover_versions(transport_of(session.origin())),
+            self.widget.is_some(),
+        ))
+    }
+
+    /// `ping` and `logging/setLevel`: an empty result.
+    fn empty(&self, _: &Session, _: &Request) -> Result<Vec<u8>, RpcError> {
+        Ok(b"{}".to_vec())
+    }
+
+    fn tools_list(&self, _: &Session, request: &Request) -> Result<Vec<u8>, RpcError> {
+        first_page(request)?;
+        Ok(self.tools.clone())
+    }
+
+    /// `resources/list`: the widget, when the tools carry `_meta`.
+    fn resources_list(&self, _: &Session, request: &Request) -> Result<Vec<u8>, RpcError> {
+        first_page(request)?;
+        let mut out = br#"{"resources":["#.to_vec();
+        if let Some(widget) = &self.widget {
+            out.extend_from_slice(widget.resource());
+        }
+        out.extend_from_slice(b"]}");
+        Ok(results::cacheable(&out, self.profile))
+    }
+
+    fn prompts_list(&self, _: &Session, request: &Request) -> Result<Vec<u8>, RpcError> {
+        first_page(request)?;
+        Ok(results::cacheable(br#"{"prompts":[]}"#, self.profile))
+    }
+
+    fn resource_templates_list(&self, _: &Session, request: &Request) -> Result<Vec<u8>, RpcError> {
+        first_page(request)?;
+        Ok(results::cacheable(
+            br#"{"resourceTemplates":[]}"#,
+            self.profile,
+        ))
+    }
+
+    /// `resources/read`: the widget's page, the one resource.
+    fn resources_read(&self, _: &Session, request: &Request) -> Result<Vec<u8>, RpcError> {
+        #[derive(serde::Deserialize)]
+        struct Read {
+            #[serde(default)]
+            uri: String,
+        }
+        let read: Read = params(
+            request.params.as_deref(),
+            &request.method,
+            "mcp.ReadResourceParams",
+        )?;
+        match &self.widget {
+            Some(widget) if read.uri == WIDGET_URI => {
+                Ok(results::cacheable(widget.read(), self.profile))
+            }
+            _ => Err(RpcError {
+                code: self.profile.unknown_resource_code(),
+                message: "Resource not found".into(),
+                data: Some(json!({"uri": read.uri})),
+            }),
+        }
+    }
+
+    /// `prompts/get`: there are no prompts.
+    fn prompts_get(&self, _: &Session, request: &Request) -> Result<Vec<u8>, RpcError> {
+        #[derive(serde::Deserialize)]
+        struct Get {
+            #[serde(default)]
+            name: String,
+        }
+        let get: Get = params(
+            request.params.as_deref(),
+            &request.method,
+            "mcp.GetPromptParams",
+        )?;
+        Err(RpcError::new(
+            INVALID_PARAMS,
+            format!("unknown prompt {}", crate::go::fmt::quote(&get.name)),
+        ))
     }
 
     /// A notification: a cancellation stops its call; the others need nothing.
@@ -414,6 +422,67 @@ impl Mcp {
         };
         session.cancel(&id);
     }
+}
+
+/// What answers a method from what is fixed at start-up.
+type Handler = fn(&Mcp, &Session, &Request) -> Result<Vec<u8>, RpcError>;
+
+/// The method table, as the SDK's `serverMethodInfos`: one function per method answered
+/// from what is fixed at start-up. `tools/call` and the notifications are answered before it
+/// (`Mcp::dispatch`); a method without a function here is refused by [`refusal`].
+fn handler(method: Method) -> Option<Handler> {
+    Some(match method {
+        Method::Initialize => Mcp::initialize,
+        Method::Discover => Mcp::discover,
+        Method::Ping | Method::SetLevel => Mcp::empty,
+        Method::ToolsList => Mcp::tools_list,
+        Method::ResourcesList => Mcp::resources_list,
+        Method::PromptsList => Mcp::prompts_list,
+        Method::ResourceTemplatesList => Mcp::resource_templates_list,
+        Method::ResourcesRead => Mcp::resources_read,
+        Method::PromptsGet => Mcp::prompts_get,
+        Method::ResourcesSubscribe
+        | Method::ResourcesUnsubscribe
+        | Method::Complete
+        | Method::ToolsCall
+        | Method::Cancelled
+        | Method::Initialized
+        | Method::RootsListChanged
+        | Method::Progress => return None,
+    })
+}
+
+/// Every refusal of a method the table holds no function for, in the SDK's words: the one
+/// place a method the server knows is refused after its admission (`Mcp::admit`).
+fn refusal(method: Method, name: &str) -> RpcError {
+    let message = match method {
+        Method::ResourcesSubscribe => {
+            "method not found: server does not support resource subscriptions".to_string()
+        }
+        _ => format!("method not found: {}", crate::go::fmt::quote(name)),
+    };
+    RpcError::new(METHOD_NOT_FOUND, message)
+}
+
+/// A list's `params`: only its first page is asked for (the lists are one page each).
+fn first_page(request: &Request) -> Result<(), RpcError> {
+    #[derive(serde::Deserialize)]
+    struct Page {
+        #[serde(default)]
+        cursor: Option<String>,
+    }
+    let page: Option<Page> = optional_params(
+        request.params.as_deref(),
+        &request.method,
+        "mcp.ListToolsParams",
+    )?;
+    if page
+        .and_then(|page| page.cursor)
+        .is_some_and(|cursor| !cursor.is_empty())
+    {
+        return Err(RpcError::new(INVALID_PARAMS, "invalid params"));
+    }
+    Ok(())
 }
 
 /// The transport a session's messages come over.

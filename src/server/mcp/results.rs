@@ -6,7 +6,6 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 use serde_json::{Map, Value};
-use tokio_util::bytes::Bytes;
 
 use super::shapes::{
     Annotations, DiscoverResult, Implementation, InitializeResult, PUBLIC_UNCACHED, PlainHint,
@@ -209,34 +208,53 @@ const KEPT_RESULTS: usize = 64;
 /// holds, so that no other value takes that address while they are kept.
 #[derive(Debug, Default)]
 pub(crate) struct KeptResults {
-    written: Mutex<HashMap<(usize, bool), (Weak<Computed>, Bytes)>>,
+    written: Mutex<Written>,
+}
+
+/// The results kept, under a value's address and `isError`.
+type Written = HashMap<(usize, bool), (Weak<Computed>, Arc<[u8]>)>;
+
+/// A call's result: written for this call, or shared with the other calls of a kept value.
+#[derive(Debug)]
+pub(crate) enum CallResult {
+    Written(Vec<u8>),
+    Kept(Arc<[u8]>),
+}
+
+impl CallResult {
+    pub(crate) fn bytes(&self) -> &[u8] {
+        match self {
+            Self::Written(bytes) => bytes,
+            Self::Kept(bytes) => bytes,
+        }
+    }
 }
 
 impl KeptResults {
     /// A call's result as the SDK writes a typed handler's: a kept value's as written for an
     /// earlier call, when its text is the call's.
-    pub(crate) fn call_result(&self, output: &CallOutput) -> Bytes {
+    pub(crate) fn call_result(&self, output: &CallOutput) -> CallResult {
         let Some(kept) = output
             .kept
             .as_ref()
             .filter(|kept| output.json.is_some() && kept.text() == output.text)
         else {
-            return Bytes::from(call_result(output));
+            return CallResult::Written(call_result(output));
         };
         let key = (Arc::as_ptr(kept).addr(), output.is_error);
         if let Some((_, bytes)) = self.written().get(&key) {
-            return bytes.clone();
+            return CallResult::Kept(Arc::clone(bytes));
         }
-        let bytes = Bytes::from(call_result(output));
+        let bytes: Arc<[u8]> = call_result(output).into();
         let mut written = self.written();
         if written.len() >= KEPT_RESULTS {
             written.clear();
         }
-        written.insert(key, (Arc::downgrade(kept), bytes.clone()));
-        bytes
+        written.insert(key, (Arc::downgrade(kept), Arc::clone(&bytes)));
+        CallResult::Kept(bytes)
     }
 
-    fn written(&self) -> MutexGuard<'_, HashMap<(usize, bool), (Weak<Computed>, Bytes)>> {
+    fn written(&self) -> MutexGuard<'_, Written> {
         self.written.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
@@ -322,12 +340,16 @@ mod tests {
                 let written = call_result(&answer);
                 answer.kept = Some(Arc::clone(&kept));
                 let first = results.call_result(&answer);
-                assert_eq!(first, written, "{value} {is_error}");
+                assert_eq!(first.bytes(), written, "{value} {is_error}");
                 let again = results.call_result(&answer);
-                assert_eq!(again.as_ptr(), first.as_ptr(), "written once: {value}");
+                assert_eq!(
+                    again.bytes().as_ptr(),
+                    first.bytes().as_ptr(),
+                    "written once: {value}"
+                );
                 answer.text = r#"{"other":1}"#.into();
                 assert_eq!(
-                    results.call_result(&answer),
+                    results.call_result(&answer).bytes(),
                     call_result(&output(&answer.text, Some(shape), is_error)),
                     "a text that is not the kept value's is written afresh"
                 );
