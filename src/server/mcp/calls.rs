@@ -9,14 +9,13 @@ use std::time::Instant;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
+use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use super::in_flight::InFlightGuard;
 use super::results::CallResult;
 use super::session::{JournalSlot, Session};
 use super::{Mcp, Reply, params, results};
-use tokio::task::JoinHandle;
-
 use crate::engine::{
     CallOutput, CallRequest, Fault, InPlace, Origin, Plan, Planning, Rendering, Unanswered,
     UnansweredCall,
