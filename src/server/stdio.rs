@@ -36,7 +36,7 @@ pub async fn serve_stdio(
     options: ServerOptions,
     shutdown: impl Future<Output = ()>,
 ) -> Ended {
-    let ending = Ending::default();
+    let ending = Arc::new(Ending::default());
     tokio::select! {
         biased;
         () = ending.now.cancelled() => ending.end.get().copied().unwrap_or(Ended::Stopped),
@@ -45,9 +45,9 @@ pub async fn serve_stdio(
 }
 
 /// The end a fault asked for, and the signal that it did.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 struct Ending {
-    end: Arc<OnceLock<Ended>>,
+    end: OnceLock<Ended>,
     now: CancellationToken,
 }
 
@@ -62,7 +62,7 @@ async fn serve(
     engine: Arc<Engine>,
     options: ServerOptions,
     shutdown: impl Future<Output = ()>,
-    ending: &Ending,
+    ending: &Arc<Ending>,
 ) {
     let session = Session::new(None, Origin::Stdio, Arc::clone(&engine), None);
     let mcp = Arc::new(Mcp::new(engine, &options));
@@ -111,7 +111,7 @@ async fn handle(
     line: &[u8],
     permit: mpsc::OwnedPermit<Vec<u8>>,
     running: &mut JoinSet<()>,
-    ending: &Ending,
+    ending: &Arc<Ending>,
 ) {
     let (messages, batch) = match jsonrpc::read_batch(line) {
         Ok(read) => read,
@@ -140,7 +140,7 @@ async fn handle(
             .iter()
             .map(|(request, method)| arrival(mcp, session, request, *method))
             .collect();
-        let (mcp, session, ending) = (Arc::clone(mcp), Arc::clone(session), ending.clone());
+        let (mcp, session, ending) = (Arc::clone(mcp), Arc::clone(session), Arc::clone(ending));
         running.spawn(async move {
             let mut replies = refused;
             let answers = checked
@@ -181,7 +181,7 @@ async fn handle(
         return;
     }
     let arrival = arrival(mcp, session, &request, method);
-    let (mcp, session, ending) = (Arc::clone(mcp), Arc::clone(session), ending.clone());
+    let (mcp, session, ending) = (Arc::clone(mcp), Arc::clone(session), Arc::clone(ending));
     running.spawn(async move {
         let reply = mcp.handle(&session, request, method, arrival).await;
         deliver(reply, permit, &ending);
