@@ -4,9 +4,9 @@
 //! the server ends without an answer (an unknown tool, a fault, a cancellation) is journalled
 //! by [`Engine::journal_unanswered`].
 //!
-//! The steps of an answer, in order: [`Engine::make_output`] (the tool, its file, the plan),
-//! [`Engine::validate_and_render`] (the arguments), [`Engine::render_scenario`] (a template's
-//! render) or [`Engine::compute_from_world`] (a world program's value).
+//! The steps of an answer, in order: `make_output` (the tool, its file, the plan),
+//! `validate_and_render` (the arguments), `render_scenario` (a template's render) or
+//! `compute_from_world` (a world program's value).
 
 use std::borrow::Cow;
 use std::path::Path;
