@@ -1,6 +1,12 @@
 //! The engine's one front door for a call: a [`CallRequest`] in, a [`CallOutput`] out, with
 //! the call's journal line written on the way. [`Engine::answer`] may block (a parse, a
-//! journal that is a pipe); [`Engine::answer_in_place`] never does, for async callers.
+//! journal that is a pipe); [`Engine::answer_in_place`] never does, for async callers. A call
+//! the server ends without an answer (an unknown tool, a fault, a cancellation) is journalled
+//! by [`Engine::journal_unanswered`].
+//!
+//! The steps of an answer, in order: `make_output` (the tool, its file, the plan),
+//! `validate_and_render` (the arguments), `render_scenario` (a template's render) or
+//! `compute_from_world` (a world program's value).
 
 use std::borrow::Cow;
 use std::path::Path;
@@ -11,6 +17,7 @@ use std::time::Instant;
 use serde_json::{Map, Value};
 
 use super::clip::{LOG_LIMIT, clip};
+use super::controls::entries::Fault;
 use super::controls::plan::Plan;
 use super::origin::Origin;
 use super::output::{self, CallOutput, Decision, INTERNAL_ERROR, Rendering};
@@ -30,12 +37,9 @@ pub enum Planning {
     /// One scenario forced for this call alone (`call --scenario`, the dashboard).
     Forced(String),
     /// Drawn already by the caller with [`Engine::plan`]: the server, which waits the delay
-    /// before it asks for the answer. A plan with a fault is answered by the fault: the call is
-    /// journalled as the fault's, and the transport fires it.
+    /// before it asks for the answer. The plan's fault is the caller's to fire: a call it
+    /// answers is journalled with [`Engine::journal_unanswered`] instead.
     DrawnByCaller(Plan),
-    /// Drawn with [`Engine::plan`], then cut before it was answered (a shutdown, or the
-    /// client's cancellation during its delay): journalled with the outcome `cancelled`.
-    Cancelled(Plan),
 }
 
 /// One call, as every caller hands it to the engine.
@@ -64,6 +68,31 @@ impl CallRequest {
             session: None,
         }
     }
+}
+
+/// A call that the server takes in and ends without asking for an answer, as
+/// [`Engine::journal_unanswered`] journals it.
+#[derive(Debug, Clone)]
+pub struct UnansweredCall {
+    pub tool: String,
+    /// The arguments as the client sent them; `None` when it sent none or they do not read.
+    pub arguments: Option<Map<String, Value>>,
+    pub unanswered: Unanswered,
+    pub origin: Origin,
+    /// The MCP session; `None` for stdio.
+    pub session: Option<String>,
+}
+
+/// Why a call ends without an answer.
+#[derive(Debug, Clone)]
+pub enum Unanswered {
+    /// Its tool does not exist: journalled only when it came over MCP, and not logged.
+    UnknownTool,
+    /// The overrides file's `fault` answers it after the plan's delay; the transport fires it.
+    Faulted { plan: Plan, fault: Fault },
+    /// Cut before it was answered (a shutdown, or the client's cancellation during its delay):
+    /// journalled with the outcome `cancelled`.
+    Cancelled(Plan),
 }
 
 /// What [`Engine::answer_in_place`] could do without blocking.
@@ -108,7 +137,7 @@ impl Engine {
     /// that is a pipe waits for its reader.
     pub fn answer(&self, request: &CallRequest) -> CallOutput {
         let output = self
-            .answer_unjournalled(request, Reading::Blocking)
+            .make_output(request, Reading::Blocking)
             .expect("a blocking read always answers");
         self.journal(Unjournalled {
             output,
@@ -125,7 +154,7 @@ impl Engine {
     /// thread: [`InPlace::NeedsBlocking`] with [`Engine::answer`], [`InPlace::Unjournalled`] with
     /// [`Engine::journal`].
     pub fn answer_in_place(&self, request: &CallRequest) -> InPlace {
-        let Some(output) = self.answer_unjournalled(request, Reading::InPlace) else {
+        let Some(output) = self.make_output(request, Reading::InPlace) else {
             return InPlace::NeedsBlocking;
         };
         let line = Unjournalled {
@@ -137,6 +166,33 @@ impl Engine {
             true => InPlace::Answered(line.output),
             false => InPlace::Unjournalled(line),
         }
+    }
+
+    /// Journals a call the server ends without an answer, and logs it (but an unknown tool's),
+    /// blocking if it must: the one engine call for unknown tools, faults and cancellations.
+    pub fn journal_unanswered(&self, call: UnansweredCall) -> CallOutput {
+        let UnansweredCall {
+            tool,
+            arguments,
+            unanswered,
+            origin,
+            session,
+        } = call;
+        let output = match &unanswered {
+            Unanswered::UnknownTool => CallOutput::unknown_tool(&tool, arguments),
+            Unanswered::Faulted { plan, fault } => {
+                CallOutput::faulted(&tool, arguments, plan, *fault)
+            }
+            Unanswered::Cancelled(plan) => CallOutput::cancelled(&tool, arguments, plan),
+        };
+        if !matches!(unanswered, Unanswered::UnknownTool) {
+            output::log(&output);
+        }
+        self.journal(Unjournalled {
+            output,
+            origin,
+            session,
+        })
     }
 
     /// Writes the journal line of an answer made in place, blocking if it must, and hands the
@@ -180,8 +236,9 @@ impl Engine {
         line.origin.is_mcp() || line.output.decision != Decision::UnknownTool
     }
 
-    /// The answer, or `None` when reading in place and the tool's file needs a parse.
-    fn answer_unjournalled(&self, request: &CallRequest, reading: Reading) -> Option<CallOutput> {
+    /// The answer, timed and logged: the tool, its file as read now, the plan; `None` when
+    /// reading in place and the file needs a parse, the run's lock or a program.
+    fn make_output(&self, request: &CallRequest, reading: Reading) -> Option<CallOutput> {
         let started = Instant::now();
         let Some(tool) = self.catalog.tool(&request.tool) else {
             return Some(CallOutput::unknown_tool(
@@ -189,18 +246,6 @@ impl Engine {
                 request.arguments.clone(),
             ));
         };
-        if let Planning::Cancelled(plan) = &request.planning {
-            let output = CallOutput::cancelled(&request.tool, request.arguments.clone(), plan);
-            output::log(&output);
-            return Some(output);
-        }
-        if let Planning::DrawnByCaller(plan) = &request.planning
-            && let Some(fault) = plan.fault
-        {
-            let output = CallOutput::faulted(&request.tool, request.arguments.clone(), plan, fault);
-            output::log(&output);
-            return Some(output);
-        }
         let file = match reading {
             Reading::Blocking => self.catalog.current_file(tool),
             Reading::InPlace => self.catalog.parsed_file(tool).transpose()?,
@@ -217,21 +262,24 @@ impl Engine {
             return None;
         }
         let plan = match &request.planning {
-            Planning::DrawnByCaller(plan) | Planning::Cancelled(plan) => Cow::Borrowed(plan),
+            Planning::DrawnByCaller(plan) => Cow::Borrowed(plan),
             Planning::Forced(scenario) => Cow::Owned(Plan::forced(scenario)),
             Planning::Drawn => Cow::Owned(Plan {
                 fault: None,
                 ..self.plan(&request.tool, request.session.as_deref())
             }),
         };
-        let mut output = self.answer_from(tool, request, &plan, file, reading).ok()?;
+        let mut output = self
+            .validate_and_render(tool, request, &plan, file, reading)
+            .ok()?;
         output.micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
         output::log(&output);
         Some(output)
     }
 
-    /// The answer from the tool's `file` as read at the start of the call.
-    fn answer_from(
+    /// The arguments with their defaults, validated against the tool's `inputSchema`, then the
+    /// answer from the tool's `file` as read at the start of the call.
+    fn validate_and_render(
         &self,
         tool: &Tool,
         request: &CallRequest,
@@ -256,7 +304,7 @@ impl Engine {
             output.decision = Decision::InvalidArguments;
             output.text = message;
         } else {
-            self.render_answer(
+            self.render_scenario(
                 &tool.path,
                 file,
                 plan.scenario.as_deref(),
@@ -268,7 +316,10 @@ impl Engine {
         Ok(output)
     }
 
-    fn render_answer(
+    /// The selected scenario's answer: its template rendered, or, for a file that uses the
+    /// world, [`Engine::compute_from_world`]; a file that does not parse answers the internal
+    /// error.
+    fn render_scenario(
         &self,
         path: &Path,
         file: std::io::Result<Arc<Parsed>>,
@@ -298,7 +349,7 @@ impl Engine {
                 Reading::Blocking => Programs::Run,
                 Reading::InPlace => Programs::KeptOnly,
             };
-            return self.answer_from_world(&parsed.file, force, rendering, programs, output);
+            return self.compute_from_world(&parsed.file, force, rendering, programs, output);
         }
         let Ok(Some(selection)) = select(&parsed.file.scenarios, &output.arguments, force, |_| {
             Ok::<_, ()>(false)
@@ -337,8 +388,9 @@ impl Engine {
         Ok(())
     }
 
-    /// The answer from a file whose scenarios read or change the world.
-    fn answer_from_world(
+    /// The answer from a file whose scenarios read or change the world: the value its program
+    /// gives, kept (for the text alone) so that a repeated call shares it.
+    fn compute_from_world(
         &self,
         file: &ToolFile,
         force: Option<&str>,

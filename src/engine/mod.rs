@@ -37,7 +37,7 @@ use serde_json::Value;
 // The front door: everything the server, the probe, the dashboard and the CLI use. The types
 // a call needs are here by name; families of functions keep their module's name
 // (`journal::recent`, `overrides::clear`), so that each name says where it belongs.
-pub use call::{CallRequest, InPlace, Planning, Unjournalled};
+pub use call::{CallRequest, InPlace, Planning, Unanswered, UnansweredCall, Unjournalled};
 pub use catalog::project::{LayoutPaths, Named, ProjectLayout, absolute};
 pub use catalog::{Loaded, Tool, tool_paths};
 pub use check::diff::{Change, Difference, differences, pointer_token};
@@ -72,6 +72,7 @@ pub use upstream::recording::{RecordError, RecordOptions};
 pub use upstream::{UpstreamAnswer, UpstreamCall, drift, drift_write};
 pub use world::AnswerError;
 pub use world::WorldStore;
+pub use world::answers::Computed;
 pub use world::clock::{
     ClockFile, LATEST as CLOCK_LATEST, Setting as ClockSetting, parse_duration, tellable,
 };

@@ -2,7 +2,6 @@
 //! its text, and the one log line per call. The server, `careem-mcp call`, the dashboard and the
 //! journal all read this shape; [`super::Engine::answer`] makes it.
 
-use std::borrow::Cow;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
@@ -12,8 +11,6 @@ use super::controls::entries::Fault;
 use super::controls::plan::Plan;
 use super::select::arguments;
 use super::world::answers::Computed;
-use crate::go;
-use crate::go::call_result::Content;
 
 /// The only text a client sees when something inside went wrong; details go to the log.
 pub const INTERNAL_ERROR: &str = "internal server error";
@@ -140,7 +137,8 @@ pub struct CallOutput {
     pub json: Option<JsonShape>,
     /// The one text content item: the compact JSON of the value, or an error message.
     pub text: String,
-    /// The kept value the text was written from, which keeps the result's bytes as well.
+    /// The kept value the text was written from, shared by the calls it answers: the server
+    /// keeps the result's bytes under it, so a repeated call is not written again.
     pub kept: Option<Arc<Computed>>,
     pub is_error: bool,
     pub micros: u64,
@@ -151,39 +149,6 @@ pub struct CallOutput {
 }
 
 impl CallOutput {
-    /// What the text is, as the SDK writes a result of it.
-    #[must_use]
-    pub fn content(&self) -> Content {
-        match self.json {
-            None => Content::Text,
-            Some(JsonShape::Other) => Content::Json,
-            Some(JsonShape::Object) => Content::JsonObject,
-        }
-    }
-
-    /// The MCP result a client reads for this answer, as data: what `careem-mcp call` and the
-    /// dashboard show.
-    #[must_use]
-    pub fn result_json(&self) -> Value {
-        go::call_result::to_value(&self.text, self.content(), self.is_error)
-    }
-
-    /// The MCP result's bytes for this answer, as the Go SDK writes them: written once for a
-    /// kept value and shared by the calls it answers.
-    #[must_use]
-    pub fn result_bytes(&self) -> Cow<'_, [u8]> {
-        match &self.kept {
-            Some(kept) if self.json.is_some() && kept.text() == self.text => {
-                Cow::Borrowed(kept.result(self.is_error))
-            }
-            _ => Cow::Owned(go::call_result::write(
-                &self.text,
-                self.content(),
-                self.is_error,
-            )),
-        }
-    }
-
     /// An answer with no value: an error until a scenario answers, at the plan's step and delay.
     pub(super) fn unanswered(
         tool: &str,

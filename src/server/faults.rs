@@ -43,7 +43,7 @@ impl<'a> Ingress<'a> {
     /// the same over every HTTP transport: the plan's delay first (docs/CONTROLS.md), then the
     /// journal line, then the end of what the fault ends, then the ingress's answer. A shutdown
     /// during the delay answers 503, as an ingress whose upstream went away does.
-    pub(crate) async fn answer(
+    pub(crate) async fn serve_fault(
         self,
         session: &Arc<Session>,
         params: Option<&RawValue>,
@@ -52,7 +52,7 @@ impl<'a> Ingress<'a> {
     ) -> Response {
         let waited = self
             .mcp
-            .delay_and_journal_fault(session, params, arrival, self.shutdown)
+            .delay_and_journal_fault(session, params, arrival, fault, self.shutdown)
             .await;
         if !waited {
             return ingress_answer(Fault::Http503);

@@ -2,6 +2,7 @@
 //! layer (`mcp/`), served over Streamable HTTP, legacy HTTP+SSE and stdio. The only layer that
 //! knows the protocol; it never prints (logs go through `tracing`).
 
+mod ended;
 pub(crate) mod faults;
 mod jsonrpc;
 mod mcp;
@@ -34,6 +35,8 @@ use crate::http::{BindError, ConnectionLimits, bind, connections, memory};
 use crate::http::plain;
 use mcp::InFlight;
 
+pub use ended::Ended;
+pub(crate) use mcp::result_json;
 pub use mcp::{advertised, advertised_as, rewritten_fields};
 pub use profile::{UnknownProfile, WireProfile};
 pub use routes::{AppState, app};

@@ -6,8 +6,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::jsonrpc::codes;
-
 /// A Go SDK release (and its options) that production may run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 pub enum WireProfile {
@@ -89,12 +87,10 @@ impl WireProfile {
         self != Self::GoSdk161
     }
 
-    /// The JSON-RPC code of an unknown resource: v1.7.0's `ResourceNotFoundError` is -32602.
-    pub(crate) fn unknown_resource_code(self) -> i64 {
-        match self {
-            Self::GoSdk161 => codes::RESOURCE_NOT_FOUND,
-            Self::GoSdk170 | Self::GoSdk170Stateless => codes::INVALID_PARAMS,
-        }
+    /// Whether an unknown resource is refused as invalid params: v1.7.0's
+    /// `ResourceNotFoundError` is -32602, v1.6.1's its own code.
+    pub(crate) fn unknown_resource_is_invalid_params(self) -> bool {
+        self != Self::GoSdk161
     }
 
     /// v1.7.0 refuses an `initialize` in a session that has initialized.

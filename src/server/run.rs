@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{ServerError, ServerOptions, serve_stdio, start_http};
+use super::{Ended, ServerError, ServerOptions, serve_stdio, start_http};
 use crate::admin::{self, AdminOptions};
 use crate::engine::{Engine, Runs};
 use crate::http::{is_loopback, shutdown_signal};
@@ -42,7 +42,8 @@ pub struct Listening {
 
 /// Serves `engine`, and the admin API when `admin` is given, until told to stop; `listening`
 /// is told the addresses once they are bound (the caller says where to connect). The admin
-/// listener is bound first, so that a test that waits for the MCP address finds both.
+/// listener is bound first, so that a test that waits for the MCP address finds both. A stdio
+/// server that a fault ends returns at once, leaving what still runs behind.
 ///
 /// # Errors
 ///
@@ -53,7 +54,7 @@ pub fn run_until_signal(
     stdio: bool,
     admin: Option<AdminListener>,
     listening: impl FnOnce(Listening) + Send,
-) -> Result<(), ServerError> {
+) -> Result<Ended, ServerError> {
     let runtime = runtime()?;
     let served = runtime.block_on(async move {
         let tools = engine.tools().len();
@@ -70,7 +71,10 @@ pub fn run_until_signal(
                     admin: admin_addr,
                 });
             }
-            serve_stdio(engine, options, shutdown_signal()).await;
+            let ended = serve_stdio(engine, options, shutdown_signal()).await;
+            if ended != Ended::Stopped {
+                return Ok(ended);
+            }
         } else {
             if !is_loopback(&options.host) {
                 tracing::warn!(
@@ -90,11 +94,15 @@ pub fn run_until_signal(
         if let Some(admin) = admin {
             admin.shutdown().await;
         }
-        Ok(())
+        Ok(Ended::Stopped)
     });
     // The sessions are over. What still runs is stuck in a blocking call (a journal write to a
     // pipe nobody reads, a disk that does not answer) that no shutdown can interrupt: leave it
-    // behind rather than wait for it, so SIGTERM always ends the process.
-    runtime.shutdown_timeout(LEFTOVER_GRACE);
+    // behind rather than wait for it, so SIGTERM always ends the process. A fault that ends
+    // the process waits for nothing.
+    match served {
+        Ok(Ended::Stopped) | Err(_) => runtime.shutdown_timeout(LEFTOVER_GRACE),
+        Ok(Ended::Crashed | Ended::SessionExpired) => runtime.shutdown_background(),
+    }
     served
 }

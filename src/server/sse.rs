@@ -262,12 +262,12 @@ async fn post(sse: &Sse, id: &str, run: Option<&RunName>, body: &[u8]) -> Respon
         if let Some(fault) = arrived.ingress_fault() {
             let ingress = Ingress::new(&sse.mcp, &sse.sessions, &sse.shutdown);
             let params = request.params.as_deref();
-            return ingress.answer(&session, params, arrived, fault).await;
+            return ingress.serve_fault(&session, params, arrived, fault).await;
         }
         arrival = Some(arrived);
     }
     if !request.is_call() {
-        let _ = sse.mcp.answer(&session, request, method, None).await;
+        let _ = sse.mcp.handle(&session, request, method, None).await;
         return plain::empty(StatusCode::ACCEPTED);
     }
     if method == Method::Initialize {
@@ -312,7 +312,7 @@ async fn answer_on_stream(
     id: &str,
 ) {
     let reply = tokio::select! {
-        reply = mcp.answer(session, request, method, arrival) => reply,
+        reply = mcp.handle(session, request, method, arrival) => reply,
         () = session.ended() => return,
     };
     if let Reply::Message(message) = reply

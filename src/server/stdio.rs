@@ -5,9 +5,8 @@
 //! take their sequence steps and journal lines in the order they arrive; answers wait in a
 //! bounded queue, and reading stops while it is full.
 
-use std::sync::Arc;
-
 use std::io;
+use std::sync::{Arc, OnceLock};
 
 use futures::StreamExt;
 use tokio::io::{AsyncRead, AsyncWriteExt};
@@ -17,9 +16,9 @@ use tokio_util::bytes::{Bytes, BytesMut};
 use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, Decoder, FramedRead};
 use tokio_util::sync::CancellationToken;
 
-use super::ServerOptions;
 use super::jsonrpc::{self, Message, Method, error_message};
 use super::mcp::{Mcp, PlannedCall, Reply, Session, refusal};
+use super::{Ended, ServerOptions};
 use crate::engine::Engine;
 use crate::engine::Origin;
 
@@ -29,11 +28,41 @@ const MAX_LINE: usize = super::routes::MAX_BODY_BYTES;
 const QUEUE: usize = 64;
 
 /// Serves until the client closes stdin, stdout goes away, or `shutdown` resolves (SIGTERM):
-/// then the calls in flight finish and answer before the session ends.
+/// then the calls in flight finish and answer before the session ends ([`Ended::Stopped`]).
+/// A fault that ends the process ends the serving at once, with its journal line written: the
+/// caller exits as it says, leaving the rest behind.
 pub async fn serve_stdio(
     engine: Arc<Engine>,
     options: ServerOptions,
     shutdown: impl Future<Output = ()>,
+) -> Ended {
+    let ending = Arc::new(Ending::default());
+    tokio::select! {
+        biased;
+        () = ending.now.cancelled() => ending.end.get().copied().unwrap_or(Ended::Stopped),
+        () = serve(engine, options, shutdown, &ending) => Ended::Stopped,
+    }
+}
+
+/// The end a fault asked for, and the signal that it did.
+#[derive(Debug, Default)]
+struct Ending {
+    end: OnceLock<Ended>,
+    now: CancellationToken,
+}
+
+impl Ending {
+    fn end(&self, end: Ended) {
+        let _ = self.end.set(end);
+        self.now.cancel();
+    }
+}
+
+async fn serve(
+    engine: Arc<Engine>,
+    options: ServerOptions,
+    shutdown: impl Future<Output = ()>,
+    ending: &Arc<Ending>,
 ) {
     let session = Session::new(None, Origin::Stdio, Arc::clone(&engine), None);
     let mcp = Arc::new(Mcp::new(engine, &options));
@@ -61,7 +90,7 @@ pub async fn serve_stdio(
         let Ok(permit) = answers.clone().reserve_owned().await else {
             break;
         };
-        handle(&mcp, &session, &line, permit, &mut running).await;
+        handle(&mcp, &session, &line, permit, &mut running, ending).await;
         while running.try_join_next().is_some() {}
     }
     session.end();
@@ -82,6 +111,7 @@ async fn handle(
     line: &[u8],
     permit: mpsc::OwnedPermit<Vec<u8>>,
     running: &mut JoinSet<()>,
+    ending: &Arc<Ending>,
 ) {
     let (messages, batch) = match jsonrpc::read_batch(line) {
         Ok(read) => read,
@@ -111,19 +141,19 @@ async fn handle(
             .iter()
             .map(|(request, method)| arrival(mcp, session, request, *method))
             .collect();
-        let (mcp, session) = (Arc::clone(mcp), Arc::clone(session));
+        let (mcp, session, ending) = (Arc::clone(mcp), Arc::clone(session), Arc::clone(ending));
         running.spawn(async move {
             let mut replies = refused;
             let answers = checked
                 .into_iter()
                 .zip(arrivals)
-                .map(|((request, method), arrival)| mcp.answer(&session, request, method, arrival));
+                .map(|((request, method), arrival)| mcp.handle(&session, request, method, arrival));
             for reply in futures::future::join_all(answers).await {
                 match reply {
                     Reply::Message(message) => replies.push(message),
                     Reply::None => {}
                     // A fault that ends the process ends it from within a batch too.
-                    Reply::Exit(status) => std::process::exit(status),
+                    Reply::Exit(end) => return ending.end(end),
                 }
             }
             if !replies.is_empty() {
@@ -144,14 +174,18 @@ async fn handle(
     };
     if method == Method::Initialize || !request.is_call() {
         // The SDK handles `initialize` and notifications in order, before what follows.
-        deliver(mcp.answer(session, request, method, None).await, permit);
+        deliver(
+            mcp.handle(session, request, method, None).await,
+            permit,
+            ending,
+        );
         return;
     }
     let arrival = arrival(mcp, session, &request, method);
-    let (mcp, session) = (Arc::clone(mcp), Arc::clone(session));
+    let (mcp, session, ending) = (Arc::clone(mcp), Arc::clone(session), Arc::clone(ending));
     running.spawn(async move {
-        let reply = mcp.answer(&session, request, method, arrival).await;
-        deliver(reply, permit);
+        let reply = mcp.handle(&session, request, method, arrival).await;
+        deliver(reply, permit, &ending);
     });
 }
 
@@ -170,13 +204,13 @@ fn arrival(
     Some(mcp.arrive(session, &name))
 }
 
-fn deliver(reply: Reply, permit: mpsc::OwnedPermit<Vec<u8>>) {
+fn deliver(reply: Reply, permit: mpsc::OwnedPermit<Vec<u8>>, ending: &Ending) {
     match reply {
         Reply::Message(message) => {
             permit.send(message);
         }
         Reply::None => {}
-        Reply::Exit(status) => std::process::exit(status),
+        Reply::Exit(end) => ending.end(end),
     }
 }
 

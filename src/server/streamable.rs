@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use axum::body::Bytes;
+use axum::body::{Body, Bytes};
 use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method as HttpMethod, StatusCode, header};
 use axum::response::Response;
@@ -15,7 +15,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::faults::Ingress;
 use super::jsonrpc::{self, Message, Method};
-use super::mcp::{DEFAULT_HEADER_VERSION, Mcp, PlannedCall, Reply, ToolCall};
+use super::mcp::{DEFAULT_HEADER_VERSION, Mcp, PlannedCall, Reply, Session, ToolCall};
 use super::plain;
 use super::post_answer::{SESSION_ID, stream};
 use super::profile::WireProfile;
@@ -53,51 +53,18 @@ pub(crate) async fn handle_run(
     }
 }
 
+/// One request to `/mcp`, as the SDK's handler takes it: the checks every request passes, in
+/// its order, the session it names, then one function per HTTP method.
 async fn serve(http: Streamable, run: Option<RunName>, request: Request) -> Response {
     let (parts, body) = request.into_parts();
-    let method = parts.method.clone();
     let headers = &parts.headers;
-    let profile = http.mcp.profile();
-    if profile.checks_version_first()
-        && let Some(refused) = headers
-            .get(PROTOCOL_VERSION)
-            .and_then(|value| unsupported(&String::from_utf8_lossy(value.as_bytes()), profile))
-    {
+    if let Some(refused) = check_headers(http.mcp.profile(), &parts.method, headers) {
         return refused;
-    }
-    if profile.is_stateless()
-        && let Some(refused) = stateless::refused(
-            &method,
-            base_media_type(headers) == "application/json",
-            accepts(headers),
-        )
-    {
-        return refused;
-    }
-    if method == HttpMethod::POST && base_media_type(headers) != "application/json" {
-        return plain::error(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "Content-Type must be 'application/json'",
-        );
-    }
-    let (json_ok, stream_ok) = accepts(headers);
-    if method == HttpMethod::GET {
-        if !stream_ok {
-            return plain::error(
-                StatusCode::BAD_REQUEST,
-                "Accept must contain 'text/event-stream' for GET requests",
-            );
-        }
-    } else if (!json_ok || !stream_ok) && method != HttpMethod::DELETE {
-        return plain::error(
-            StatusCode::BAD_REQUEST,
-            "Accept must contain both 'application/json' and 'text/event-stream'",
-        );
     }
     let session_id = headers
         .get(SESSION_ID)
         .and_then(|value| value.to_str().ok())
-        .filter(|id| !id.is_empty() && !profile.is_stateless())
+        .filter(|id| !id.is_empty() && !http.mcp.profile().is_stateless())
         .map(str::to_string);
     let live = match &session_id {
         Some(id) => match http.sessions.get(id) {
@@ -112,39 +79,113 @@ async fn serve(http: Streamable, run: Option<RunName>, request: Request) -> Resp
         },
         None => None,
     };
-    if method == HttpMethod::DELETE {
-        let Some(id) = session_id else {
-            return plain::error(
+    match parts.method {
+        HttpMethod::GET => serve_get(&http, live, headers),
+        HttpMethod::POST => serve_post(&http, live, run, headers, body).await,
+        HttpMethod::DELETE => serve_delete(&http, session_id.as_deref()),
+        _ => {
+            let mut refused = plain::error(StatusCode::METHOD_NOT_ALLOWED, "Method Not Allowed");
+            refused
+                .headers_mut()
+                .insert(header::ALLOW, HeaderValue::from_static("GET, POST, DELETE"));
+            refused
+        }
+    }
+}
+
+/// The checks of every request's headers before its session is looked up, in the SDK's
+/// order: the version header (v1.7.0 checks it first), the stateless transport's, the
+/// `Content-Type` of a POST, the `Accept` of any method but DELETE.
+fn check_headers(
+    profile: WireProfile,
+    method: &HttpMethod,
+    headers: &HeaderMap,
+) -> Option<Response> {
+    if profile.checks_version_first()
+        && let Some(refused) = headers
+            .get(PROTOCOL_VERSION)
+            .and_then(|value| unsupported(&String::from_utf8_lossy(value.as_bytes()), profile))
+    {
+        return Some(refused);
+    }
+    if profile.is_stateless()
+        && let Some(refused) = stateless::refused(
+            method,
+            base_media_type(headers) == "application/json",
+            accepts(headers),
+        )
+    {
+        return Some(refused);
+    }
+    if method == HttpMethod::POST && base_media_type(headers) != "application/json" {
+        return Some(plain::error(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "Content-Type must be 'application/json'",
+        ));
+    }
+    let (json_ok, stream_ok) = accepts(headers);
+    if method == HttpMethod::GET {
+        if !stream_ok {
+            return Some(plain::error(
                 StatusCode::BAD_REQUEST,
-                "Bad Request: DELETE requires an Mcp-Session-Id header",
-            );
-        };
-        http.sessions.close(&id);
-        return plain::empty(StatusCode::NO_CONTENT);
+                "Accept must contain 'text/event-stream' for GET requests",
+            ));
+        }
+    } else if (!json_ok || !stream_ok) && method != HttpMethod::DELETE {
+        return Some(plain::error(
+            StatusCode::BAD_REQUEST,
+            "Accept must contain both 'application/json' and 'text/event-stream'",
+        ));
     }
-    if method != HttpMethod::GET && method != HttpMethod::POST {
-        let mut refused = plain::error(StatusCode::METHOD_NOT_ALLOWED, "Method Not Allowed");
-        refused
-            .headers_mut()
-            .insert(header::ALLOW, HeaderValue::from_static("GET, POST, DELETE"));
-        return refused;
-    }
-    let version = match headers.get(PROTOCOL_VERSION) {
+    None
+}
+
+/// The version a request's header names, or the one a header that names none stands for.
+fn header_version(headers: &HeaderMap) -> String {
+    match headers.get(PROTOCOL_VERSION) {
         None => DEFAULT_HEADER_VERSION.to_string(),
         Some(value) => String::from_utf8_lossy(value.as_bytes()).into_owned(),
-    };
-    if method == HttpMethod::GET {
-        let Some(live) = live else {
-            return plain::error(
-                StatusCode::BAD_REQUEST,
-                "Bad Request: GET requires an Mcp-Session-Id header",
-            );
-        };
-        if let Some(refused) = unsupported(&version, profile) {
-            return refused;
-        }
-        return standalone(&live, headers, &http.streams, profile);
     }
+}
+
+/// DELETE: the session named ends.
+fn serve_delete(http: &Streamable, session_id: Option<&str>) -> Response {
+    let Some(id) = session_id else {
+        return plain::error(
+            StatusCode::BAD_REQUEST,
+            "Bad Request: DELETE requires an Mcp-Session-Id header",
+        );
+    };
+    http.sessions.close(id);
+    plain::empty(StatusCode::NO_CONTENT)
+}
+
+/// GET: the session's standalone stream.
+fn serve_get(http: &Streamable, live: Option<Arc<OpenSession>>, headers: &HeaderMap) -> Response {
+    let Some(live) = live else {
+        return plain::error(
+            StatusCode::BAD_REQUEST,
+            "Bad Request: GET requires an Mcp-Session-Id header",
+        );
+    };
+    let profile = http.mcp.profile();
+    if let Some(refused) = unsupported(&header_version(headers), profile) {
+        return refused;
+    }
+    standalone(&live, headers, &http.streams, profile)
+}
+
+/// POST: its messages, read whole and checked, answered on the POST's own stream; the
+/// ingress answers a call's fault in front of them.
+async fn serve_post(
+    http: &Streamable,
+    live: Option<Arc<OpenSession>>,
+    run: Option<RunName>,
+    headers: &HeaderMap,
+    body: Body,
+) -> Response {
+    let profile = http.mcp.profile();
+    let version = header_version(headers);
     if let Some(refused) = unsupported(&version, profile) {
         return refused;
     }
@@ -159,38 +200,115 @@ async fn serve(http: Streamable, run: Option<RunName>, request: Request) -> Resp
         Ok(body) => body,
         Err(_) => return plain::error(StatusCode::BAD_REQUEST, "failed to read body"),
     };
-    post(&http, live, run, headers, &version, &body).await
+    let (requests, batch) = match read_post(profile, headers, &version, &body) {
+        Posted::Requests { requests, batch } => (requests, batch),
+        Posted::Refused(refused) => return refused,
+    };
+    let session = match &live {
+        Some(live) => Arc::clone(&live.session),
+        None => {
+            let Some(engine) = http.mcp.engine_of(run.as_ref()).await else {
+                return plain::not_found();
+            };
+            if profile.is_stateless() {
+                stateless::session(engine, run, &requests, &version)
+            } else {
+                Sessions::fresh(Origin::Http, engine, run)
+            }
+        }
+    };
+    if !requests.iter().any(|(request, _)| request.is_call()) {
+        for (request, method) in requests {
+            let _ = http.mcp.handle(&session, request, method, None).await;
+        }
+        return plain::empty(StatusCode::ACCEPTED);
+    }
+    // Calls arrive in order; the ingress answers its faults in front of the SDK, for a call
+    // of a live session.
+    let mut arrivals: Vec<Option<PlannedCall>> = Vec::with_capacity(requests.len());
+    let faults_served = !batch && (live.is_some() || profile.is_stateless());
+    for (request, method) in &requests {
+        let arrival = (*method == Method::ToolsCall && session.is_initialized())
+            .then(|| ToolCall::name_of(request.params.as_deref()))
+            .flatten()
+            .map(|name| http.mcp.arrive(&session, &name));
+        if faults_served
+            && let Some(fault) = arrival.as_ref().and_then(PlannedCall::ingress_fault)
+            && let Some(arrival) = arrival
+        {
+            let ingress = Ingress::new(&http.mcp, &http.sessions, &http.shutdown);
+            let params = request.params.as_deref();
+            return ingress.serve_fault(&session, params, arrival, fault).await;
+        }
+        arrivals.push(arrival);
+    }
+    let initialize = requests
+        .iter()
+        .any(|(request, _)| request.method == "initialize");
+    let answers: FuturesOrdered<_> = requests
+        .into_iter()
+        .zip(arrivals)
+        .map(|((request, method), arrival)| {
+            let (mcp, session) = (Arc::clone(&http.mcp), Arc::clone(&session));
+            async move { mcp.handle(&session, request, method, arrival).await }
+        })
+        .collect();
+    match live {
+        None => answer_new_session(http, session, answers, &version, initialize).await,
+        Some(_) => {
+            let id = initialize
+                .then(|| session.id().map(str::to_string))
+                .flatten();
+            let ended = Arc::clone(&session);
+            let events = answers
+                .filter_map(|reply| async move {
+                    match reply {
+                        Reply::Message(message) => Some(Ok(event(&message))),
+                        Reply::None | Reply::Exit(_) => None,
+                    }
+                })
+                .take_until(async move { ended.ended().await });
+            stream(events.boxed(), id.as_deref())
+        }
+    }
 }
 
-/// A POST's messages, answered.
-async fn post(
-    http: &Streamable,
-    live: Option<Arc<OpenSession>>,
-    run: Option<RunName>,
-    headers: &HeaderMap,
-    version: &str,
-    body: &Bytes,
-) -> Response {
-    let profile = http.mcp.profile();
+/// What a POST's body holds, as the SDK reads it.
+enum Posted {
+    /// Its JSON-RPC requests, each with its method, and whether they came as a batch.
+    Requests {
+        requests: Vec<(jsonrpc::Request, Method)>,
+        batch: bool,
+    },
+    /// What the SDK answers a body it refuses.
+    Refused(Response),
+}
+
+/// A POST's body read as the SDK reads it: the messages, a batch only before 2025-06-18, each
+/// request's envelope checked and, under v1.7.0, its 2026-07-28 headers; responses dropped.
+fn read_post(profile: WireProfile, headers: &HeaderMap, version: &str, body: &Bytes) -> Posted {
     if body.is_empty() {
-        return plain::error(StatusCode::BAD_REQUEST, "POST requires a non-empty body");
+        return Posted::Refused(plain::error(
+            StatusCode::BAD_REQUEST,
+            "POST requires a non-empty body",
+        ));
     }
     let (messages, batch) = match jsonrpc::read_batch(body) {
         Ok(read) => read,
         Err(error) => {
-            return plain::error(
+            return Posted::Refused(plain::error(
                 StatusCode::BAD_REQUEST,
                 &format!("malformed payload: {error}"),
-            );
+            ));
         }
     };
     if batch && version >= "2025-06-18" {
-        return plain::error(
+        return Posted::Refused(plain::error(
             StatusCode::BAD_REQUEST,
             &format!(
                 "JSON-RPC batching is not supported in 2025-06-18 and later (request version: {version})"
             ),
-        );
+        ));
     }
     let single = messages.len() == 1;
     let header = headers
@@ -212,120 +330,68 @@ async fn post(
                         profile.is_stateless(),
                     )
                 {
-                    return refused;
+                    return Posted::Refused(refused);
                 }
                 requests.push((request, method));
             }
             Err(refusal) if profile.answers_discover() => {
-                return standard_headers::refused(&request, &refusal, version);
+                return Posted::Refused(standard_headers::refused(&request, &refusal, version));
             }
-            Err(refusal) => return plain::error(StatusCode::BAD_REQUEST, &refusal.to_string()),
+            Err(refusal) => {
+                return Posted::Refused(plain::error(
+                    StatusCode::BAD_REQUEST,
+                    &refusal.to_string(),
+                ));
+            }
         }
     }
     if let ([(request, _)], true, false) = (requests.as_slice(), single, batch)
         && profile.answers_discover()
         && let Some(refused) = standard_headers::standard(headers, request, version)
     {
-        return refused;
+        return Posted::Refused(refused);
     }
-    let session = match &live {
-        Some(live) => Arc::clone(&live.session),
-        None => {
-            let Some(engine) = http.mcp.engine_of(run.as_ref()).await else {
-                return plain::not_found();
-            };
-            if profile.is_stateless() {
-                stateless::session(engine, run, &requests, version)
-            } else {
-                Sessions::fresh(Origin::Http, engine, run)
-            }
+    Posted::Requests { requests, batch }
+}
+
+/// The answers of a POST that opened a session, answered whole first: so that the session is
+/// in the table (when `initialize` succeeded) before its id goes out, and ended otherwise, as
+/// the SDK ends it.
+async fn answer_new_session(
+    http: &Streamable,
+    session: Arc<Session>,
+    mut answers: FuturesOrdered<impl Future<Output = Reply>>,
+    version: &str,
+    initialize: bool,
+) -> Response {
+    let mut messages = Vec::new();
+    while let Some(reply) = answers.next().await {
+        if let Reply::Message(message) = reply {
+            messages.push(message);
         }
+    }
+    if let [message] = messages.as_slice()
+        && let Some(status) = standard_headers::error_status(version, message)
+    {
+        session.end();
+        return standard_headers::json_answer(status, messages.remove(0));
+    }
+    let events: Vec<_> = messages.iter().map(|message| Ok(event(message))).collect();
+    let id = if http.mcp.profile().is_stateless() {
+        session.end();
+        None
+    } else if session.is_initialized() {
+        let id = session.id().map(str::to_string);
+        http.sessions.admit(Arc::clone(&session));
+        id
+    } else {
+        session.end();
+        None
     };
-    let calls = requests
-        .iter()
-        .filter(|(request, _)| request.is_call())
-        .count();
-    if calls == 0 {
-        for (request, method) in requests {
-            let _ = http.mcp.answer(&session, request, method, None).await;
-        }
-        return plain::empty(StatusCode::ACCEPTED);
-    }
-    // Calls arrive in order; the ingress answers its faults in front of the SDK, for a call
-    // of a live session.
-    let mut arrivals: Vec<Option<PlannedCall>> = Vec::with_capacity(requests.len());
-    let faults_served = !batch && (live.is_some() || profile.is_stateless());
-    for (request, method) in &requests {
-        let arrival = (*method == Method::ToolsCall && session.is_initialized())
-            .then(|| ToolCall::name_of(request.params.as_deref()))
-            .flatten()
-            .map(|name| http.mcp.arrive(&session, &name));
-        if faults_served
-            && let Some(fault) = arrival.as_ref().and_then(PlannedCall::ingress_fault)
-            && let Some(arrival) = arrival
-        {
-            let ingress = Ingress::new(&http.mcp, &http.sessions, &http.shutdown);
-            let params = request.params.as_deref();
-            return ingress.answer(&session, params, arrival, fault).await;
-        }
-        arrivals.push(arrival);
-    }
-    let initialize = requests
-        .iter()
-        .any(|(request, _)| request.method == "initialize");
-    let mut answers: FuturesOrdered<_> = requests
-        .into_iter()
-        .zip(arrivals)
-        .map(|((request, method), arrival)| {
-            let (mcp, session) = (Arc::clone(&http.mcp), Arc::clone(&session));
-            async move { mcp.answer(&session, request, method, arrival).await }
-        })
-        .collect();
-    if live.is_none() {
-        // A new session: answered whole first, so that it is in the table (when `initialize`
-        // succeeded) before its id goes out, and ended otherwise, as the SDK ends it.
-        let mut messages = Vec::new();
-        while let Some(reply) = answers.next().await {
-            if let Reply::Message(message) = reply {
-                messages.push(message);
-            }
-        }
-        if let [message] = messages.as_slice()
-            && let Some(status) = standard_headers::error_status(version, message)
-        {
-            session.end();
-            return standard_headers::json_answer(status, messages.remove(0));
-        }
-        let events: Vec<_> = messages.iter().map(|message| Ok(event(message))).collect();
-        let id = if profile.is_stateless() {
-            session.end();
-            None
-        } else if session.is_initialized() {
-            let id = session.id().map(str::to_string);
-            http.sessions.admit(Arc::clone(&session));
-            id
-        } else {
-            session.end();
-            None
-        };
-        return stream(
-            futures::stream::iter(events).boxed(),
-            id.filter(|_| initialize).as_deref(),
-        );
-    }
-    let id = initialize
-        .then(|| session.id().map(str::to_string))
-        .flatten();
-    let ended = session.clone();
-    let events = answers
-        .filter_map(|reply| async move {
-            match reply {
-                Reply::Message(message) => Some(Ok(event(&message))),
-                Reply::None | Reply::Exit(_) => None,
-            }
-        })
-        .take_until(async move { ended.ended().await });
-    stream(events.boxed(), id.as_deref())
+    stream(
+        futures::stream::iter(events).boxed(),
+        id.filter(|_| initialize).as_deref(),
+    )
 }
 
 /// The standalone GET stream: one per session, open until the session or the client ends.

@@ -41,7 +41,7 @@ pub fn run(global: &GlobalArgs, layout: &ProjectLayout, args: &CallArgs) -> anyh
         _ => "none (invalid arguments)".to_string(),
     };
     let is_error = output.is_error;
-    let result = output.result_json();
+    let result = crate::server::result_json(&output);
     let text = if printer::stdout_is_terminal() && !args.compact {
         serde_json::to_string_pretty(&result)?
     } else {

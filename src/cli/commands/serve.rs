@@ -11,7 +11,7 @@ use crate::cli::Status;
 use crate::cli::args::{GlobalArgs, ServeArgs};
 use crate::engine::{Engine, JournalStatus, ProjectLayout, Runs, absolute};
 use crate::http::{ConnectionLimits, is_loopback};
-use crate::server::{AdminListener, Forwarder, ServerOptions, run_until_signal};
+use crate::server::{AdminListener, Ended, Forwarder, ServerOptions, run_until_signal};
 
 pub fn run(
     global: &GlobalArgs,
@@ -131,7 +131,7 @@ pub fn serve(
         "HTTP sessions with Mcp-Session-Id"
     };
     eprintln!("careem-mcp: wire {} ({sessions})", args.wire.name());
-    run_until_signal(engine, options, args.stdio, admin, |listening| {
+    let ended = run_until_signal(engine, options, args.stdio, admin, |listening| {
         // The admin line first: whoever waits for the "serving" line finds both.
         if let Some(addr) = listening.admin {
             let token = if token_required {
@@ -150,7 +150,11 @@ pub fn serve(
             );
         }
     })?;
-    Ok(Status::Success)
+    // A stdio server that the `drop` fault ended exits as a crashed Go server does: status 2.
+    Ok(match ended {
+        Ended::Stopped | Ended::SessionExpired => Status::Success,
+        Ended::Crashed => Status::Failure,
+    })
 }
 
 /// Whether the world remembers what calls change (`--stateful`), and where: the run's

@@ -1,7 +1,7 @@
 //! `POST /api/runs/{run}/call`: one call run in process as `careem-mcp call` runs it
 //! ([`crate::engine::Engine::answer`]), journalled as made from the dashboard, answered
 //! with the MCP result a client would get
-//! ([`crate::engine::CallOutput::result_json`], shaped as the server shapes it) and the
+//! ([`crate::server::result_json`], shaped as the server shapes it) and the
 //! scenario that produced it.
 
 use axum::Json;
@@ -61,7 +61,7 @@ pub(super) async fn run(
             decision: output.decision.kind(),
             arguments: output.arguments.clone(),
             micros: output.micros,
-            result: output.result_json(),
+            result: crate::server::result_json(&output),
         }))
     })
     .await

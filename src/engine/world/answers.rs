@@ -10,8 +10,6 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::Value;
 
-use crate::go::call_result::{self, Content};
-
 /// How many values are kept; one more lets them all go, to be kept again as calls come.
 const KEPT: usize = 64;
 
@@ -39,13 +37,11 @@ pub struct Key {
     pub stateful: bool,
 }
 
-/// A program's value, and its compact JSON and the MCP result of it once asked for.
+/// A program's value, and its compact JSON once asked for.
 #[derive(Debug)]
 pub struct Computed {
     value: Value,
     text: OnceLock<String>,
-    /// The result's bytes as an answer and as an error (`isError`), by `is_error`.
-    results: [OnceLock<Vec<u8>>; 2],
 }
 
 impl Computed {
@@ -53,7 +49,6 @@ impl Computed {
         Arc::new(Self {
             value,
             text: OnceLock::new(),
-            results: [OnceLock::new(), OnceLock::new()],
         })
     }
 
@@ -64,20 +59,6 @@ impl Computed {
     /// The value's compact JSON, written once however many calls answer with it.
     pub fn text(&self) -> &str {
         self.text.get_or_init(|| self.value.to_string())
-    }
-
-    /// The MCP result whose one text item is [`Computed::text`], as the Go SDK writes it
-    /// ([`call_result::write`]), written once however many calls answer with it: escaping
-    /// the text into it is most of what a kept answer costs.
-    pub fn result(&self, is_error: bool) -> &[u8] {
-        self.results[usize::from(is_error)].get_or_init(|| {
-            let content = if self.value.is_object() {
-                Content::JsonObject
-            } else {
-                Content::Json
-            };
-            call_result::write(self.text(), content, is_error)
-        })
     }
 
     /// The value, copied only when it is kept for other calls too.

@@ -8,7 +8,7 @@ mod response;
 mod surrogates;
 
 pub(crate) use codes::{
-    INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, UNCODED,
+    INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, RESOURCE_NOT_FOUND, UNCODED,
 };
 pub(crate) use message::{Id, Message, Request, decode, kind, read_batch};
 pub(crate) use methods::{Method, Refusal, check};

@@ -9,19 +9,21 @@ use std::time::Instant;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
+use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use super::in_flight::InFlightGuard;
+use super::results::CallResult;
 use super::session::{JournalSlot, Session};
 use super::{Mcp, Reply, params, results};
-use crate::engine::{CallOutput, CallRequest, Fault, InPlace, Origin, Plan, Planning, Rendering};
+use crate::engine::{
+    CallOutput, CallRequest, Fault, InPlace, Origin, Plan, Planning, Rendering, Unanswered,
+    UnansweredCall,
+};
 use crate::server::jsonrpc::{
     INTERNAL_ERROR, INVALID_PARAMS, Id, RpcError, error_message, result_message,
 };
-use crate::server::{Forwarded, Forwarder};
-
-/// A Go server's exit status after a panic, which production's stack would show over stdio.
-const CRASH_STATUS: i32 = 2;
+use crate::server::{Ended, Forwarded, Forwarder};
 
 /// JSON-RPC's internal error, as a fault or a shutdown answers a call.
 pub(crate) fn internal_error() -> RpcError {
@@ -231,7 +233,7 @@ impl Mcp {
         }
         let Some(plan) = plan else {
             turn.come().await;
-            self.journal_unknown(session, &call).await;
+            journalled(journal_unanswered(session, &call, Unanswered::UnknownTool)).await;
             drop(turn);
             let unknown = format!("unknown tool {}", crate::go::fmt::quote(&call.name));
             return Reply::Message(error_message(
@@ -281,14 +283,23 @@ impl Mcp {
                 }
             };
             if let Some(reply) = cut {
-                self.journal_cancelled(session, &call, &plan);
+                drop(journal_unanswered(
+                    session,
+                    &call,
+                    Unanswered::Cancelled(plan),
+                ));
                 return reply;
             }
             turn = session.take_journal_slot();
         }
         if let Some(fault) = plan.fault {
             turn.come().await;
-            self.journal_fault(session, &call, &plan).await;
+            journalled(journal_unanswered(
+                session,
+                &call,
+                Unanswered::Faulted { plan, fault },
+            ))
+            .await;
             drop(turn);
             return self.fire(session, id, fault, cancelled, counted).await;
         }
@@ -300,23 +311,23 @@ impl Mcp {
             Arguments::TooMany => unreadable("exceeded max values"),
             Arguments::Object(arguments) => {
                 match self
-                    .engine_answer(session, call.name.clone(), arguments, plan, turn)
+                    .call_engine(session, call.name.clone(), arguments, plan, turn)
                     .await
                 {
-                    Ok(output) => results::call_result(&output),
+                    Ok(output) => self.kept_results.call_result(&output),
                     Err(error) => {
                         tracing::error!(tool = %call.name, "the call failed: {error}");
-                        results::internal_error_result()
+                        CallResult::Written(results::internal_error_result())
                     }
                 }
             }
         };
-        Reply::Message(result_message(id, &result))
+        Reply::Message(result_message(id, result.bytes()))
     }
 
     /// The engine's answer and its journal line, in its turn: in place when the tool file is
     /// warm and the journal can be written without blocking, else on a blocking thread.
-    async fn engine_answer(
+    async fn call_engine(
         &self,
         session: &Session,
         name: String,
@@ -324,7 +335,14 @@ impl Mcp {
         plan: Plan,
         mut turn: JournalSlot,
     ) -> Result<CallOutput, String> {
-        let request = request(session, name, arguments, Planning::DrawnByCaller(plan));
+        let request = CallRequest {
+            tool: name,
+            arguments,
+            planning: Planning::DrawnByCaller(plan),
+            rendering: Rendering::Text,
+            origin: session.origin(),
+            session: session.id().map(str::to_string),
+        };
         turn.come().await;
         let engine = Arc::clone(session.engine());
         let in_place = panic::catch_unwind(AssertUnwindSafe(|| engine.answer_in_place(&request)))
@@ -337,26 +355,6 @@ impl Mcp {
             InPlace::NeedsBlocking => tokio::task::spawn_blocking(move || engine.answer(&request)),
         };
         blocking.await.map_err(|error| error.to_string())
-    }
-
-    /// Journals what the engine answers `request` with, where blocking is fine: a call of an
-    /// unknown tool, or one a fault answers.
-    async fn journal_only(&self, session: &Session, request: CallRequest) {
-        let engine = Arc::clone(session.engine());
-        let journalled = tokio::task::spawn_blocking(move || engine.answer(&request)).await;
-        if let Err(error) = journalled {
-            tracing::error!("journalling a call failed: {error}");
-        }
-    }
-
-    async fn journal_unknown(&self, session: &Session, call: &ToolCall) {
-        let request = request(
-            session,
-            call.name.clone(),
-            call.arguments_map(),
-            Planning::Drawn,
-        );
-        self.journal_only(session, request).await;
     }
 
     /// Fires a fault this layer answers, after its journal line: `-32603`, nothing until the
@@ -380,32 +378,18 @@ impl Mcp {
             }
             Fault::Drop if stdio => {
                 tracing::error!("the overrides file's drop fault: exiting as a crashed server");
-                Reply::Exit(CRASH_STATUS)
+                Reply::Exit(Ended::Crashed)
             }
             Fault::SessionExpired if stdio => {
                 tracing::warn!("the overrides file's session-expired fault: ending the session");
                 session.expire_process().await;
-                Reply::Exit(0)
+                Reply::Exit(Ended::SessionExpired)
             }
             _ => Reply::Message(error_message(Some(id), &internal_error())),
         }
     }
 
-    /// Journals a call cut before it was answered, with the outcome `cancelled`. The line is
-    /// written on a blocking thread that nobody waits for: a call cut by a shutdown answers at
-    /// once, and the process gives such writes a moment before it exits.
-    fn journal_cancelled(&self, session: &Session, call: &ToolCall, plan: &Plan) {
-        let request = request(
-            session,
-            call.name.clone(),
-            call.arguments_map(),
-            Planning::Cancelled(plan.clone()),
-        );
-        let engine = Arc::clone(session.engine());
-        drop(tokio::task::spawn_blocking(move || engine.answer(&request)));
-    }
-
-    /// Waits the arrival's delay, then journals the call as its fault answered it, in its turn:
+    /// Waits the arrival's delay, then journals the call as its `fault` answered it, in its turn:
     /// the part of this layer in a fault the ingress answers. While it waits the call gives up
     /// its place, as [`Mcp::planned`]'s delay does. A shutdown (`cut`) ends the wait: the call
     /// is journalled as cancelled, and `false` comes back.
@@ -414,6 +398,7 @@ impl Mcp {
         session: &Session,
         params: Option<&RawValue>,
         arrival: PlannedCall,
+        fault: Fault,
         cut: &CancellationToken,
     ) -> bool {
         let PlannedCall { plan, mut turn } = arrival;
@@ -427,7 +412,7 @@ impl Mcp {
                 () = tokio::time::sleep(plan.delay) => {}
                 () = cut.cancelled() => {
                     if let Ok(call) = &call {
-                        self.journal_cancelled(session, call, &plan);
+                        drop(journal_unanswered(session, call, Unanswered::Cancelled(plan)));
                     }
                     return false;
                 }
@@ -436,21 +421,17 @@ impl Mcp {
         }
         turn.come().await;
         match call {
-            Ok(call) => self.journal_fault(session, &call, &plan).await,
+            Ok(call) => {
+                journalled(journal_unanswered(
+                    session,
+                    &call,
+                    Unanswered::Faulted { plan, fault },
+                ))
+                .await;
+            }
             Err(_) => tracing::warn!("a faulted call with unreadable params"),
         }
         true
-    }
-
-    /// Journals a call that a fault answered instead of a scenario.
-    async fn journal_fault(&self, session: &Session, call: &ToolCall, plan: &Plan) {
-        let request = request(
-            session,
-            call.name.clone(),
-            call.arguments_map(),
-            Planning::DrawnByCaller(plan.clone()),
-        );
-        self.journal_only(session, request).await;
     }
 }
 
@@ -493,20 +474,30 @@ async fn forward(
     }
 }
 
-/// The engine's request for a call of `session`.
-fn request(
+/// Journals, on a blocking thread, a call of `session` that this layer ends without the
+/// engine's answer: an unknown tool, a fault, a cancellation. A caller that holds the call's
+/// turn awaits the line ([`journalled`]); a call cut by a shutdown answers at once, and the
+/// process gives the write a moment before it exits.
+fn journal_unanswered(
     session: &Session,
-    tool: String,
-    arguments: Option<Map<String, Value>>,
-    planning: Planning,
-) -> CallRequest {
-    CallRequest {
-        tool,
-        arguments,
-        planning,
-        rendering: Rendering::Text,
+    call: &ToolCall,
+    unanswered: Unanswered,
+) -> JoinHandle<CallOutput> {
+    let call = UnansweredCall {
+        tool: call.name.clone(),
+        arguments: call.arguments_map(),
+        unanswered,
         origin: session.origin(),
         session: session.id().map(str::to_string),
+    };
+    let engine = Arc::clone(session.engine());
+    tokio::task::spawn_blocking(move || engine.journal_unanswered(call))
+}
+
+/// Waits for a journal line written by [`journal_unanswered`].
+async fn journalled(line: JoinHandle<CallOutput>) {
+    if let Err(error) = line.await {
+        tracing::error!("journalling a call failed: {error}");
     }
 }
 
@@ -522,10 +513,10 @@ struct Planned {
 const PANICKED: &str = "the call panicked";
 
 /// What a typed Go handler answers for arguments it cannot read.
-fn unreadable(why: &str) -> Vec<u8> {
-    results::error_result(&format!(
+fn unreadable(why: &str) -> CallResult {
+    CallResult::Written(results::error_result(&format!(
         "validating \"arguments\": unmarshaling arguments: {why}"
-    ))
+    )))
 }
 
 #[cfg(test)]

@@ -17,19 +17,20 @@ use serde_json::{Map, Value, json};
 
 pub(crate) use calls::{PlannedCall, ToolCall};
 pub(crate) use in_flight::InFlight;
-pub(crate) use results::DEFAULT_HEADER_VERSION;
+pub(crate) use results::{DEFAULT_HEADER_VERSION, result_json};
 pub use results::{advertised, advertised_as, rewritten_fields};
 pub(crate) use session::Session;
 
 use super::jsonrpc::{
-    INVALID_PARAMS, Id, METHOD_NOT_FOUND, Method, Request, RpcError, UNCODED, error_message,
-    result_message,
+    INVALID_PARAMS, Id, METHOD_NOT_FOUND, Method, RESOURCE_NOT_FOUND, Request, RpcError, UNCODED,
+    error_message, result_message,
 };
 use super::profile::{PROTOCOL_2026, Transport, WireProfile};
 use super::widget::{URI as WIDGET_URI, Widget};
-use super::{Forwarder, ServerOptions};
+use super::{Ended, Forwarder, ServerOptions};
 use crate::engine::{Engine, Origin, RunName, Runs};
 use per_request::{Protocol, ResultShape};
+use results::KeptResults;
 
 /// What a request gets back.
 #[derive(Debug)]
@@ -38,9 +39,9 @@ pub(crate) enum Reply {
     Message(Vec<u8>),
     /// Nothing: a notification, or a call the client cancelled.
     None,
-    /// stdio only: the process ends with this status (a `drop` or `session-expired` fault),
-    /// its journal line written.
-    Exit(i32),
+    /// stdio only: the process ends so (a `drop` or `session-expired` fault), its journal line
+    /// written.
+    Exit(Ended),
 }
 
 /// Everything every session shares: the engine and the answers fixed at start-up.
@@ -55,6 +56,8 @@ pub(crate) struct Mcp {
     tool_count: usize,
     widget: Option<Widget>,
     in_flight: InFlight,
+    /// The results of the values the world keeps, written once each.
+    kept_results: KeptResults,
     /// Answers the calls instead of the engine, when set (`careem-mcp record`).
     forwarder: Option<Arc<dyn Forwarder>>,
     /// The SDK release whose answers these are.
@@ -86,6 +89,7 @@ impl Mcp {
             engine,
             runs: options.runs.clone(),
             in_flight: InFlight::default(),
+            kept_results: KeptResults::default(),
             forwarder: options.forwarder.clone(),
             profile: options.wire,
         }
@@ -123,9 +127,11 @@ impl Mcp {
         &self.in_flight
     }
 
-    /// Answers one message whose envelope passed [`super::jsonrpc::check`]. `arrival` is a
-    /// `tools/call`'s, when the transport took it as the call arrived.
-    pub(crate) async fn answer(
+    /// Handles one message whose envelope passed [`super::jsonrpc::check`], as the SDK's
+    /// `ServerSession.handle`: admitted under its protocol, dispatched (a call, a notification,
+    /// or the method table), a 2026-07-28 result annotated. `arrival` is a `tools/call`'s, when
+    /// the transport took it as the call arrived.
+    pub(crate) async fn handle(
         &self,
         session: &Arc<Session>,
         request: Request,
@@ -258,136 +264,146 @@ impl Mcp {
         })
     }
 
-    /// The methods answered from what is fixed at start-up.
+    /// A method answered from what is fixed at start-up, through [`handler`]'s table.
     fn fixed(
         &self,
         session: &Session,
         request: &Request,
         method: Method,
     ) -> Result<Vec<u8>, RpcError> {
-        let raw = request.params.as_deref();
-        let method_name = request.method.as_str();
-        match method {
-            Method::Initialize => {
-                #[derive(serde::Deserialize)]
-                struct Initialize {
-                    #[serde(default, rename = "protocolVersion")]
-                    protocol_version: String,
-                    #[serde(default, rename = "clientInfo")]
-                    client_info: Option<ClientInfo>,
-                }
-                #[derive(serde::Deserialize)]
-                struct ClientInfo {
-                    #[serde(default)]
-                    name: String,
-                    #[serde(default)]
-                    version: String,
-                }
-                let initialize: Initialize = params(raw, method_name, "mcp.initializeParamsV2")
-                    .map_err(|error| match raw.map(RawValue::get) {
-                        Some("null") => RpcError::new(
-                            UNCODED,
-                            "handling 'initialize': missing required \"params\"",
-                        ),
-                        _ => error,
-                    })?;
-                if self.profile.refuses_second_initialize() && session.is_initialized() {
-                    return Err(RpcError::new(UNCODED, "duplicate \"initialize\" received"));
-                }
-                let client = initialize
-                    .client_info
-                    .map(|client| format!("{}/{}", client.name, client.version));
-                session.mark_initialized(client);
-                Ok(results::initialize(
-                    &self.name,
-                    &self.version,
-                    results::negotiated(&initialize.protocol_version),
-                    self.widget.is_some(),
-                ))
-            }
-            Method::Discover => Ok(results::discover(
-                self.profile
-                    .discover_versions(transport_of(session.origin())),
-                self.widget.is_some(),
-            )),
-            Method::Ping | Method::SetLevel => Ok(b"{}".to_vec()),
-            Method::ToolsList
-            | Method::ResourcesList
-            | Method::PromptsList
-            | Method::ResourceTemplatesList => {
-                #[derive(serde::Deserialize)]
-                struct Page {
-                    #[serde(default)]
-                    cursor: Option<String>,
-                }
-                let page: Option<Page> = optional_params(raw, method_name, "mcp.ListToolsParams")?;
-                if page
-                    .and_then(|page| page.cursor)
-                    .is_some_and(|cursor| !cursor.is_empty())
-                {
-                    return Err(RpcError::new(INVALID_PARAMS, "invalid params"));
-                }
-                Ok(match method {
-                    Method::ToolsList => self.tools.clone(),
-                    Method::ResourcesList => {
-                        let mut out = br#"{"resources":["#.to_vec();
-                        if let Some(widget) = &self.widget {
-                            out.extend_from_slice(widget.resource());
-                        }
-                        out.extend_from_slice(b"]}");
-                        results::cacheable(&out, self.profile)
-                    }
-                    Method::PromptsList => results::cacheable(br#"{"prompts":[]}"#, self.profile),
-                    _ => results::cacheable(br#"{"resourceTemplates":[]}"#, self.profile),
-                })
-            }
-            Method::ResourcesRead => {
-                #[derive(serde::Deserialize)]
-                struct Read {
-                    #[serde(default)]
-                    uri: String,
-                }
-                let read: Read = params(raw, method_name, "mcp.ReadResourceParams")?;
-                match &self.widget {
-                    Some(widget) if read.uri == WIDGET_URI => {
-                        Ok(results::cacheable(widget.read(), self.profile))
-                    }
-                    _ => Err(RpcError {
-                        code: self.profile.unknown_resource_code(),
-                        message: "Resource not found".into(),
-                        data: Some(json!({"uri": read.uri})),
-                    }),
-                }
-            }
-            Method::PromptsGet => {
-                #[derive(serde::Deserialize)]
-                struct Get {
-                    #[serde(default)]
-                    name: String,
-                }
-                let get: Get = params(raw, method_name, "mcp.GetPromptParams")?;
-                Err(RpcError::new(
-                    INVALID_PARAMS,
-                    format!("unknown prompt {}", crate::go::fmt::quote(&get.name)),
-                ))
-            }
-            Method::ResourcesSubscribe => Err(RpcError::new(
-                METHOD_NOT_FOUND,
-                "method not found: server does not support resource subscriptions",
-            )),
-            Method::Complete | Method::ResourcesUnsubscribe => Err(RpcError::new(
-                METHOD_NOT_FOUND,
-                format!("method not found: {}", crate::go::fmt::quote(method_name)),
-            )),
-            Method::ToolsCall
-            | Method::Cancelled
-            | Method::Initialized
-            | Method::RootsListChanged
-            | Method::Progress => Err(RpcError::new(
-                METHOD_NOT_FOUND,
-                format!("method not found: {}", crate::go::fmt::quote(method_name)),
-            )),
+        match handler(method) {
+            Some(answer) => answer(self, session, request),
+            None => Err(refusal::not_served(method, &request.method)),
         }
+    }
+
+    /// `initialize`: the session's client noted, the protocol version negotiated.
+    fn initialize(&self, session: &Session, request: &Request) -> Result<Vec<u8>, RpcError> {
+        #[derive(serde::Deserialize)]
+        struct Initialize {
+            #[serde(default, rename = "protocolVersion")]
+            protocol_version: String,
+            #[serde(default, rename = "clientInfo")]
+            client_info: Option<ClientInfo>,
+        }
+        #[derive(serde::Deserialize)]
+        struct ClientInfo {
+            #[serde(default)]
+            name: String,
+            #[serde(default)]
+            version: String,
+        }
+        let raw = request.params.as_deref();
+        let initialize: Initialize = params(raw, &request.method, "mcp.initializeParamsV2")
+            .map_err(|error| match raw.map(RawValue::get) {
+                Some("null") => RpcError::new(
+                    UNCODED,
+                    "handling 'initialize': missing required \"params\"",
+                ),
+                _ => error,
+            })?;
+        if self.profile.refuses_second_initialize() && session.is_initialized() {
+            return Err(RpcError::new(UNCODED, "duplicate \"initialize\" received"));
+        }
+        let client = initialize
+            .client_info
+            .map(|client| format!("{}/{}", client.name, client.version));
+        session.mark_initialized(client);
+        Ok(results::initialize(
+            &self.name,
+            &self.version,
+            results::negotiated(&initialize.protocol_version),
+            self.widget.is_some(),
+        ))
+    }
+
+    /// `server/discover`: the versions this transport offers, and the capabilities.
+    fn discover(&self, session: &Session, _: &Request) -> Result<Vec<u8>, RpcError> {
+        Ok(results::discover(
+            self.profile
+                .discover_versions(transport_of(session.origin())),
+            self.widget.is_some(),
+        ))
+    }
+
+    /// `ping` and `logging/setLevel`: an empty result.
+    fn empty(&self, _: &Session, _: &Request) -> Result<Vec<u8>, RpcError> {
+        Ok(b"{}".to_vec())
+    }
+
+    fn tools_list(&self, _: &Session, request: &Request) -> Result<Vec<u8>, RpcError> {
+        first_page(request)?;
+        Ok(self.tools.clone())
+    }
+
+    /// `resources/list`: the widget, when the tools carry `_meta`.
+    fn resources_list(&self, _: &Session, request: &Request) -> Result<Vec<u8>, RpcError> {
+        first_page(request)?;
+        let mut out = br#"{"resources":["#.to_vec();
+        if let Some(widget) = &self.widget {
+            out.extend_from_slice(widget.resource());
+        }
+        out.extend_from_slice(b"]}");
+        Ok(results::cacheable(&out, self.profile))
+    }
+
+    fn prompts_list(&self, _: &Session, request: &Request) -> Result<Vec<u8>, RpcError> {
+        first_page(request)?;
+        Ok(results::cacheable(br#"{"prompts":[]}"#, self.profile))
+    }
+
+    fn resource_templates_list(&self, _: &Session, request: &Request) -> Result<Vec<u8>, RpcError> {
+        first_page(request)?;
+        Ok(results::cacheable(
+            br#"{"resourceTemplates":[]}"#,
+            self.profile,
+        ))
+    }
+
+    /// `resources/read`: the widget's page, the one resource.
+    fn resources_read(&self, _: &Session, request: &Request) -> Result<Vec<u8>, RpcError> {
+        #[derive(serde::Deserialize)]
+        struct Read {
+            #[serde(default)]
+            uri: String,
+        }
+        let read: Read = params(
+            request.params.as_deref(),
+            &request.method,
+            "mcp.ReadResourceParams",
+        )?;
+        match &self.widget {
+            Some(widget) if read.uri == WIDGET_URI => {
+                Ok(results::cacheable(widget.read(), self.profile))
+            }
+            _ => Err(RpcError {
+                code: if self.profile.unknown_resource_is_invalid_params() {
+                    INVALID_PARAMS
+                } else {
+                    RESOURCE_NOT_FOUND
+                },
+                message: "Resource not found".into(),
+                data: Some(json!({"uri": read.uri})),
+            }),
+        }
+    }
+
+    /// `prompts/get`: there are no prompts.
+    fn prompts_get(&self, _: &Session, request: &Request) -> Result<Vec<u8>, RpcError> {
+        #[derive(serde::Deserialize)]
+        struct Get {
+            #[serde(default)]
+            name: String,
+        }
+        let get: Get = params(
+            request.params.as_deref(),
+            &request.method,
+            "mcp.GetPromptParams",
+        )?;
+        Err(RpcError::new(
+            INVALID_PARAMS,
+            format!("unknown prompt {}", crate::go::fmt::quote(&get.name)),
+        ))
     }
 
     /// A notification: a cancellation stops its call; the others need nothing.
@@ -415,6 +431,55 @@ impl Mcp {
         };
         session.cancel(&id);
     }
+}
+
+/// What answers a method from what is fixed at start-up.
+type Handler = fn(&Mcp, &Session, &Request) -> Result<Vec<u8>, RpcError>;
+
+/// The method table, as the SDK's `serverMethodInfos`: one function per method answered
+/// from what is fixed at start-up. `tools/call` and the notifications are answered before it
+/// (`Mcp::dispatch`); a method without a function here is refused by [`refusal::not_served`].
+fn handler(method: Method) -> Option<Handler> {
+    Some(match method {
+        Method::Initialize => Mcp::initialize,
+        Method::Discover => Mcp::discover,
+        Method::Ping | Method::SetLevel => Mcp::empty,
+        Method::ToolsList => Mcp::tools_list,
+        Method::ResourcesList => Mcp::resources_list,
+        Method::PromptsList => Mcp::prompts_list,
+        Method::ResourceTemplatesList => Mcp::resource_templates_list,
+        Method::ResourcesRead => Mcp::resources_read,
+        Method::PromptsGet => Mcp::prompts_get,
+        Method::ResourcesSubscribe
+        | Method::ResourcesUnsubscribe
+        | Method::Complete
+        | Method::ToolsCall
+        | Method::Cancelled
+        | Method::Initialized
+        | Method::RootsListChanged
+        | Method::Progress => return None,
+    })
+}
+
+/// A list's `params`: only its first page is asked for (the lists are one page each).
+fn first_page(request: &Request) -> Result<(), RpcError> {
+    #[derive(serde::Deserialize)]
+    struct Page {
+        #[serde(default)]
+        cursor: Option<String>,
+    }
+    let page: Option<Page> = optional_params(
+        request.params.as_deref(),
+        &request.method,
+        "mcp.ListToolsParams",
+    )?;
+    if page
+        .and_then(|page| page.cursor)
+        .is_some_and(|cursor| !cursor.is_empty())
+    {
+        return Err(RpcError::new(INVALID_PARAMS, "invalid params"));
+    }
+    Ok(())
 }
 
 /// The transport a session's messages come over.

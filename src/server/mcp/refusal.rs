@@ -7,7 +7,7 @@
 use super::Session;
 use super::per_request::{self, Protocol};
 use crate::server::WireProfile;
-use crate::server::jsonrpc::{METHOD_NOT_FOUND, Refusal, Request, RpcError, UNCODED};
+use crate::server::jsonrpc::{METHOD_NOT_FOUND, Method, Refusal, Request, RpcError, UNCODED};
 
 /// The methods v1.6.1's `ServerSession.handle` answers before `initialize`.
 const BEFORE_INITIALIZE_161: [&str; 3] = ["initialize", "ping", "notifications/initialized"];
@@ -90,6 +90,18 @@ pub(crate) fn over_stdio(
         }
         _ => refusal.rpc_error(profile),
     }
+}
+
+/// Every refusal of a method the table holds no function for, in the SDK's words,
+/// after its admission (`Mcp::admit`); the release's jsonrpc2 layer may reword it ([`as_written`]).
+pub(crate) fn not_served(method: Method, name: &str) -> RpcError {
+    let message = match method {
+        Method::ResourcesSubscribe => {
+            "method not found: server does not support resource subscriptions".to_string()
+        }
+        _ => format!("method not found: {}", crate::go::fmt::quote(name)),
+    };
+    RpcError::new(METHOD_NOT_FOUND, message)
 }
 
 #[cfg(test)]

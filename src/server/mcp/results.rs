@@ -1,5 +1,9 @@
 //! The fixed answers (identity, tool list, widget) and a call's result, in the shape and key
-//! order of the Go SDK's structs: what production's `encoding/json` writes for them.
+//! order of the Go SDK's structs: what production's `encoding/json` writes for them; and the
+//! results of the values the world keeps, written once each.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 use serde_json::{Map, Value};
 
@@ -7,7 +11,7 @@ use super::shapes::{
     Annotations, DiscoverResult, Implementation, InitializeResult, PUBLIC_UNCACHED, PlainHint,
     ServerCapabilities, TOOL_FIELDS, Tool, ToolAnnotations,
 };
-use crate::engine::CallOutput;
+use crate::engine::{CallOutput, Computed, JsonShape};
 use crate::go;
 use crate::go::call_result::Content;
 use crate::go::json::{self as go_json, Escaping};
@@ -190,8 +194,84 @@ pub(crate) fn tools_list(tools: &[Map<String, Value>]) -> Vec<u8> {
 }
 
 /// A call's result as the SDK writes a typed handler's.
-pub(crate) fn call_result(output: &CallOutput) -> Vec<u8> {
-    output.result_bytes().into_owned()
+fn call_result(output: &CallOutput) -> Vec<u8> {
+    go::call_result::write(&output.text, content(output), output.is_error)
+}
+
+/// What an answer's text is, as the SDK writes a result of it.
+fn content(output: &CallOutput) -> Content {
+    match output.json {
+        None => Content::Text,
+        Some(JsonShape::Other) => Content::Json,
+        Some(JsonShape::Object) => Content::JsonObject,
+    }
+}
+
+/// The MCP result a client reads for an answer, as data: what `careem-mcp call` and the
+/// dashboard show.
+pub(crate) fn result_json(output: &CallOutput) -> Value {
+    go::call_result::to_value(&output.text, content(output), output.is_error)
+}
+
+/// How many kept values' results are kept; one more lets them all go, as the world lets its
+/// values go.
+const KEPT_RESULTS: usize = 64;
+
+/// The results of the values the world keeps ([`CallOutput::kept`]), written once per value
+/// and `isError` and shared by the calls it answers: escaping the text into a result is most of
+/// what a kept answer costs. A value is known by its address, which the `Weak` beside its bytes
+/// holds, so that no other value takes that address while they are kept.
+#[derive(Debug, Default)]
+pub(crate) struct KeptResults {
+    written: Mutex<Written>,
+}
+
+/// The results kept, under a value's address and `isError`.
+type Written = HashMap<(usize, bool), (Weak<Computed>, Arc<[u8]>)>;
+
+/// A call's result: written for this call, or shared with the other calls of a kept value.
+#[derive(Debug)]
+pub(crate) enum CallResult {
+    Written(Vec<u8>),
+    Kept(Arc<[u8]>),
+}
+
+impl CallResult {
+    pub(crate) fn bytes(&self) -> &[u8] {
+        match self {
+            Self::Written(bytes) => bytes,
+            Self::Kept(bytes) => bytes,
+        }
+    }
+}
+
+impl KeptResults {
+    /// A call's result as the SDK writes a typed handler's: a kept value's as written for an
+    /// earlier call, when its text is the call's.
+    pub(crate) fn call_result(&self, output: &CallOutput) -> CallResult {
+        let Some(kept) = output
+            .kept
+            .as_ref()
+            .filter(|kept| output.json.is_some() && kept.text() == output.text)
+        else {
+            return CallResult::Written(call_result(output));
+        };
+        let key = (Arc::as_ptr(kept).addr(), output.is_error);
+        if let Some((_, bytes)) = self.written().get(&key) {
+            return CallResult::Kept(Arc::clone(bytes));
+        }
+        let bytes: Arc<[u8]> = call_result(output).into();
+        let mut written = self.written();
+        if written.len() >= KEPT_RESULTS {
+            written.clear();
+        }
+        written.insert(key, (Arc::downgrade(kept), Arc::clone(&bytes)));
+        CallResult::Kept(bytes)
+    }
+
+    fn written(&self) -> MutexGuard<'_, Written> {
+        self.written.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 /// The result of a call that failed inside (`internal server error`, `isError`).
@@ -258,12 +338,13 @@ mod tests {
     }
 
     #[test]
-    fn a_kept_value_answers_with_the_bytes_its_text_would() {
+    fn a_kept_value_answers_with_the_bytes_its_text_would_written_once() {
+        let results = KeptResults::default();
         for value in [
             json!({"title": "Marina <Walk> & Co", "n": [1, 2.5, null]}),
             json!(["a", "<b>"]),
         ] {
-            let kept = crate::engine::world::answers::Computed::new(value.clone());
+            let kept = Computed::new(value.clone());
             let shape = if value.is_object() {
                 JsonShape::Object
             } else {
@@ -272,13 +353,18 @@ mod tests {
             for is_error in [false, true] {
                 let mut answer = output(&value.to_string(), Some(shape), is_error);
                 let written = call_result(&answer);
-                answer.kept = Some(std::sync::Arc::clone(&kept));
-                for _ in 0..2 {
-                    assert_eq!(call_result(&answer), written, "{value} {is_error}");
-                }
+                answer.kept = Some(Arc::clone(&kept));
+                let first = results.call_result(&answer);
+                assert_eq!(first.bytes(), written, "{value} {is_error}");
+                let again = results.call_result(&answer);
+                assert_eq!(
+                    again.bytes().as_ptr(),
+                    first.bytes().as_ptr(),
+                    "written once: {value}"
+                );
                 answer.text = r#"{"other":1}"#.into();
                 assert_eq!(
-                    call_result(&answer),
+                    results.call_result(&answer).bytes(),
                     call_result(&output(&answer.text, Some(shape), is_error)),
                     "a text that is not the kept value's is written afresh"
                 );
