@@ -99,9 +99,14 @@ pub fn parse(text: &str) -> Result<i64, DurationError> {
 /// [`parse`] for a reader (`reader` names it in the error) that counts in whole `finest`
 /// units: a duration that is not a whole number of them is refused, never rounded.
 pub fn parse_in(text: &str, finest: Unit, reader: &'static str) -> Result<i64, DurationError> {
-    let ms = parse(text)?;
-    // A duration that saturated is past every reader's longest: its reader refuses it so.
-    if ms % finest.millis() == 0 || ms == i64::MAX {
+    let raw = millis(text)?;
+    // `as` saturates: a duration past an `i64` of milliseconds is the longest one.
+    let ms = raw.round() as i64;
+    // A fraction of a millisecond is finer than every reader keeps (the bound only absorbs
+    // a decimal's float error: `0.1h` is whole). A duration that saturated is past every
+    // reader's longest: its reader refuses it so.
+    let whole_ms = (raw - raw.round()).abs() < 1e-6;
+    if (whole_ms && ms % finest.millis() == 0) || ms == i64::MAX {
         Ok(ms)
     } else {
         Err(DurationError::TooFine {
@@ -216,6 +221,9 @@ mod tests {
             ("500ms", too_fine("500ms")),
             ("1s500ms", too_fine("1s500ms")),
             ("0.5s", too_fine("0.5s")),
+            ("0.1h", Ok(360_000)),
+            ("0.4ms", too_fine("0.4ms")),
+            ("1000.4ms", too_fine("1000.4ms")),
         ];
         for (text, want) in cases {
             assert_eq!(parse_in(text, Unit::Second, "the clock"), want, "{text:?}");

@@ -249,11 +249,12 @@ impl KeptResults {
     /// A call's result as the SDK writes a typed handler's: a kept value's as written for an
     /// earlier call, when its text is the call's.
     pub(crate) fn call_result(&self, output: &CallOutput) -> CallResult {
-        let Some(kept) = output
-            .kept
-            .as_ref()
-            .filter(|kept| output.json.is_some() && kept.text() == output.text)
-        else {
+        // A value the world keeps is held by its answers too; one only this call holds (a
+        // write's, a draw's) answers no other call, and keeping its bytes would only push out
+        // those of values that do.
+        let Some(kept) = output.kept.as_ref().filter(|kept| {
+            Arc::strong_count(kept) > 1 && output.json.is_some() && kept.text() == output.text
+        }) else {
             return CallResult::Written(call_result(output));
         };
         let key = (Arc::as_ptr(kept).addr(), output.is_error);
@@ -262,6 +263,9 @@ impl KeptResults {
         }
         let bytes: Arc<[u8]> = call_result(output).into();
         let mut written = self.written();
+        if written.len() >= KEPT_RESULTS {
+            written.retain(|_, (value, _)| value.strong_count() > 0);
+        }
         if written.len() >= KEPT_RESULTS {
             written.clear();
         }
@@ -370,6 +374,18 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_value_only_its_call_holds_is_written_not_kept() {
+        let results = KeptResults::default();
+        let value = json!({"n": 1});
+        let mut answer = output(&value.to_string(), Some(JsonShape::Object), false);
+        answer.kept = Some(Computed::new(value));
+        let result = results.call_result(&answer);
+        assert!(matches!(result, CallResult::Written(_)), "{result:?}");
+        assert_eq!(result.bytes(), call_result(&answer));
+        assert!(results.written().is_empty());
     }
 
     #[test]
