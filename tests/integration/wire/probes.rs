@@ -184,7 +184,12 @@ pub(super) fn meta_2026() -> Value {
 /// the `Mcp-Method` (and, with a `name`, `Mcp-Name`) headers, as such a client sends it.
 fn request_2026(method: &'static str, name: Option<&'static str>, mut params: Value) -> Request {
     params["_meta"] = meta_2026();
-    let mut step = post(rpc_with(7, method, params))
+    as_2026(rpc_with(7, method, params), method, name)
+}
+
+/// A 2026-07-28 `message` outside any session, with the headers such a client sends.
+pub(super) fn as_2026(message: Value, method: &'static str, name: Option<&'static str>) -> Request {
+    let mut step: Step = post(message)
         .fresh()
         .version("2026-07-28")
         .header("Mcp-Method", method);

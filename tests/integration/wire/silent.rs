@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 
 use super::probes::{
-    Request, Step, alone, initialize, initialized, meta_2026, on_session, post, rpc, rpc_with,
+    Request, alone, as_2026, initialize, initialized, meta_2026, on_session, post, rpc, rpc_with,
 };
 
 fn subscription() -> Value {
@@ -38,18 +38,6 @@ fn notification(method: &str, params: Option<Value>) -> Value {
 fn with_meta(mut params: Value) -> Value {
     params["_meta"] = meta_2026();
     params
-}
-
-/// A 2026-07-28 `message` outside any session, with the headers such a client sends.
-fn as_2026(message: Value, method: &'static str, name: Option<&'static str>) -> Request {
-    let mut step: Step = post(message)
-        .fresh()
-        .version("2026-07-28")
-        .header("Mcp-Method", method);
-    if let Some(name) = name {
-        step = step.header("Mcp-Name", name);
-    }
-    alone(step)
 }
 
 /// A request sent both ways: on a session (when `on_session` names that probe: the others are
