@@ -124,7 +124,7 @@ impl ClockFile {
     }
 
     /// The run's time now. The file is read again only when its stamp says it may have
-    /// changed (`catalog/stamp.rs`), and not opened at all when it is not there: every call
+    /// changed (`engine/stamp.rs`), and not opened at all when it is not there: every call
     /// asks.
     pub fn now(&self) -> DateTime<Utc> {
         let real = Utc::now();
