@@ -17,8 +17,9 @@ use crate::support::{
 /// The `--jq-deadline` of these servers, in seconds.
 const JQ_DEADLINE: u64 = 3;
 
-/// What a call may take past its deadline on a loaded machine before the test calls it stuck.
-const SLACK: Duration = Duration::from_secs(10);
+/// What a call may take past its deadline on a loaded machine before the test calls it stuck:
+/// far more than a loaded machine adds (13 s were seen at a load of 11), far less than never.
+const SLACK: Duration = Duration::from_secs(30);
 
 /// The runaway programs: each scenario's name (its `how`) and its `jq response`.
 const RUNAWAYS: [(&str, &str); 7] = [
