@@ -360,28 +360,88 @@ async fn a_kept_answer_is_the_answer_the_world_gives_now() {
 /// The scenarios whose programs ran for one call of the real binary (its debug log says each
 /// run), in order, and the scenario that answered.
 fn programs_run(project: &Project, tool: &str, args: &str) -> (Vec<String>, String) {
+    let (ran, answered) = programs_and_steps(project, tool, args);
+    (
+        ran.into_iter().map(|(scenario, _)| scenario).collect(),
+        answered,
+    )
+}
+
+/// As [`programs_run`], with the steps each program took (the debug log's count).
+fn programs_and_steps(project: &Project, tool: &str, args: &str) -> (Vec<(String, u64)>, String) {
     let output = project
         .command()
-        .env("CAREEM_MCP_LOG", "careem_mcp::engine::world::compute=debug")
+        .env("CAREEM_MCP_LOG", "careem_mcp::engine::world=debug")
         .args(["--stateful", "call", tool, args, "--no-journal"])
         .output()
         .expect("the binary runs");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{tool}: {stderr}");
-    let ran = stderr
-        .lines()
-        .filter(|line| line.contains("a jq program runs"))
-        .map(|line| {
-            let scenario = line.split("scenario=").nth(1).expect("a scenario");
-            scenario.split(' ').next().unwrap_or_default().to_string()
-        })
-        .collect();
+    let field = |line: &str, name: &str| {
+        let value = line.split(name).nth(1).expect(name);
+        value.split(' ').next().unwrap_or_default().to_string()
+    };
+    let mut ran: Vec<(String, u64)> = Vec::new();
+    for line in stderr.lines() {
+        if line.contains("a jq program runs") {
+            ran.push((field(line, "scenario="), 0));
+        } else if line.contains("a jq program took its steps")
+            && let Some(last) = ran.last_mut()
+        {
+            last.1 = field(line, "steps=").parse().expect("a count of steps");
+        }
+    }
     let answered = stderr
         .lines()
         .find_map(|line| line.strip_prefix("scenario: "))
         .unwrap_or_default()
         .to_string();
     (ran, answered)
+}
+
+#[test]
+fn a_refusal_computes_its_rule_once() {
+    // Each refusal of the shipped writes, on a run's seed world: the condition computes the
+    // refusal, and the answer reads what it gave (`.when`) instead of computing it again, so
+    // it takes a few steps where the condition takes many.
+    let cases = [
+        (
+            "cart_add_item",
+            r#"{"restaurant_id": 30101, "item_id": 1, "quantity": 1}"#,
+            "refused",
+        ),
+        (
+            "cart_update_item",
+            r#"{"basket_item_id": 1, "quantity": 3}"#,
+            "refused",
+        ),
+        (
+            "food_place_order",
+            r#"{"basket_id": 1, "payment_method_id": "PM-9001", "delivery_location_uuid": "LOC-50001"}"#,
+            "refused",
+        ),
+        (
+            "ride_book",
+            r#"{"productId": 1102, "pickupLatitude": 25.0866, "pickupLongitude": 55.1474, "dropoffLatitude": -3.5, "dropoffLongitude": 55.2}"#,
+            "not-bookable",
+        ),
+    ];
+    for (tool, args, refused) in cases {
+        let (ran, answered) = programs_and_steps(&Project::copy_of_repo(), tool, args);
+        assert_eq!(answered, refused, "{tool}");
+        let [(condition, computed), (answer, read)] = ran.as_slice() else {
+            panic!("{tool}: two programs run, the condition and the answer: {ran:?}");
+        };
+        assert_eq!(
+            (condition.as_str(), answer.as_str()),
+            (refused, refused),
+            "{tool}"
+        );
+        assert!(
+            read * 4 < *computed,
+            "{tool}: the answer took {read} steps, the condition {computed}: the refusal ran twice"
+        );
+    }
 }
 
 #[test]

@@ -190,6 +190,7 @@ fn calls(
             stateful: engine.config().stateful,
             random: 0,
             forced: false,
+            when: None,
         },
         program.reads(),
     );

@@ -34,6 +34,8 @@ pub struct Key {
     pub now: Option<i64>,
     /// Whether the scenario was forced, when the program names `.forced`.
     pub forced: Option<bool>,
+    /// The compact JSON of what the scenario's `jq when` gave, when the program names `.when`.
+    pub when: Option<Arc<str>>,
     pub stateful: bool,
 }
 

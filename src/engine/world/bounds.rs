@@ -106,6 +106,16 @@ pub struct Meter {
     top: usize,
 }
 
+/// The steps a run took go to the debug log, so that how much of a rule a call computes shows.
+impl Drop for Meter {
+    fn drop(&mut self) {
+        tracing::debug!(
+            steps = STEPS - self.left.get(),
+            "a jq program took its steps"
+        );
+    }
+}
+
 impl Meter {
     /// A meter for a program about to run on this thread.
     pub fn new(deadline: Deadline) -> Self {

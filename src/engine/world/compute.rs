@@ -3,7 +3,8 @@
 //! conditions, its `jq update` gives the run's state after the call, and its value comes from
 //! its template or its `jq response` / `jq error` program; or one `jq change` program gives
 //! both, the state and the response. Its programs see whether the call forced it (`.forced`):
-//! reached unforced, the conditions before it did not hold.
+//! reached unforced, the conditions before it did not hold; and what its own condition gave
+//! (`.when`), so that a rule the condition computed is not computed again.
 //! In stateful mode a file that changes the world answers under the run's lock, so that the
 //! state it reads is the state it replaces. Programs run on the program threads, within the
 //! call's deadline (`world/bounds.rs`, `world/pool.rs`); a call answered in place (on an async
@@ -146,7 +147,7 @@ impl RunWorld {
         entropy: &Entropy,
     ) -> Result<Value, AnswerError> {
         self.with_call(args, entropy, Programs::Run, |call, seed| {
-            call.value(scenario, State::seed(seed), true)
+            call.value(scenario, State::seed(seed), Chosen::FORCED)
                 .map(|(_, value)| value.into_value())
         })
     }
@@ -224,6 +225,27 @@ struct Call<'c> {
     deadline: Deadline,
 }
 
+/// How the scenario was chosen, as its programs see it (`.forced`, `.when`).
+#[derive(Clone, Copy)]
+struct Chosen<'w> {
+    forced: bool,
+    /// What the scenario's `jq when` gave when it chose the scenario.
+    when: Option<&'w Computed>,
+}
+
+impl Chosen<'_> {
+    /// Forced: no condition ran.
+    const FORCED: Self = Self {
+        forced: true,
+        when: None,
+    };
+    /// A program of the choice itself, a `jq when`.
+    const CHOOSING: Self = Self {
+        forced: false,
+        when: None,
+    };
+}
+
 /// The state a program runs on, and which state it is when values computed from it may be kept
 /// (`None`: the state under a run's lock, about to change).
 #[derive(Clone, Copy)]
@@ -257,9 +279,9 @@ impl Call<'_> {
         program: &Program,
         state: State<'_>,
         before: Option<&Value>,
-        forced: bool,
+        chosen: Chosen<'_>,
     ) -> Result<Arc<Computed>, AnswerError> {
-        self.run_as(scenario, program, state, before, forced, |value| {
+        self.run_as(scenario, program, state, before, chosen, |value| {
             Ok((None, value))
         })
         .map(|(_, value)| value)
@@ -274,7 +296,7 @@ impl Call<'_> {
         program: &Program,
         state: State<'_>,
         before: Option<&Value>,
-        forced: bool,
+        chosen: Chosen<'_>,
         shape: impl FnOnce(Value) -> Result<(Option<Value>, Value), AnswerError>,
     ) -> Result<(Option<Value>, Arc<Computed>), AnswerError> {
         let failed = |error: String| AnswerError::Program {
@@ -295,7 +317,10 @@ impl Call<'_> {
                 ),
                 state,
                 now: reads.now.then_some(self.now),
-                forced: reads.forced.then_some(forced),
+                forced: reads.forced.then_some(chosen.forced),
+                when: reads
+                    .when
+                    .then(|| Arc::from(chosen.when.map_or("null", Computed::text))),
                 stateful: self.world.stateful,
             });
         let answers = self.generation.answers();
@@ -313,7 +338,8 @@ impl Call<'_> {
                 now: self.now,
                 stateful: self.world.stateful,
                 random: if reads.random { self.random() } else { 0 },
-                forced,
+                forced: chosen.forced,
+                when: chosen.when.map(Computed::value),
             },
             reads,
         );
@@ -336,29 +362,53 @@ impl Call<'_> {
         when: &Program,
         state: State<'_>,
     ) -> Result<bool, AnswerError> {
-        self.run(scenario, when, state, None, false)
-            .map(|value| !matches!(value.value(), Value::Null | Value::Bool(false)))
+        self.condition(scenario, when, state)
+            .map(|value| value.is_some())
     }
 
-    /// Selection and value on `state`; the new state when the scenario changes it.
+    /// What `scenario`'s `jq when` gives on `state` when it holds (neither `false` nor `null`).
+    fn condition(
+        &self,
+        scenario: &Scenario,
+        when: &Program,
+        state: State<'_>,
+    ) -> Result<Option<Arc<Computed>>, AnswerError> {
+        self.run(scenario, when, state, None, Chosen::CHOOSING)
+            .map(|value| {
+                (!matches!(value.value(), Value::Null | Value::Bool(false))).then_some(value)
+            })
+    }
+
+    /// Selection and value on `state`; the new state when the scenario changes it. The
+    /// chosen scenario's programs see what its `jq when` gave as `.when`, so that a rule the
+    /// condition computed runs once.
     fn answer<'a>(
         &self,
         file: &'a ToolFile,
         force: Option<&str>,
         state: State<'_>,
     ) -> Result<(Option<Value>, Option<Answered<'a>>), AnswerError> {
+        // Selection stops at the first condition that holds: the last one held is the choice's.
+        let mut held = None;
         let selection = select(&file.scenarios, self.args, force, |when| {
             let scenario = file
                 .scenarios
                 .iter()
                 .find(|s| s.when.as_ref() == Some(when))
                 .expect("the condition is a scenario's");
-            self.holds(scenario, when, state)
+            held = self.condition(scenario, when, state)?;
+            Ok::<_, AnswerError>(held.is_some())
         })?;
         let Some(selection) = selection else {
             return Ok((None, None));
         };
-        let (after, value) = self.value(selection.scenario, state, selection.forced)?;
+        let chosen = Chosen {
+            forced: selection.forced,
+            when: held
+                .as_deref()
+                .filter(|_| !selection.forced && selection.scenario.when.is_some()),
+        };
+        let (after, value) = self.value(selection.scenario, state, chosen)?;
         Ok((after, Some(Answered { selection, value })))
     }
 
@@ -368,15 +418,15 @@ impl Call<'_> {
         &self,
         scenario: &Scenario,
         state: State<'_>,
-        forced: bool,
+        chosen: Chosen<'_>,
     ) -> Result<(Option<Value>, Arc<Computed>), AnswerError> {
         if let Answer::Change(program) = &scenario.answer {
-            return self.change(scenario, program, state, forced);
+            return self.change(scenario, program, state, chosen);
         }
         let after = match &scenario.update {
             Some(update) => {
                 let new = self
-                    .run(scenario, update, state, None, forced)?
+                    .run(scenario, update, state, None, chosen)?
                     .into_value();
                 Some(new_state(scenario, update, "update", new)?)
             }
@@ -398,9 +448,9 @@ impl Call<'_> {
                         value: after,
                         id: None,
                     };
-                    self.run(scenario, program, after, Some(state.value), forced)?
+                    self.run(scenario, program, after, Some(state.value), chosen)?
                 }
-                None => self.run(scenario, program, state, None, forced)?,
+                None => self.run(scenario, program, state, None, chosen)?,
             },
             Answer::Change(_) => unreachable!("a change is answered above"),
         };
@@ -414,14 +464,14 @@ impl Call<'_> {
         scenario: &Scenario,
         program: &Program,
         state: State<'_>,
-        forced: bool,
+        chosen: Chosen<'_>,
     ) -> Result<(Option<Value>, Arc<Computed>), AnswerError> {
         let failed = |error: String| AnswerError::Program {
             scenario: scenario.name.clone(),
             line: program.line,
             error,
         };
-        self.run_as(scenario, program, state, None, forced, |changed| {
+        self.run_as(scenario, program, state, None, chosen, |changed| {
             let Value::Object(mut change) = changed else {
                 return Err(failed(format!(
                     "the change gave {changed}, not an object of `state` and `response`"

@@ -90,6 +90,9 @@ pub struct Input<'a> {
     pub random: u64,
     /// Whether the call forced the scenario (`false` for its `jq when`, which forcing skips).
     pub forced: bool,
+    /// What the scenario's `jq when` gave when it chose the scenario (`None`: forced, no
+    /// condition, or the condition itself), so that its programs need not compute it again.
+    pub when: Option<&'a Value>,
 }
 
 impl World {
@@ -293,7 +296,7 @@ impl Generation {
         &self.answers
     }
 
-    /// The document a program sees as `.`: `now`, `random` and `forced` only when the program
+    /// The document a program sees as `.`: `now`, `random`, `forced` and `when` only when the program
     /// names them (`names.rs`), so that its value is a function of what an [`answers::Key`]
     /// holds.
     pub fn input(&self, input: Input<'_>, reads: Reads) -> Val {
@@ -319,6 +322,9 @@ impl Generation {
         }
         if reads.forced {
             put("forced", Val::Bool(input.forced));
+        }
+        if reads.when {
+            put("when", expr::to_val(input.when.unwrap_or(&Value::Null)));
         }
         Val::obj(map)
     }
@@ -374,6 +380,7 @@ mod tests {
                 stateful: false,
                 random: 0,
                 forced: false,
+                when: None,
             },
             compiled[1].reads(),
         );

@@ -1,5 +1,6 @@
 //! Which of the call document's per-call keys a program names: `.now` changes every second,
-//! `.random` on every call and `.forced` with how the scenario was chosen, so a program that
+//! `.random` on every call, `.forced` with how the scenario was chosen and `.when` with what its
+//! condition gave, so a program that
 //! names none gives the same answer to the same arguments and state, and that answer can be
 //! kept (`answers.rs`). A program names a key when
 //! its own text, or the text of a definition it calls (and so on), has the key's name as a
@@ -15,7 +16,7 @@ use jaq_core::load::Lexer;
 use jaq_core::load::lex::{StrPart, Tok, Token};
 
 /// The keys of the call document that change from call to call.
-const PER_CALL: [&str; 3] = ["now", "random", "forced"];
+const PER_CALL: [&str; 4] = ["now", "random", "forced", "when"];
 
 /// The per-call keys of the document a program names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,6 +24,7 @@ pub struct Reads {
     pub now: bool,
     pub random: bool,
     pub forced: bool,
+    pub when: bool,
 }
 
 impl Reads {
@@ -31,11 +33,13 @@ impl Reads {
         now: true,
         random: true,
         forced: true,
+        when: true,
     };
     const NONE: Self = Self {
         now: false,
         random: false,
         forced: false,
+        when: false,
     };
 
     /// What `names` name themselves.
@@ -44,6 +48,7 @@ impl Reads {
             now: names.contains("now"),
             random: names.contains("random"),
             forced: names.contains("forced"),
+            when: names.contains("when"),
         }
     }
 
@@ -52,6 +57,7 @@ impl Reads {
             now: self.now || other.now,
             random: self.random || other.random,
             forced: self.forced || other.forced,
+            when: self.when || other.when,
         }
     }
 }
@@ -258,6 +264,8 @@ mod tests {
         assert!(forced("if .forced then 1 else 2 end"));
         assert!(forced(". as {$forced} | $forced"));
         assert!(!forced("pick(2) + stamp"));
+        assert!(library.reads("{error: (.when // 1)}").when);
+        assert!(!library.reads("pick(2) + stamp").when);
     }
 
     #[test]
