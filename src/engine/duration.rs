@@ -146,15 +146,18 @@ fn millis(text: &str) -> Result<f64, DurationError> {
 }
 
 /// `ms` as the grammar writes it, largest units first and none larger than `largest`: `1h30m`,
-/// `45s`, `2d3h`, `1s500ms`, `-10m`; `0s` for none. The CLI writes up to days; a placeholder
-/// up to hours, the largest unit SPEC's placeholders name.
+/// `45s`, `2d3h`, `-10m`; `0s` for none. A part of a second is a decimal of the seconds, as a
+/// person writes it (`1.5s`, `1m30.25s`), or milliseconds where there are no whole seconds to
+/// carry it (`500ms`, `1h500ms`): both read back as the same duration, and by the delay readers
+/// of earlier versions too. The CLI writes up to days; a placeholder up to hours, the largest
+/// unit SPEC's placeholders name.
 pub fn words(ms: i64, largest: Unit) -> String {
     let sign = if ms < 0 { "-" } else { "" };
     let mut rest = ms.unsigned_abs();
     let mut text = String::new();
     for unit in Unit::LARGEST_FIRST
         .into_iter()
-        .filter(|&unit| unit <= largest)
+        .filter(|&unit| Unit::Second < unit && unit <= largest)
     {
         let size = unit.millis().unsigned_abs();
         if rest >= size {
@@ -162,10 +165,29 @@ pub fn words(ms: i64, largest: Unit) -> String {
             rest %= size;
         }
     }
-    if text.is_empty() {
-        text.push_str("0s");
+    let second = Unit::Second.millis().unsigned_abs();
+    let (seconds, fraction) = if largest < Unit::Second {
+        (0, rest)
+    } else {
+        (rest / second, rest % second)
+    };
+    match (seconds, fraction) {
+        (0, 0) if text.is_empty() => text.push_str("0s"),
+        (0, 0) => {}
+        (0, fraction) => text.push_str(&format!("{fraction}ms")),
+        (seconds, 0) => text.push_str(&format!("{seconds}s")),
+        (seconds, fraction) => {
+            let decimals = format!("{fraction:03}");
+            text.push_str(&format!("{seconds}.{}s", decimals.trim_end_matches('0')));
+        }
     }
     format!("{sign}{text}")
+}
+
+/// A delay of `ms` as [`words`] writes it, in the units the delay readers of every version
+/// take: none larger than an hour, the longest delay.
+pub fn delay_words(ms: u64) -> String {
+    words(i64::try_from(ms).unwrap_or(i64::MAX), Unit::Hour)
 }
 
 #[cfg(test)]
@@ -241,18 +263,47 @@ mod tests {
             (45_000, Unit::Day, "45s"),
             (5_400_000, Unit::Day, "1h30m"),
             (86_400_000, Unit::Day, "1d"),
-            (93_784_005, Unit::Day, "1d2h3m4s5ms"),
+            (93_784_005, Unit::Day, "1d2h3m4.005s"),
             (-600_000, Unit::Day, "-10m"),
-            (1_500, Unit::Day, "1s500ms"),
+            (1_500, Unit::Day, "1.5s"),
+            (-1_500, Unit::Day, "-1.5s"),
+            (1_250, Unit::Day, "1.25s"),
+            (1_001, Unit::Day, "1.001s"),
+            (500, Unit::Day, "500ms"),
+            (1, Unit::Day, "1ms"),
+            (90_250, Unit::Day, "1m30.25s"),
+            (3_600_500, Unit::Day, "1h500ms"),
             (1_209_600_000, Unit::Hour, "336h"),
-            (3_630_500, Unit::Hour, "1h30s500ms"),
-            (i64::MIN, Unit::Day, "-106751991167d7h12m55s808ms"),
+            (3_630_500, Unit::Hour, "1h30.5s"),
+            (1_500, Unit::Millisecond, "1500ms"),
+            (i64::MIN, Unit::Day, "-106751991167d7h12m55.808s"),
         ];
         for (ms, largest, want) in cases {
             let text = words(ms, largest);
             assert_eq!(text, want, "{ms}");
             if ms >= 0 {
                 assert_eq!(parse(&text), Ok(ms), "{text} reads back");
+            }
+        }
+    }
+
+    #[test]
+    fn what_the_printer_writes_the_grammar_reads_back() {
+        let steps = [
+            1, 7, 250, 999, 1_000, 1_001, 59_999, 60_000, 3_599_999, 86_399_999,
+        ];
+        let mut values: Vec<i64> = (0..=2_500).collect();
+        for step in steps {
+            values.extend((1..=400).map(|n| n * step));
+            values.extend((1..=400).map(|n| n * step + 1));
+        }
+        for ms in values {
+            for largest in [Unit::Day, Unit::Hour, Unit::Second, Unit::Millisecond] {
+                let text = words(ms, largest);
+                assert_eq!(parse(&text), Ok(ms), "{ms} printed as {text}");
+                if ms % 1_000 == 0 {
+                    assert_eq!(parse_in(&text, Unit::Second, "the clock"), Ok(ms), "{text}");
+                }
             }
         }
     }

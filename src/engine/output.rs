@@ -286,7 +286,10 @@ pub(super) fn log(output: &CallOutput) {
         controls.push_str(&format!(" step={}", step + 1));
     }
     if output.delay_ms > 0 {
-        controls.push_str(&format!(" delay={}ms", output.delay_ms));
+        controls.push_str(&format!(
+            " delay={}",
+            super::duration::delay_words(output.delay_ms)
+        ));
     }
     let arguments = output.arguments.to_string();
     let arguments = clip(&arguments, LOG_LIMIT);

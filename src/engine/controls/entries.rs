@@ -143,16 +143,11 @@ impl FromStr for Delay {
     }
 }
 
+/// A delay as the one duration printer writes it: `1.5s`, `200ms..1m30s`.
 impl fmt::Display for Delay {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let show = |d: Duration| {
-            let ms = d.as_millis();
-            if ms.is_multiple_of(1000) {
-                format!("{}s", ms / 1000)
-            } else {
-                format!("{ms}ms")
-            }
-        };
+        let show =
+            |d: Duration| duration::delay_words(u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
         if self.min == self.max {
             f.write_str(&show(self.min))
         } else {
@@ -500,7 +495,7 @@ mod tests {
             ),
             (
                 "t",
-                json!({"delay": "200ms..1500ms", "fault": "hang", "rate": 0.25}),
+                json!({"delay": "200ms..1.5s", "fault": "hang", "rate": 0.25}),
                 Control {
                     each: Step {
                         scenario: None,
@@ -516,7 +511,7 @@ mod tests {
             ),
             (
                 "t",
-                json!({"delay": "60s", "sequence": ["a", "b"]}),
+                json!({"delay": "1m", "sequence": ["a", "b"]}),
                 Control {
                     each: Step {
                         delay: Some(Delay::fixed(ms(60_000))),
@@ -597,11 +592,43 @@ mod tests {
     }
 
     #[test]
+    fn a_delay_prints_as_the_one_printer_writes_it_and_reads_back() {
+        // The grammar of the delays earlier versions read: decimals, units up to hours.
+        let earlier = regex::Regex::new(r"^([0-9]+(\.[0-9]+)?(ms|s|m|h))+$").unwrap();
+        let cases = [
+            (Delay::fixed(ms(1_500)), "1.5s"),
+            (Delay::fixed(ms(2_000)), "2s"),
+            (Delay::fixed(ms(90_000)), "1m30s"),
+            (Delay::fixed(ms(0)), "0s"),
+            (Delay::fixed(MAX_DELAY), "1h"),
+            (
+                Delay {
+                    min: ms(200),
+                    max: ms(1_500),
+                },
+                "200ms..1.5s",
+            ),
+        ];
+        for (delay, want) in cases {
+            assert_eq!(delay.to_string(), want);
+        }
+        let lengths = (0..=2_000).chain((0..=3_600).map(|s| s * 1_000 + s % 1_000));
+        for length in lengths.map(ms).filter(|&length| length <= MAX_DELAY) {
+            let text = Delay::fixed(length).to_string();
+            assert_eq!(text.parse::<Delay>(), Ok(Delay::fixed(length)), "{text}");
+            assert!(
+                earlier.is_match(&text),
+                "{text} is not read by earlier versions"
+            );
+        }
+    }
+
+    #[test]
     fn a_range_covers_both_ends() {
         let delay: Delay = "200ms..1500ms".parse().unwrap();
         assert_eq!(delay.at(0.0), ms(200));
         assert_eq!(delay.at(0.999_999_9), ms(1500));
-        assert_eq!(delay.to_string(), "200ms..1500ms");
-        assert_eq!("1m30s".parse::<Delay>().unwrap().to_string(), "90s");
+        assert_eq!(delay.to_string(), "200ms..1.5s");
+        assert_eq!("90s".parse::<Delay>().unwrap().to_string(), "1m30s");
     }
 }

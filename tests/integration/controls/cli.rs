@@ -33,27 +33,27 @@ fn scenario_writes_every_form_of_entry() {
                 "0.2",
             ],
             0,
-            json!({"ride_get_status": ["searching", "completed"], "ride_book": {"delay": "200ms..1500ms", "fault": "drop", "rate": 0.2}}),
+            json!({"ride_get_status": ["searching", "completed"], "ride_book": {"delay": "200ms..1.5s", "fault": "drop", "rate": 0.2}}),
         ),
         (
             &["scenario", "*", "--delay", "2s"],
             0,
-            json!({"ride_get_status": ["searching", "completed"], "ride_book": {"delay": "200ms..1500ms", "fault": "drop", "rate": 0.2}, "*": {"delay": "2s"}}),
+            json!({"ride_get_status": ["searching", "completed"], "ride_book": {"delay": "200ms..1.5s", "fault": "drop", "rate": 0.2}, "*": {"delay": "2s"}}),
         ),
         (
             &["scenario", "*", "searching"],
             2,
-            json!({"ride_get_status": ["searching", "completed"], "ride_book": {"delay": "200ms..1500ms", "fault": "drop", "rate": 0.2}, "*": {"delay": "2s"}}),
+            json!({"ride_get_status": ["searching", "completed"], "ride_book": {"delay": "200ms..1.5s", "fault": "drop", "rate": 0.2}, "*": {"delay": "2s"}}),
         ),
         (
             &["scenario", "ride_book", "fault:http-500"],
             2,
-            json!({"ride_get_status": ["searching", "completed"], "ride_book": {"delay": "200ms..1500ms", "fault": "drop", "rate": 0.2}, "*": {"delay": "2s"}}),
+            json!({"ride_get_status": ["searching", "completed"], "ride_book": {"delay": "200ms..1.5s", "fault": "drop", "rate": 0.2}, "*": {"delay": "2s"}}),
         ),
         (
             &["scenario", "ride_book", "--rate", "0.5"],
             2,
-            json!({"ride_get_status": ["searching", "completed"], "ride_book": {"delay": "200ms..1500ms", "fault": "drop", "rate": 0.2}, "*": {"delay": "2s"}}),
+            json!({"ride_get_status": ["searching", "completed"], "ride_book": {"delay": "200ms..1.5s", "fault": "drop", "rate": 0.2}, "*": {"delay": "2s"}}),
         ),
         (
             &["scenario", "ride_book"],
