@@ -24,7 +24,6 @@ use super::output::{self, CallOutput, Decision, INTERNAL_ERROR, Rendering};
 use super::select::arguments;
 use super::select::selection::select;
 use super::toolfile::{Answer, Outcome, Parsed, ToolFile};
-use super::world::data;
 use super::world::{self, AnswerError, Programs};
 use super::{Engine, Tool};
 
@@ -430,9 +429,10 @@ impl Engine {
                 // says what the program was computing.
                 let args = output.arguments.to_string();
                 let args = clip(&args, LOG_LIMIT);
-                let entity = self.world().ok().and_then(|world| {
-                    data::entity(&self.config.tools_dir, &world.data, &output.arguments)
-                });
+                let entity = self
+                    .world()
+                    .ok()
+                    .and_then(|world| world.entity(&self.config.tools_dir, &output.arguments));
                 match entity {
                     Some(entity) => {
                         tracing::error!(tool = %output.tool, path = %file.path.display(), %args, %entity, "{error}")

@@ -70,11 +70,9 @@ pub use toolfile::{Answer, Outcome, Parsed, Program, Scenario, ToolFile};
 pub use upstream::drift::{Drift, FieldChange, Presence, Subject, SubjectDrift, Surface};
 pub use upstream::recording::{RecordError, RecordOptions};
 pub use upstream::{UpstreamAnswer, UpstreamCall, drift, drift_write};
-pub use world::AnswerError;
-pub use world::WorldStore;
-pub use world::answers::Computed;
-pub use world::clock::{
-    ClockFile, LATEST as CLOCK_LATEST, Setting as ClockSetting, parse_duration, tellable,
+pub use world::{
+    AnswerError, ClockFile, Computed, LATEST as CLOCK_LATEST, Setting as ClockSetting, WorldStore,
+    parse_duration, tellable,
 };
 pub use world_view::{ClockView, Listed, MadeBy, WorldView};
 

@@ -10,7 +10,7 @@ use super::clip::{LOG_LIMIT, NAME_LIMIT, clip};
 use super::controls::entries::Fault;
 use super::controls::plan::Plan;
 use super::select::arguments;
-use super::world::answers::Computed;
+use super::world::Computed;
 
 /// The only text a client sees when something inside went wrong; details go to the log.
 pub const INTERNAL_ERROR: &str = "internal server error";

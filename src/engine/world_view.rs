@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use super::world::clock::Setting;
+use super::world::Setting;
 use super::{CallRequest, Engine, Origin};
 
 /// The run's world now.
@@ -70,7 +70,7 @@ impl Engine {
         let state = self.state().unwrap_or_else(|| json!({}));
         let data = self
             .world()
-            .map(|generation| Value::Object(generation.data.data.clone()))
+            .map(|generation| Value::Object(generation.data().clone()))
             .unwrap_or_default();
         let basket = self
             .read_tool("cart_get_basket", Map::new(), "basket")

@@ -78,7 +78,7 @@ pub fn grade(
         GradeError::World(format!("{} problems in the world", problems.len()))
     })?;
     let seed = world.seed().clone();
-    let names = names::Names::of_data(&Value::Object(world.data.data.clone()));
+    let names = names::Names::of_data(&Value::Object(world.data().clone()));
     let actual = run.world_store().read(&seed);
     let fresh = run.fresh_in(
         scratch,

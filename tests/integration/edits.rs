@@ -12,7 +12,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use careem_mcp::engine::world::watch::WATCH_AFTER;
+use careem_mcp::engine::world::WATCH_AFTER;
 use serde_json::{Value, json};
 
 use crate::support::{

@@ -141,7 +141,7 @@ pub fn check_programs(file: &ToolFile, world: &Generation) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     for scenario in &file.scenarios {
         for program in scenario_programs(scenario) {
-            if let Err(error) = world.program(&program.source) {
+            if let Err(error) = world.compiles(&program.source) {
                 diagnostics.push(
                     Diagnostic::new(&file.path, program.line, format!("jq: {error}"))
                         .in_scenario(&scenario.name),

@@ -20,7 +20,7 @@ use crate::engine::select::arguments;
 use crate::engine::select::selection::select;
 use crate::engine::toolfile::diagnostic::Diagnostic;
 use crate::engine::toolfile::parse::{Outcome, ToolFile};
-use crate::engine::world::{self, AnswerError, Deadline, Input, data};
+use crate::engine::world::{self, AnswerError, SeedRun};
 use crate::engine::{Engine, EngineConfig};
 
 /// The program that gives the calls, under the world folder.
@@ -49,7 +49,7 @@ struct Failure {
 /// problems say why).
 pub fn check(engine: &Engine, files: &BTreeMap<&str, &ToolFile>) -> Vec<Diagnostic> {
     let tools = &engine.config().tools_dir;
-    let path = data::folder(tools).join(CALLS);
+    let path = world::folder(tools).join(CALLS);
     let Ok(source) = std::fs::read_to_string(&path) else {
         return Vec::new();
     };
@@ -123,7 +123,7 @@ pub fn check(engine: &Engine, files: &BTreeMap<&str, &ToolFile>) -> Vec<Diagnost
                 entity: engine
                     .world()
                     .ok()
-                    .and_then(|world| data::entity(tools, &world.data, &job.args)),
+                    .and_then(|world| world.entity(tools, &job.args)),
                 call: job.call,
                 modes: vec![job.mode],
                 more: BTreeSet::new(),
@@ -172,31 +172,18 @@ fn calls(
     let world = engine
         .world()
         .map_err(|_| at(1, "the world cannot be read".to_string()))?;
-    let program = world.program(source).map_err(|error| {
-        match error
-            .strip_prefix("line ")
-            .and_then(|rest| rest.split_once(": "))
-        {
-            Some((line, message)) => at(line.parse().unwrap_or(1), format!("jq: {message}")),
-            None => at(1, format!("jq: {error}")),
-        }
-    })?;
-    let input = world.input(
-        Input {
-            args: &Value::Object(serde_json::Map::new()),
-            state: world.seed(),
-            before: None,
-            now: engine.now().timestamp(),
-            stateful: engine.config().stateful,
-            random: 0,
-            forced: false,
-            when: None,
-        },
-        program.reads(),
-    );
-    let value = program
-        .run(input, Deadline::from_now())
-        .map_err(|error| at(1, format!("jq: {error}")))?;
+    let value = world
+        .run_on_seed(source, engine.now().timestamp(), engine.config().stateful)
+        .map_err(|error| match error {
+            SeedRun::Compile(error) => match error
+                .strip_prefix("line ")
+                .and_then(|rest| rest.split_once(": "))
+            {
+                Some((line, message)) => at(line.parse().unwrap_or(1), format!("jq: {message}")),
+                None => at(1, format!("jq: {error}")),
+            },
+            SeedRun::Run(error) => at(1, format!("jq: {error}")),
+        })?;
     let Value::Object(by_tool) = value else {
         return Err(at(
             1,

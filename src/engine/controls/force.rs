@@ -204,7 +204,7 @@ mod tests {
     use super::*;
     use crate::engine::controls::carried::CarriedFile;
     use crate::engine::controls::positions::Positions;
-    use crate::engine::world::clock::Setting;
+    use crate::engine::world::Setting;
     use crate::engine::{ClockFile, WorldStore};
 
     #[test]

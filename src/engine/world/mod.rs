@@ -1,22 +1,26 @@
 //! The data world: the data files a person edits (`data`), the jq programs that compute
 //! answers from them (`expr`) and what bounds them (`bounds`, `pool`), a run's state on disk
 //! (`store`) and a run's clock (`clock`). The engine holds a run's world as a [`RunWorld`]
-//! and reaches it through the names exported here: [`RunWorld::answer`] (`compute.rs`) is the
-//! one door a call of a file that uses the world goes through.
+//! and reaches it through the names exported here, never through the modules behind them (the
+//! tidy test `nothing_outside_the_world_names_its_inner_modules` holds it):
+//! [`RunWorld::answer`] (`compute.rs`) is the one door a call of a file that uses the world goes
+//! through, and a [`Generation`] answers for the world as read: whether a program compiles
+//! ([`Generation::compiles`]), a program's value on the seed state ([`Generation::run_on_seed`])
+//! and the data a call names ([`Generation::entity`]).
 //! docs/DATA_WORLD.md describes the world, docs/FORMAT.md the computed scenarios.
 
-pub(crate) mod answers;
-pub(crate) mod bounds;
-pub(crate) mod clock;
-pub(crate) mod compute;
-pub(crate) mod data;
-pub(crate) mod expr;
+mod answers;
+mod bounds;
+mod clock;
+mod compute;
+mod data;
+mod expr;
 mod locate;
-pub(crate) mod names;
+mod names;
 mod pool;
-pub(crate) mod run;
-pub(crate) mod store;
-pub mod watch;
+mod run;
+mod store;
+mod watch;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -26,13 +30,17 @@ use jaq_json::Val;
 use serde_json::Value;
 
 use crate::engine::toolfile::diagnostic::Diagnostic;
-pub use bounds::{Deadline, set_deadline};
-pub use clock::ClockFile;
+pub use answers::Computed;
+pub use bounds::set_deadline;
+pub use clock::{ClockFile, LATEST, Setting, parse_duration, tellable};
 pub use compute::{AnswerError, Programs, uses_world};
+pub use data::folder;
 pub use run::RunWorld;
 pub use store::WorldStore;
+pub use watch::WATCH_AFTER;
 
 use answers::Answers;
+use bounds::Deadline;
 use data::{Fingerprint, WorldData};
 use expr::Expr;
 use names::Reads;
@@ -55,7 +63,7 @@ type Compiled = Mutex<HashMap<String, Result<Arc<Expr>, String>>>;
 /// One reading of the world folder, with the programs compiled against its definitions.
 pub struct Generation {
     fingerprint: Fingerprint,
-    pub data: WorldData,
+    data: WorldData,
     /// `data` as jq sees it, made once per reading.
     data_val: Val,
     /// The programs compiled against `data`'s definitions, shared by the readings that found
@@ -73,9 +81,18 @@ impl std::fmt::Debug for Generation {
     }
 }
 
+/// Why [`Generation::run_on_seed`] gave no value.
+#[derive(Debug)]
+pub enum SeedRun {
+    /// The program does not compile: the error names its line (`line 3: …`) where it can.
+    Compile(String),
+    /// It failed or was stopped while running.
+    Run(String),
+}
+
 /// What a computed scenario's programs see as `.`.
 #[derive(Debug, Clone, Copy)]
-pub struct Input<'a> {
+struct Input<'a> {
     /// The arguments, defaults applied.
     pub args: &'a Value,
     /// The run's state: before the call for `when` and `update`, after `update` for the answer.
@@ -251,7 +268,7 @@ impl Generation {
     /// compiled once for all of them (start-up compiles every program of every tool file this
     /// way). When they do not compile together, each is compiled alone, so that each problem
     /// is its own program's, with its line.
-    pub fn compile_all<'a>(&self, sources: impl IntoIterator<Item = &'a str>) {
+    fn compile_all<'a>(&self, sources: impl IntoIterator<Item = &'a str>) {
         let mut programs = self.programs.lock().unwrap_or_else(|e| e.into_inner());
         let mut new: Vec<&str> = Vec::new();
         for source in sources {
@@ -278,7 +295,7 @@ impl Generation {
     }
 
     /// `source` compiled against this reading's definitions, once.
-    pub fn program(&self, source: &str) -> Result<Arc<Expr>, String> {
+    fn program(&self, source: &str) -> Result<Arc<Expr>, String> {
         let mut programs = self.programs.lock().unwrap_or_else(|e| e.into_inner());
         programs
             .entry(source.to_string())
@@ -291,15 +308,55 @@ impl Generation {
         &self.data.seed
     }
 
+    /// Every data file's value under its file stem, as programs see `.data`.
+    pub fn data(&self) -> &serde_json::Map<String, Value> {
+        &self.data.data
+    }
+
+    /// Whether `source` compiles against this reading's definitions; why not, with its line.
+    pub fn compiles(&self, source: &str) -> Result<(), String> {
+        self.program(source).map(|_| ())
+    }
+
+    /// `source`'s value on the seed state, with empty arguments, the clock at `now` (Unix
+    /// seconds), no call's random number and nothing forced: what the world's own programs
+    /// (its lint's calls) give.
+    pub fn run_on_seed(&self, source: &str, now: i64, stateful: bool) -> Result<Value, SeedRun> {
+        let program = self.program(source).map_err(SeedRun::Compile)?;
+        let input = self.input(
+            Input {
+                args: &Value::Object(serde_json::Map::new()),
+                state: self.seed(),
+                before: None,
+                now,
+                stateful,
+                random: 0,
+                forced: false,
+                when: None,
+            },
+            program.reads(),
+        );
+        program
+            .run(input, Deadline::from_now())
+            .map_err(|error| SeedRun::Run(error.to_string()))
+    }
+
+    /// The entity of the data that a call's `args` name, as a person finds it (its path, id,
+    /// name, and data file and line under the tools folder `tools`), for a failing program's
+    /// log line; `None` when no argument names one.
+    pub fn entity(&self, tools: &Path, args: &Value) -> Option<String> {
+        data::entity(tools, &self.data, args)
+    }
+
     /// The values this reading's programs gave, for the calls that would run them again.
-    pub fn answers(&self) -> &Answers {
+    fn answers(&self) -> &Answers {
         &self.answers
     }
 
     /// The document a program sees as `.`: `now`, `random`, `forced` and `when` only when the program
     /// names them (`names.rs`), so that its value is a function of what an [`answers::Key`]
     /// holds.
-    pub fn input(&self, input: Input<'_>, reads: Reads) -> Val {
+    fn input(&self, input: Input<'_>, reads: Reads) -> Val {
         let mut map = jaq_json::Map::default();
         let mut put = |key: &str, value: Val| {
             map.insert(Val::from(key.to_string()), value);

@@ -313,3 +313,48 @@ fn each_invariant_in_architecture_md_names_the_tests_that_hold_it() {
         found.join("\n")
     );
 }
+
+/// The data world's room (`src/engine/world/`): the modules inside it.
+const WORLD: [&str; 2] = ["engine", "world"];
+
+/// The world's inner module that `named`'s path walks through or names, if any: a path may
+/// name `engine::world`'s own items (its front door, re-exports included), not the modules
+/// behind it.
+fn world_inside<'s>(source: &'s Source, named: &source::Named) -> Option<&'s [String]> {
+    (1..=named.path.len()).find_map(|end| {
+        let Some(Target::Module(module)) = source.resolve(named.module, &named.path[..end]) else {
+            return None;
+        };
+        let path = source.modules[module].path.as_slice();
+        (path.len() > WORLD.len() && path.starts_with(&WORLD.map(str::to_owned))).then_some(path)
+    })
+}
+
+#[test]
+fn nothing_outside_the_world_names_its_inner_modules() {
+    let source = source();
+    let found: Vec<String> = source
+        .named
+        .iter()
+        .filter(|named| {
+            !source.modules[named.module]
+                .file
+                .starts_with("engine/world/")
+        })
+        .filter_map(|named| {
+            let inner = world_inside(source, named)?;
+            Some(format!(
+                "  {} names {} (inside {})",
+                source.modules[named.module].file,
+                named.path.join("::"),
+                inner.join("::")
+            ))
+        })
+        .collect();
+    assert!(
+        found.is_empty(),
+        "files outside src/engine/world/ that name the world's inner modules, not its front \
+         door (engine::world's own items):\n{}",
+        dedup(found).join("\n")
+    );
+}
