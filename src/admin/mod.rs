@@ -41,8 +41,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::engine::Runs;
-use crate::http::body::{BodyLimits, bound_bodies};
-use crate::http::guard::{HostGuard, guard_hosts};
+use crate::http::guard::{BodyLimits, HostGuard, bound_bodies, guard_hosts};
 use crate::http::{BindError, ConnectionLimits, bind, connections};
 
 pub use calls::{CallsAnswer, Cleared};

@@ -21,8 +21,7 @@ use tower::ServiceBuilder;
 
 use crate::admin::{self, Admin, MAX_BODY_BYTES, too_large, too_slow, writes};
 use crate::engine::{Engine, EngineConfig, ProjectLayout, Runs, catalog};
-use crate::http::body::{BodyLimits, bound_bodies};
-use crate::http::guard::{HostGuard, guard_hosts};
+use crate::http::guard::{BodyLimits, HostGuard, bound_bodies, guard_hosts};
 use crate::http::{ConnectionLimits, bind, connections, is_loopback, shutdown_signal};
 use crate::server::{ServerError, runtime};
 

@@ -6,7 +6,7 @@
 //! - a connection waiting for a request's headers (its first, or the next one on a kept-alive
 //!   connection) is closed after `header_timeout` (hyper's header read timer covers both);
 //! - a request body still incomplete after `body_timeout` is answered 408 and its connection
-//!   closed (`body::bound_bodies`);
+//!   closed (`guard::bound_bodies`);
 //! - at most `max_connections` are open at once (fewer when the file-descriptor limit would not
 //!   leave room for files and the journal). At the cap, a new connection displaces the open one
 //!   that has been idle longest, those that never completed a request first, so a flood of

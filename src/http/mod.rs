@@ -1,13 +1,12 @@
 //! The hardened HTTP listener that `serve` and `dashboard` share, with nothing of MCP in it:
-//! the accept loop and its caps (`connections`), the `Host` and `Origin` guard, body limits and
-//! the body deadline (`body`), a response body that holds a value while it is sent
+//! the accept loop and its caps (`connections`), its guards (`guard`: the `Host` and `Origin`
+//! guard, body limits and the body deadline), a response body that holds a value while it is sent
 //! (`guarded_body`), freed memory handed back, the shutdown signal, [`bind`], and the answers
 //! in Go's `http.Error` shape that the listener and the MCP routes refuse with (`plain`).
 //!
 //! It uses the engine's front door and nothing above it; `server/` and `dashboard/` stack its
 //! layers in request order.
 
-pub(crate) mod body;
 pub(crate) mod connections;
 pub(crate) mod guard;
 pub(crate) mod guarded_body;

@@ -21,8 +21,7 @@ use super::sse::Sse;
 use super::streamable::Streamable;
 use super::streams::Streams;
 use crate::engine::Engine;
-use crate::http::body::{BodyLimits, bound_bodies};
-use crate::http::guard::{HostGuard, guard_hosts};
+use crate::http::guard::{BodyLimits, HostGuard, bound_bodies, guard_hosts};
 use crate::http::plain;
 
 /// Request bodies above this are refused with 413, on every route.
