@@ -100,8 +100,7 @@ fn no_import_cycle_between_modules() {
 
 /// What a file under `src/engine/` may not name: the HTTP stack, the network and async
 /// (tokio), which belong to `http/` and `server/`; the command line (clap), `cli/`'s; and MCP's
-/// types — rmcp's, `server/`'s, and the `CallToolResult` bytes the Go SDK writes
-/// (`go::call_result`), which belong to `server/`.
+/// types — rmcp's and `server/`'s, where the `CallToolResult` bytes the Go SDK writes are made.
 fn foreign_to_the_engine(source: &Source, named: &source::Named) -> bool {
     let path: Vec<&str> = named.path.iter().map(String::as_str).collect();
     let external = matches!(
@@ -114,10 +113,7 @@ fn foreign_to_the_engine(source: &Source, named: &source::Named) -> bool {
     let internal = source
         .resolve(named.module, &named.path)
         .map(|target| source.modules[target.module()].path.as_slice())
-        .is_some_and(|module| {
-            matches!(module, [first, ..] if first == "server")
-                || module.starts_with(&["go".to_owned(), "call_result".to_owned()])
-        });
+        .is_some_and(|module| matches!(module, [first, ..] if first == "server"));
     external || internal
 }
 
