@@ -79,7 +79,7 @@ pub use world::clock::{
 pub use world_view::{ClockView, Listed, MadeBy, WorldView};
 
 use catalog::Catalog;
-use controls::run::RunControls;
+use controls::plan::RunControls;
 use journal::Journal;
 use toolfile::entropy::Entropy;
 use toolfile::template::RenderContext;
