@@ -6,7 +6,6 @@ mod ended;
 pub(crate) mod faults;
 mod jsonrpc;
 mod mcp;
-mod post_answer;
 mod profile;
 mod refusals;
 mod routes;
