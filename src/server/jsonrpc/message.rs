@@ -2,7 +2,14 @@
 //! envelope rules, the same refusals in the same words; params stay raw text until a method
 //! reads them. Written: `jsonrpc`, `id` (left out when there is none), then `result` or
 //! `error`, no spaces, Go's escaping.
+//!
+//! Lone UTF-16 surrogates in `\u` escapes are read as Go's decoder reads them: a high surrogate
+//! not followed by its low half, or a low one on its own, is U+FFFD. serde refuses such a
+//! string outright (JavaScript's `JSON.stringify` writes one for a cut-off emoji), so each is
+//! rewritten to `\ufffd` before serde reads the text ([`mend`]); the text keeps its length, and
+//! so do the places any later complaint names.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -95,7 +102,7 @@ fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<&'de Raw
 
 /// One message, as `jsonrpc2.DecodeMessage` reads it.
 pub(crate) fn decode(text: &[u8]) -> Result<Message, DecodeError> {
-    decode_mended(&super::surrogates::mend(text))
+    decode_mended(&mend(text))
 }
 
 /// [`decode`] of a text whose lone surrogates are mended already.
@@ -149,7 +156,7 @@ fn decode_mended(text: &[u8]) -> Result<Message, DecodeError> {
 /// A body's messages and whether it was a batch, as the SDK's `readBatch` reads them: an array
 /// is a batch (empty: refused), anything else one message.
 pub(crate) fn read_batch(body: &[u8]) -> Result<(Vec<Message>, bool), DecodeError> {
-    let body = super::surrogates::mend(body);
+    let body = mend(body);
     if let Ok(batch) = serde_json::from_slice::<Vec<&RawValue>>(&body) {
         if batch.is_empty() {
             return Err(DecodeError::EmptyBatch);
@@ -248,6 +255,43 @@ pub(crate) fn error_message(id: Option<&Id>, error: &RpcError) -> Vec<u8> {
     out
 }
 
+/// `text` with every lone surrogate escape replaced by `\ufffd`; borrowed when it has none.
+pub(crate) fn mend(text: &[u8]) -> Cow<'_, [u8]> {
+    let mut mended: Option<Vec<u8>> = None;
+    let mut at = 0;
+    while let Some(offset) = text[at..].iter().position(|&byte| byte == b'\\') {
+        at += offset;
+        let Some(unit) = escape(text, at) else {
+            // `\\`, `\"` and the like: skip the escaped character with the backslash.
+            at += 2;
+            continue;
+        };
+        if !is_surrogate(unit) {
+            at += 6;
+            continue;
+        }
+        let paired = (0xD800..0xDC00).contains(&unit)
+            && escape(text, at + 6).is_some_and(|low| (0xDC00..0xE000).contains(&low));
+        if paired {
+            at += 12;
+            continue;
+        }
+        mended.get_or_insert_with(|| text.to_vec())[at..at + 6].copy_from_slice(br"\ufffd");
+        at += 6;
+    }
+    mended.map_or(Cow::Borrowed(text), Cow::Owned)
+}
+
+/// The code unit of the `\uXXXX` escape at `at`, if there is one.
+fn escape(text: &[u8], at: usize) -> Option<u16> {
+    let hex = text.get(at..at + 6)?.strip_prefix(br"\u")?;
+    u16::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()
+}
+
+fn is_surrogate(unit: u16) -> bool {
+    (0xD800..0xE000).contains(&unit)
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -323,5 +367,24 @@ mod tests {
         for (got, want) in cases {
             assert_eq!(String::from_utf8(got).unwrap(), want);
         }
+    }
+
+    #[test]
+    fn lone_surrogates_become_the_replacement_character_and_pairs_stay() {
+        let cases = [
+            (r#""sushi \ud83d""#, r#""sushi \ufffd""#),
+            (r#""\ude00 x""#, r#""\ufffd x""#),
+            (r#""\ud83d\ude00""#, r#""\ud83d\ude00""#),
+            (r#""\ud83d\ud83d\ude00""#, r#""\ufffd\ud83d\ude00""#),
+            (r#""\ud83d\u0041""#, r#""\ufffd\u0041""#),
+            (r#""\\ud83d""#, r#""\\ud83d""#),
+            (r#""\\\ud83d""#, r#""\\\ufffd""#),
+            (r#""plain \u00e9 \n""#, r#""plain \u00e9 \n""#),
+            (r#""\ud83"#, r#""\ud83"#),
+        ];
+        for (text, want) in cases {
+            assert_eq!(mend(text.as_bytes()).as_ref(), want.as_bytes(), "{text}");
+        }
+        assert!(matches!(mend(br#""\ud83d\ude00""#), Cow::Borrowed(_)));
     }
 }

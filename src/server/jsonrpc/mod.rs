@@ -4,7 +4,6 @@
 pub(crate) mod codes;
 mod message;
 mod methods;
-mod surrogates;
 
 pub(crate) use codes::{
     INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, RESOURCE_NOT_FOUND, UNCODED,
