@@ -41,9 +41,8 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::engine::Runs;
-use crate::http::body::{BodyLimits, bound_bodies};
-use crate::http::guard::{HostGuard, guard_hosts};
-use crate::http::{BindError, ConnectionLimits, bind, connections};
+use crate::http::listener::{self, BodyLimits, HostGuard, bound_bodies, guard_hosts};
+use crate::http::{BindError, ConnectionLimits, bind};
 
 pub use calls::{CallsAnswer, Cleared};
 pub use clock::{ClockAnswer, ClockMove, clock_now, move_clock};
@@ -281,7 +280,7 @@ pub async fn start(runs: Arc<Runs>, options: AdminOptions) -> Result<RunningAdmi
     let shutdown = CancellationToken::new();
     let admin = Admin::new(runs, options.max_streams, shutdown.clone());
     let router = app(admin, &options);
-    let task = tokio::spawn(connections::serve(
+    let task = tokio::spawn(listener::serve(
         listener,
         router,
         options.connections,

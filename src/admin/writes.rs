@@ -1,5 +1,5 @@
 //! The API's write rule, on top of the `Host`/`Origin` check it shares with `serve`
-//! ([`crate::http::guard`]): a request that changes anything must declare a JSON body. A
+//! ([`crate::http::listener`]): a request that changes anything must declare a JSON body. A
 //! page on another site can send a cross-site form post or a "simple" `fetch` without asking,
 //! but never one with `Content-Type: application/json`: the browser first asks with a CORS
 //! preflight, which neither the admin listener nor the dashboard ever grants.

@@ -21,9 +21,8 @@ use tower::ServiceBuilder;
 
 use crate::admin::{self, Admin, MAX_BODY_BYTES, too_large, too_slow, writes};
 use crate::engine::{Engine, EngineConfig, ProjectLayout, Runs, catalog};
-use crate::http::body::{BodyLimits, bound_bodies};
-use crate::http::guard::{HostGuard, guard_hosts};
-use crate::http::{ConnectionLimits, bind, connections, is_loopback, shutdown_signal};
+use crate::http::listener::{self, BodyLimits, HostGuard, bound_bodies, guard_hosts};
+use crate::http::{ConnectionLimits, bind, is_loopback, shutdown_signal};
 use crate::server::{ServerError, runtime};
 
 /// How long a shutdown waits for connections to finish their requests before it drops them.
@@ -188,7 +187,7 @@ pub async fn start(
     let shutdown = CancellationToken::new();
     let router = app(engine, &options, shutdown.clone());
     let signal = shutdown.clone();
-    let task = tokio::spawn(connections::serve(
+    let task = tokio::spawn(listener::serve(
         listener,
         router,
         options.connections,

@@ -62,7 +62,7 @@ pub use run_name::{RunName, RunNameError};
 pub use runs::{DEFAULT_MAX_RUNS, Runs};
 pub use safe_read::{read_limited, regular_or_absent};
 pub use select::arguments;
-pub use select::matcher::matches;
+pub use select::selection::matches;
 pub use toolfile::diagnostic::{Diagnostic, Diagnostics};
 pub use toolfile::scenario_kind;
 pub use toolfile::template::{RenderError, Template};
@@ -77,7 +77,7 @@ pub use world::{
 pub use world_view::{ClockView, Listed, MadeBy, WorldView};
 
 use catalog::Catalog;
-use controls::run::RunControls;
+use controls::plan::RunControls;
 use journal::Journal;
 use toolfile::entropy::Entropy;
 use toolfile::template::RenderContext;

@@ -1,24 +1,21 @@
 //! The hardened HTTP listener that `serve` and `dashboard` share, with nothing of MCP in it:
-//! the accept loop and its caps (`connections`), the `Host` and `Origin` guard, body limits and
-//! the body deadline (`body`), a response body that holds a value while it is sent
+//! the accept loop and its caps and the guards in front of the routes (`listener`: the `Host`
+//! and `Origin` guard, body limits and the body deadline), a response body that holds a value while it is sent
 //! (`guarded_body`), freed memory handed back, the shutdown signal, [`bind`], and the answers
 //! in Go's `http.Error` shape that the listener and the MCP routes refuse with (`plain`).
 //!
 //! It uses the engine's front door and nothing above it; `server/` and `dashboard/` stack its
 //! layers in request order.
 
-pub(crate) mod body;
-pub(crate) mod connections;
-pub(crate) mod guard;
 pub(crate) mod guarded_body;
+pub(crate) mod listener;
 pub(crate) mod memory;
 pub(crate) mod plain;
 mod shutdown_signal;
 
 use tokio::net::TcpListener;
 
-pub use connections::ConnectionLimits;
-pub use guard::is_loopback;
+pub use listener::{ConnectionLimits, is_loopback};
 pub use shutdown_signal::shutdown_signal;
 
 /// Why an address could not be listened on.

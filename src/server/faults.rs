@@ -108,5 +108,5 @@ fn broken_stream() -> Response {
             "connection reset",
         ))
     });
-    super::post_answer::stream(body.boxed(), None)
+    super::sessions::stream(body.boxed(), None)
 }

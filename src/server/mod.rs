@@ -6,7 +6,6 @@ mod ended;
 pub(crate) mod faults;
 mod jsonrpc;
 mod mcp;
-mod post_answer;
 mod profile;
 mod refusals;
 mod routes;
@@ -30,7 +29,7 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use crate::engine::{Engine, Origin};
-use crate::http::{BindError, ConnectionLimits, bind, connections, memory};
+use crate::http::{BindError, ConnectionLimits, bind, listener, memory};
 // Go's `http.Error`, in which the transports answer, as `super::plain`.
 use crate::http::plain;
 use mcp::InFlight;
@@ -234,7 +233,7 @@ pub async fn start_http(
     // and soon after any session ends.
     memory::spawn_trimmer(options.session_idle, table.ended(), sessions.clone());
     let accept = CancellationToken::new();
-    let task = tokio::spawn(connections::serve(
+    let task = tokio::spawn(listener::serve(
         listener,
         router,
         options.connections,

@@ -9,7 +9,7 @@ use axum::http::header;
 use axum::middleware::Next;
 use axum::response::Response;
 
-use super::post_answer::SESSION_ID;
+use super::sessions::SESSION_ID;
 
 /// A refusal's body is read up to this many bytes for its reason (refusals are short).
 const REASON_BYTES: usize = 64 * 1024;

@@ -21,8 +21,7 @@ use super::sse::Sse;
 use super::streamable::Streamable;
 use super::streams::Streams;
 use crate::engine::Engine;
-use crate::http::body::{BodyLimits, bound_bodies};
-use crate::http::guard::{HostGuard, guard_hosts};
+use crate::http::listener::{BodyLimits, HostGuard, bound_bodies, guard_hosts};
 use crate::http::plain;
 
 /// Request bodies above this are refused with 413, on every route.
@@ -47,7 +46,7 @@ impl AppState {
         Self {
             mcp: Arc::new(Mcp::new(engine, options)),
             sessions: Sessions::new(options.max_sessions, options.session_idle, shutdown.clone()),
-            streams: Streams::new(crate::http::connections::fitting_cap(
+            streams: Streams::new(crate::http::listener::fitting_cap(
                 options.connections.max_connections,
             )),
             guard: Arc::new(HostGuard::new(&options.allowed_hosts).without_origin_check()),

@@ -193,7 +193,7 @@ pub(crate) fn error_status(version: &str, message: &[u8]) -> Option<StatusCode> 
 pub(crate) fn json_answer(status: StatusCode, message: Vec<u8>) -> Response {
     let mut response = Response::new(Body::from(message));
     *response.status_mut() = status;
-    super::post_answer::stream_headers(&mut response, "application/json");
+    super::sessions::stream_headers(&mut response, "application/json");
     response
 }
 

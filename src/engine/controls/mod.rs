@@ -9,5 +9,4 @@ pub mod force;
 pub mod overrides;
 pub(super) mod plan;
 pub(super) mod positions;
-pub(super) mod run;
 pub(super) mod words;

@@ -1,15 +1,14 @@
 //! The out-of-band overrides file (SPEC §6): `{ "<tool>": <entry> }`, read on every call,
 //! written atomically by the CLI so that a server never reads half a file. What each entry
-//! means is [`super::entries`]'s business; this module reads and writes the file.
+//! means is [`super::entries`]'s business; this module reads and writes the file, and the
+//! server's reader of it ([`super::plan::OverridesReader`]) parses it with [`parse`].
 
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
 
-use super::entries::{Control, Controls, Overrides};
+use super::entries::{Control, Overrides};
 use crate::engine::file_lock::FileLock;
 use crate::engine::safe_read;
-use crate::engine::stamp::Stamp;
 use crate::engine::{atomic_file, line_ends};
 
 #[derive(Debug, thiserror::Error)]
@@ -37,7 +36,7 @@ pub fn parse(bytes: &[u8]) -> Option<Overrides> {
 
 /// Whether the file's bytes hold nothing (white space, a byte-order mark): no overrides, not
 /// an invalid file.
-fn is_blank(bytes: &[u8]) -> bool {
+pub(super) fn is_blank(bytes: &[u8]) -> bool {
     line_ends::without_bom(bytes)
         .iter()
         .all(u8::is_ascii_whitespace)
@@ -154,74 +153,6 @@ pub fn clear(path: &Path) -> Result<(), OverridesError> {
     write(path, &Overrides::new())
 }
 
-/// Reads the file again only when its stamp says it may have changed, and parses it again only
-/// when its bytes changed; each change's
-/// problems are logged once.
-#[derive(Debug)]
-pub struct OverridesReader {
-    path: PathBuf,
-    /// The bytes last read, what they ask for, and the file's stamp at that read.
-    last: Mutex<(Vec<u8>, Arc<Controls>, Option<Stamp>)>,
-}
-
-impl OverridesReader {
-    pub fn new(path: PathBuf) -> Self {
-        Self {
-            path,
-            last: Mutex::new((Vec::new(), Arc::default(), None)),
-        }
-    }
-
-    /// What the file asks for now: read again only when its stamp says it may have changed.
-    pub fn controls(&self) -> Arc<Controls> {
-        let look = Stamp::look(&self.path);
-        let stamp = look.as_ref().ok().copied().flatten();
-        {
-            let last = self.lock();
-            if stamp.is_some_and(|stamp| stamp.vouches_for(last.2.as_ref())) {
-                return Arc::clone(&last.1);
-            }
-        }
-        // No file is no overrides: a missing file is not opened again to learn that.
-        let absent = look.is_err_and(|error| error.kind() == io::ErrorKind::NotFound);
-        let bytes = if absent {
-            Vec::new()
-        } else {
-            read_bytes(&self.path).unwrap_or_else(|error| {
-                if error.kind() != io::ErrorKind::NotFound {
-                    tracing::warn!(path = %self.path.display(), "cannot read the overrides file, ignoring it: {error}");
-                }
-                Vec::new()
-            })
-        };
-        let mut last = self.lock();
-        if last.0 != bytes {
-            let controls = match parse(&bytes) {
-                Some(overrides) => Controls::from_overrides(&overrides),
-                None => {
-                    if !is_blank(&bytes) {
-                        tracing::warn!(path = %self.path.display(), "overrides file is not a JSON object: ignoring it");
-                    }
-                    Controls::default()
-                }
-            };
-            for problem in &controls.problems {
-                tracing::warn!(path = %self.path.display(), "{problem}");
-            }
-            last.0 = bytes;
-            last.1 = Arc::new(controls);
-        }
-        last.2 = stamp;
-        Arc::clone(&last.1)
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, (Vec<u8>, Arc<Controls>, Option<Stamp>)> {
-        self.last
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -240,48 +171,5 @@ mod tests {
         for (text, valid) in cases {
             assert_eq!(parse(text.as_bytes()).is_some(), valid, "{text}");
         }
-    }
-
-    #[test]
-    fn write_then_read_and_reader_sees_edits() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("nested/overrides.json");
-        let reader = OverridesReader::new(path.clone());
-        let forced = |reader: &OverridesReader| {
-            reader
-                .controls()
-                .tool("t")
-                .and_then(|entry| entry.control.each.scenario.clone())
-        };
-        assert_eq!(forced(&reader), None);
-        set_entry(&path, "t", Some(&Control::scenario("one"))).unwrap();
-        assert_eq!(forced(&reader).as_deref(), Some("one"));
-        assert_eq!(read_strict(&path).unwrap()["t"], "one", "SPEC §6's form");
-        set_entry(&path, "t", Some(&Control::scenario("two"))).unwrap();
-        assert_eq!(forced(&reader).as_deref(), Some("two"));
-        set_entry(&path, "t", None).unwrap();
-        assert_eq!(forced(&reader), None);
-        set_entry(&path, "t", Some(&Control::scenario("three"))).unwrap();
-        assert_eq!(forced(&reader).as_deref(), Some("three"));
-        std::fs::remove_file(&path).unwrap();
-        assert_eq!(
-            forced(&reader),
-            None,
-            "a file that is gone asks for nothing"
-        );
-        set_entry(&path, "t", Some(&Control::scenario("four"))).unwrap();
-        assert_eq!(forced(&reader).as_deref(), Some("four"));
-        std::fs::write(&path, "not json").unwrap();
-        assert_eq!(forced(&reader), None);
-        assert!(matches!(
-            read_strict(&path),
-            Err(OverridesError::Invalid { .. })
-        ));
-        let left: Vec<String> = std::fs::read_dir(path.parent().unwrap())
-            .unwrap()
-            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|name| name.ends_with(".tmp"))
-            .collect();
-        assert!(left.is_empty(), "no temp file left: {left:?}");
     }
 }

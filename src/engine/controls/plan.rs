@@ -1,12 +1,142 @@
-//! One call's plan, drawn from the overrides file: the scenario it answers with, the step of
-//! a sequence it is, how long it waits and the fault that fires instead of an answer.
+//! Each call's plan, drawn from the run's overrides file: the scenario it answers with, the
+//! step of a sequence it is, how long it waits and the fault that fires instead of an answer.
+//! [`RunControls`] holds what a run's plans are drawn from, and [`RunControls::plan`] draws
+//! each: the overrides file as the server reads it ([`OverridesReader`], read again only when
+//! its stamp says it may have changed), then [`plan`]. A tool that no entry applies to is
+//! planned from the file's cached controls alone.
 
+use std::io;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rand::RngExt;
 
+use super::carried::CarriedFile;
 use super::entries::{Controls, Fault, Step};
+use super::overrides::{is_blank, parse, read_bytes};
 use super::positions::{Place, Positions};
+use crate::engine::run_files::RunFiles;
+use crate::engine::stamp::Stamp;
+
+/// A run's controls as the engine holds them: the reader of its overrides file, where each
+/// session stands in each tool's story, the draws of its rates and what ended stdio servers
+/// left for their clients.
+#[derive(Debug)]
+pub struct RunControls {
+    overrides: OverridesReader,
+    positions: Positions,
+    /// What ended stdio servers left for their clients' next process.
+    carried: CarriedFile,
+    dice: PlanDraws,
+}
+
+impl RunControls {
+    /// The controls of the run whose files are `files`, their draws from `seed` (`--seed`).
+    pub fn new(files: &RunFiles, seed: Option<u64>) -> Self {
+        Self {
+            overrides: OverridesReader::new(files.overrides().to_path_buf()),
+            positions: Positions::default(),
+            carried: CarriedFile::of(files),
+            dice: PlanDraws::new(seed),
+        }
+    }
+
+    /// The plan for the next call of `tool` in `session` of `client`, from the overrides file
+    /// as it is now (see [`crate::engine::Engine::plan_for`]).
+    pub fn plan(&self, tool: &str, session: Option<&str>, client: Option<&str>) -> Plan {
+        if let (None, Some(client)) = (session, client) {
+            self.carried.bring(client, &self.positions);
+        }
+        plan(
+            &self.overrides.controls(),
+            tool,
+            (session, client),
+            &self.positions,
+            &self.dice,
+        )
+    }
+
+    /// The places of the session-less session of `client`, left in the carried file for its
+    /// next process. Blocks on the file.
+    pub fn carry_over(&self, client: &str) {
+        let places = self.positions.leave(None);
+        self.carried.leave(client, &places);
+    }
+
+    /// Where each session stands in each tool's controls.
+    pub fn positions(&self) -> &Positions {
+        &self.positions
+    }
+}
+
+/// The overrides file as the server reads it: read again only when its stamp says it may have
+/// changed, and parsed again only when its bytes changed; each change's problems are logged
+/// once.
+#[derive(Debug)]
+pub struct OverridesReader {
+    path: PathBuf,
+    /// The bytes last read, what they ask for, and the file's stamp at that read.
+    last: Mutex<(Vec<u8>, Arc<Controls>, Option<Stamp>)>,
+}
+
+impl OverridesReader {
+    pub fn new(path: PathBuf) -> Self {
+        Self {
+            path,
+            last: Mutex::new((Vec::new(), Arc::default(), None)),
+        }
+    }
+
+    /// What the file asks for now: read again only when its stamp says it may have changed.
+    pub fn controls(&self) -> Arc<Controls> {
+        let look = Stamp::look(&self.path);
+        let stamp = look.as_ref().ok().copied().flatten();
+        {
+            let last = self.lock();
+            if stamp.is_some_and(|stamp| stamp.vouches_for(last.2.as_ref())) {
+                return Arc::clone(&last.1);
+            }
+        }
+        // No file is no overrides: a missing file is not opened again to learn that.
+        let absent = look.is_err_and(|error| error.kind() == io::ErrorKind::NotFound);
+        let bytes = if absent {
+            Vec::new()
+        } else {
+            read_bytes(&self.path).unwrap_or_else(|error| {
+                if error.kind() != io::ErrorKind::NotFound {
+                    tracing::warn!(path = %self.path.display(), "cannot read the overrides file, ignoring it: {error}");
+                }
+                Vec::new()
+            })
+        };
+        let mut last = self.lock();
+        if last.0 != bytes {
+            let controls = match parse(&bytes) {
+                Some(overrides) => Controls::from_overrides(&overrides),
+                None => {
+                    if !is_blank(&bytes) {
+                        tracing::warn!(path = %self.path.display(), "overrides file is not a JSON object: ignoring it");
+                    }
+                    Controls::default()
+                }
+            };
+            for problem in &controls.problems {
+                tracing::warn!(path = %self.path.display(), "{problem}");
+            }
+            last.0 = bytes;
+            last.1 = Arc::new(controls);
+        }
+        last.2 = stamp;
+        Arc::clone(&last.1)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, (Vec<u8>, Arc<Controls>, Option<Stamp>)> {
+        self.last
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
 
 /// What the controls ask of one call. The default is a plain call: normal selection, no wait.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -131,7 +261,8 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::engine::controls::entries::Overrides;
+    use crate::engine::controls::entries::{Control, Overrides};
+    use crate::engine::controls::overrides::{OverridesError, read_strict, set_entry};
 
     fn controls(file: serde_json::Value) -> Controls {
         let overrides: Overrides = serde_json::from_value(file).unwrap();
@@ -200,5 +331,48 @@ mod tests {
         );
         let distinct: std::collections::HashSet<_> = first.iter().map(|p| p.delay).collect();
         assert!(distinct.len() > 50, "drawn across the range");
+    }
+
+    #[test]
+    fn write_then_read_and_reader_sees_edits() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nested/overrides.json");
+        let reader = OverridesReader::new(path.clone());
+        let forced = |reader: &OverridesReader| {
+            reader
+                .controls()
+                .tool("t")
+                .and_then(|entry| entry.control.each.scenario.clone())
+        };
+        assert_eq!(forced(&reader), None);
+        set_entry(&path, "t", Some(&Control::scenario("one"))).unwrap();
+        assert_eq!(forced(&reader).as_deref(), Some("one"));
+        assert_eq!(read_strict(&path).unwrap()["t"], "one", "SPEC §6's form");
+        set_entry(&path, "t", Some(&Control::scenario("two"))).unwrap();
+        assert_eq!(forced(&reader).as_deref(), Some("two"));
+        set_entry(&path, "t", None).unwrap();
+        assert_eq!(forced(&reader), None);
+        set_entry(&path, "t", Some(&Control::scenario("three"))).unwrap();
+        assert_eq!(forced(&reader).as_deref(), Some("three"));
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(
+            forced(&reader),
+            None,
+            "a file that is gone asks for nothing"
+        );
+        set_entry(&path, "t", Some(&Control::scenario("four"))).unwrap();
+        assert_eq!(forced(&reader).as_deref(), Some("four"));
+        std::fs::write(&path, "not json").unwrap();
+        assert_eq!(forced(&reader), None);
+        assert!(matches!(
+            read_strict(&path),
+            Err(OverridesError::Invalid { .. })
+        ));
+        let left: Vec<String> = std::fs::read_dir(path.parent().unwrap())
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| name.ends_with(".tmp"))
+            .collect();
+        assert!(left.is_empty(), "no temp file left: {left:?}");
     }
 }

@@ -2,14 +2,12 @@
 //! watching it grow.
 
 pub(super) mod file;
-mod open_files;
 pub(super) mod read;
 mod watch;
 pub(super) mod write;
 
 pub use super::clip::clip;
-pub use file::{JournalStatus, rotated_path};
-pub use open_files::{cap as open_journals_cap, descriptor_limit};
+pub use file::{JournalStatus, cap as open_journals_cap, descriptor_limit, rotated_path};
 pub use read::{Follower, Recent, clear, complete_end, last_lines, parse, parse_gap, recent};
 pub use watch::JournalWatch;
 pub use write::{Entry, Gap, Journal, read};

@@ -2,5 +2,4 @@
 //! production sees them, defaults applied and failures worded as the Go SDK words them.
 
 pub mod arguments;
-pub(super) mod matcher;
 pub(super) mod selection;

@@ -1,10 +1,22 @@
-//! Reading JSON-RPC messages as the Go SDK's `jsonrpc2` decodes them: the same envelope rules,
-//! the same refusals in the same words. Params stay raw text until a method reads them.
+//! JSON-RPC messages as the Go SDK's `jsonrpc2` reads and writes them. Read: the same
+//! envelope rules, the same refusals in the same words; params stay raw text until a method
+//! reads them. Written: `jsonrpc`, `id` (left out when there is none), then `result` or
+//! `error`, no spaces, Go's escaping.
+//!
+//! Lone UTF-16 surrogates in `\u` escapes are read as Go's decoder reads them: a high surrogate
+//! not followed by its low half, or a low one on its own, is U+FFFD. serde refuses such a
+//! string outright (JavaScript's `JSON.stringify` writes one for a cut-off emoji), so each is
+//! rewritten to `\ufffd` before serde reads the text ([`mend`]); the text keeps its length, and
+//! so do the places any later complaint names.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
 use serde_json::value::RawValue;
+
+use crate::go::json::{self as go_json, Escaping};
 
 /// A request id: Go's decoder keeps numbers as whole numbers (a fraction is cut off) and
 /// strings as they are.
@@ -90,7 +102,7 @@ fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<&'de Raw
 
 /// One message, as `jsonrpc2.DecodeMessage` reads it.
 pub(crate) fn decode(text: &[u8]) -> Result<Message, DecodeError> {
-    decode_mended(&super::surrogates::mend(text))
+    decode_mended(&mend(text))
 }
 
 /// [`decode`] of a text whose lone surrogates are mended already.
@@ -144,7 +156,7 @@ fn decode_mended(text: &[u8]) -> Result<Message, DecodeError> {
 /// A body's messages and whether it was a batch, as the SDK's `readBatch` reads them: an array
 /// is a batch (empty: refused), anything else one message.
 pub(crate) fn read_batch(body: &[u8]) -> Result<(Vec<Message>, bool), DecodeError> {
-    let body = super::surrogates::mend(body);
+    let body = mend(body);
     if let Ok(batch) = serde_json::from_slice::<Vec<&RawValue>>(&body) {
         if batch.is_empty() {
             return Err(DecodeError::EmptyBatch);
@@ -196,8 +208,94 @@ fn syntax(text: &[u8], error: &serde_json::Error) -> String {
     format!("json: cannot unmarshal {kind} into Go value of type jsonrpc2.wireCombined")
 }
 
+/// A JSON-RPC error as the SDK sends it: `data` left out when empty.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub(crate) struct RpcError {
+    pub(crate) code: i64,
+    pub(crate) message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) data: Option<Value>,
+}
+
+impl RpcError {
+    pub(crate) fn new(code: i64, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+            data: None,
+        }
+    }
+}
+
+fn head(id: Option<&Id>, capacity: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(capacity + 48);
+    out.extend_from_slice(br#"{"jsonrpc":"2.0""#);
+    if let Some(id) = id {
+        out.extend_from_slice(br#","id":"#);
+        go_json::write(&mut out, id, Escaping::Envelope);
+    }
+    out
+}
+
+/// The answer to `id` whose result is `result`, already JSON as Go writes it.
+pub(crate) fn result_message(id: &Id, result: &[u8]) -> Vec<u8> {
+    let mut out = head(Some(id), result.len());
+    out.extend_from_slice(br#","result":"#);
+    out.extend_from_slice(result);
+    out.push(b'}');
+    out
+}
+
+/// The error answer to `id`.
+pub(crate) fn error_message(id: Option<&Id>, error: &RpcError) -> Vec<u8> {
+    let mut out = head(id, error.message.len() + 32);
+    out.extend_from_slice(br#","error":"#);
+    go_json::write(&mut out, error, Escaping::Envelope);
+    out.push(b'}');
+    out
+}
+
+/// `text` with every lone surrogate escape replaced by `\ufffd`; borrowed when it has none.
+pub(crate) fn mend(text: &[u8]) -> Cow<'_, [u8]> {
+    let mut mended: Option<Vec<u8>> = None;
+    let mut at = 0;
+    while let Some(offset) = text[at..].iter().position(|&byte| byte == b'\\') {
+        at += offset;
+        let Some(unit) = escape(text, at) else {
+            // `\\`, `\"` and the like: skip the escaped character with the backslash.
+            at += 2;
+            continue;
+        };
+        if !is_surrogate(unit) {
+            at += 6;
+            continue;
+        }
+        let paired = (0xD800..0xDC00).contains(&unit)
+            && escape(text, at + 6).is_some_and(|low| (0xDC00..0xE000).contains(&low));
+        if paired {
+            at += 12;
+            continue;
+        }
+        mended.get_or_insert_with(|| text.to_vec())[at..at + 6].copy_from_slice(br"\ufffd");
+        at += 6;
+    }
+    mended.map_or(Cow::Borrowed(text), Cow::Owned)
+}
+
+/// The code unit of the `\uXXXX` escape at `at`, if there is one.
+fn escape(text: &[u8], at: usize) -> Option<u16> {
+    let hex = text.get(at..at + 6)?.strip_prefix(br"\u")?;
+    u16::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()
+}
+
+fn is_surrogate(unit: u16) -> bool {
+    (0xD800..0xE000).contains(&unit)
+}
+
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     #[test]
@@ -238,5 +336,55 @@ mod tests {
         assert_eq!((second.id.as_ref(), second.params.is_none()), (None, true));
         let (messages, batch) = read_batch(br#"{"jsonrpc":"2.0","id":"a","result":{}}"#).unwrap();
         assert!(!batch && matches!(messages[..], [Message::Response]));
+    }
+
+    #[test]
+    fn answers_are_encoded_as_the_sdk_encodes_them() {
+        let cases = [
+            (
+                result_message(&Id::Number(10), b"{}"),
+                r#"{"jsonrpc":"2.0","id":10,"result":{}}"#,
+            ),
+            (
+                error_message(
+                    Some(&Id::Number(15)),
+                    &RpcError {
+                        code: -32002,
+                        message: "Resource not found".into(),
+                        data: Some(json!({"uri": "ui://nope"})),
+                    },
+                ),
+                r#"{"jsonrpc":"2.0","id":15,"error":{"code":-32002,"message":"Resource not found","data":{"uri":"ui://nope"}}}"#,
+            ),
+            (
+                error_message(
+                    Some(&Id::Text("a".into())),
+                    &RpcError::new(0, "method \"x\" <is> invalid"),
+                ),
+                r#"{"jsonrpc":"2.0","id":"a","error":{"code":0,"message":"method \"x\" <is> invalid"}}"#,
+            ),
+        ];
+        for (got, want) in cases {
+            assert_eq!(String::from_utf8(got).unwrap(), want);
+        }
+    }
+
+    #[test]
+    fn lone_surrogates_become_the_replacement_character_and_pairs_stay() {
+        let cases = [
+            (r#""sushi \ud83d""#, r#""sushi \ufffd""#),
+            (r#""\ude00 x""#, r#""\ufffd x""#),
+            (r#""\ud83d\ude00""#, r#""\ud83d\ude00""#),
+            (r#""\ud83d\ud83d\ude00""#, r#""\ufffd\ud83d\ude00""#),
+            (r#""\ud83d\u0041""#, r#""\ufffd\u0041""#),
+            (r#""\\ud83d""#, r#""\\ud83d""#),
+            (r#""\\\ud83d""#, r#""\\\ufffd""#),
+            (r#""plain \u00e9 \n""#, r#""plain \u00e9 \n""#),
+            (r#""\ud83"#, r#""\ud83"#),
+        ];
+        for (text, want) in cases {
+            assert_eq!(mend(text.as_bytes()).as_ref(), want.as_bytes(), "{text}");
+        }
+        assert!(matches!(mend(br#""\ud83d\ude00""#), Cow::Borrowed(_)));
     }
 }

@@ -2,8 +2,7 @@
 //! does not know, an id where none belongs (or none where one does), `params` left out.
 
 use super::codes::{INVALID_REQUEST, METHOD_NOT_FOUND, UNCODED};
-use super::message::Request;
-use super::response::RpcError;
+use super::message::{Request, RpcError};
 use crate::server::WireProfile;
 
 /// A method the server answers, as the SDK's table names it.

@@ -4,12 +4,11 @@
 pub(crate) mod codes;
 mod message;
 mod methods;
-mod response;
-mod surrogates;
 
 pub(crate) use codes::{
     INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, RESOURCE_NOT_FOUND, UNCODED,
 };
-pub(crate) use message::{Id, Message, Request, decode, kind, read_batch};
+pub(crate) use message::{
+    Id, Message, Request, RpcError, decode, error_message, kind, read_batch, result_message,
+};
 pub(crate) use methods::{Method, Refusal, check};
-pub(crate) use response::{RpcError, error_message, result_message};

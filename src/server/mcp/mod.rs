@@ -2,7 +2,6 @@
 //! table of methods, the tool list and widget, and `tools/call` through the engine.
 
 mod calls;
-mod in_flight;
 pub(crate) mod per_request;
 pub(crate) mod refusal;
 mod results;
@@ -15,8 +14,7 @@ use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
-pub(crate) use calls::{PlannedCall, ToolCall};
-pub(crate) use in_flight::InFlight;
+pub(crate) use calls::{InFlight, PlannedCall, ToolCall};
 pub(crate) use results::{DEFAULT_HEADER_VERSION, result_json};
 pub use results::{advertised, advertised_as, rewritten_fields};
 pub(crate) use session::Session;

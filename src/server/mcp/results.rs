@@ -5,15 +5,14 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::shapes::{
-    Annotations, DiscoverResult, Implementation, InitializeResult, PUBLIC_UNCACHED, PlainHint,
-    ServerCapabilities, TOOL_FIELDS, Tool, ToolAnnotations,
+    Annotations, CallToolResult, DiscoverResult, Implementation, InitializeResult, PUBLIC_UNCACHED,
+    PlainHint, ServerCapabilities, TOOL_FIELDS, TextContent, Tool, ToolAnnotations,
 };
 use crate::engine::{CallOutput, Computed, JsonShape};
-use crate::go;
-use crate::go::call_result::Content;
 use crate::go::json::{self as go_json, Escaping};
 use crate::server::WireProfile;
 
@@ -195,7 +194,43 @@ pub(crate) fn tools_list(tools: &[Map<String, Value>]) -> Vec<u8> {
 
 /// A call's result as the SDK writes a typed handler's.
 fn call_result(output: &CallOutput) -> Vec<u8> {
-    go::call_result::write(&output.text, content(output), output.is_error)
+    call_tool_result(&output.text, content(output), output.is_error)
+}
+
+/// What a tool's text is, which decides how the SDK writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Content {
+    /// A message, sent as it is (an error's words).
+    Text,
+    /// A value's JSON that is not an object: marshalled, so HTML escaped.
+    Json,
+    /// An object's JSON: marshalled, and sent again as `structuredContent`.
+    JsonObject,
+}
+
+/// The bytes of a `CallToolResult` with one `TextContent`. A value's text is its JSON as
+/// `json.Marshal` writes it (HTML escaped), and the text item is itself marshalled so, as the
+/// SDK's `TextContent` is.
+fn call_tool_result(text: &str, content: Content, is_error: bool) -> Vec<u8> {
+    let text = match content {
+        Content::Text => std::borrow::Cow::Borrowed(text),
+        Content::Json | Content::JsonObject => go_json::html_escaped(text),
+    };
+    let structured = match content {
+        Content::JsonObject => serde_json::from_str::<&RawValue>(&text).ok(),
+        Content::Text | Content::Json => None,
+    };
+    let result = CallToolResult {
+        content: [TextContent {
+            kind: "text",
+            text: &text,
+        }],
+        structured_content: structured,
+        is_error,
+    };
+    let mut out = Vec::with_capacity(2 * text.len() + 96);
+    go_json::write(&mut out, &result, Escaping::Html);
+    out
 }
 
 /// What an answer's text is, as the SDK writes a result of it.
@@ -210,7 +245,7 @@ fn content(output: &CallOutput) -> Content {
 /// The MCP result a client reads for an answer, as data: what `careem-mcp call` and the
 /// dashboard show.
 pub(crate) fn result_json(output: &CallOutput) -> Value {
-    go::call_result::to_value(&output.text, content(output), output.is_error)
+    serde_json::from_slice(&call_result(output)).unwrap_or(Value::Null)
 }
 
 /// How many kept values' results are kept; one more lets them all go, as the world lets its
@@ -285,7 +320,7 @@ pub(crate) fn internal_error_result() -> Vec<u8> {
 
 /// A result with `isError` and `text` as its one text item, as the SDK's `SetError` writes it.
 pub(crate) fn error_result(text: &str) -> Vec<u8> {
-    go::call_result::write(text, Content::Text, true)
+    call_tool_result(text, Content::Text, true)
 }
 
 #[cfg(test)]

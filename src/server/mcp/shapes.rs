@@ -1,12 +1,12 @@
 //! The Go SDK's result structs (`mcp/protocol.go`) that careem-mcp writes, as serde structs:
 //! fields in Go's declaration order, which is the order `encoding/json` writes them, and
 //! `omitempty` as `skip_serializing_if`. Fields the SDK leaves empty for production's server
-//! (`instructions`, `_meta` on most results) are not listed. A call's result is
-//! `go::call_result`, since `careem-mcp call` and the dashboard show it too. What a release writes differently
+//! (`instructions`, `_meta` on most results) are not listed. What a release writes differently
 //! is decided where a shape is made from the `WireProfile`, so a struct says what the wire
 //! carries.
 
 use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 /// `InitializeResult`.
@@ -152,4 +152,23 @@ pub(super) struct ToolAnnotations<'a> {
 pub(super) enum PlainHint<'a> {
     Written(&'a Value),
     Zero(bool),
+}
+
+/// `CallToolResult` as a typed handler's: one text item, `structuredContent` (the same JSON,
+/// as it is) when the value is an object, `isError` only when true.
+#[derive(Serialize)]
+pub(super) struct CallToolResult<'a> {
+    pub content: [TextContent<'a>; 1],
+    #[serde(rename = "structuredContent", skip_serializing_if = "Option::is_none")]
+    pub structured_content: Option<&'a RawValue>,
+    #[serde(rename = "isError", skip_serializing_if = "std::ops::Not::not")]
+    pub is_error: bool,
+}
+
+/// `TextContent`: `{"type":"text","text":…}`.
+#[derive(Serialize)]
+pub(super) struct TextContent<'a> {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub text: &'a str,
 }

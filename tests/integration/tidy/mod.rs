@@ -1,6 +1,6 @@
 //! The tidy checks: ARCHITECTURE.md's invariants about the source itself, read from `src/`
-//! with syn (`source.rs`) rather than held by review. Each test names the files that break its
-//! invariant.
+//! with syn (`source.rs`) rather than held by review, and its drawing of a call's path held to
+//! the files under `src/`. Each test names the files that break its invariant.
 
 mod graph;
 mod source;
@@ -100,8 +100,7 @@ fn no_import_cycle_between_modules() {
 
 /// What a file under `src/engine/` may not name: the HTTP stack, the network and async
 /// (tokio), which belong to `http/` and `server/`; the command line (clap), `cli/`'s; and MCP's
-/// types — rmcp's, `server/`'s, and the `CallToolResult` bytes the Go SDK writes
-/// (`go::call_result`), which belong to `server/`.
+/// types — rmcp's and `server/`'s, where the `CallToolResult` bytes the Go SDK writes are made.
 fn foreign_to_the_engine(source: &Source, named: &source::Named) -> bool {
     let path: Vec<&str> = named.path.iter().map(String::as_str).collect();
     let external = matches!(
@@ -114,10 +113,7 @@ fn foreign_to_the_engine(source: &Source, named: &source::Named) -> bool {
     let internal = source
         .resolve(named.module, &named.path)
         .map(|target| source.modules[target.module()].path.as_slice())
-        .is_some_and(|module| {
-            matches!(module, [first, ..] if first == "server")
-                || module.starts_with(&["go".to_owned(), "call_result".to_owned()])
-        });
+        .is_some_and(|module| matches!(module, [first, ..] if first == "server"));
     external || internal
 }
 
@@ -356,5 +352,78 @@ fn nothing_outside_the_world_names_its_inner_modules() {
         "files outside src/engine/world/ that name the world's inner modules, not its front \
          door (engine::world's own items):\n{}",
         dedup(found).join("\n")
+    );
+}
+
+/// ARCHITECTURE.md's drawing of a call's path, so that it cannot go stale: every file it
+/// names (from `src/`) exists, and the count the text after it states — `That is N files: a
+/// of `x/`, b of `y/` …` — is the count of distinct files the drawing names, in all and per
+/// folder.
+#[test]
+fn the_calls_path_names_files_that_exist_and_counts_them() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let section = text
+        .split("\n## A call's path\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("ARCHITECTURE.md has a section \"A call's path\"");
+    let mut parts = section.split("\n```");
+    let drawing = parts
+        .nth(1)
+        .expect("the section holds a drawing in a fenced block");
+    let after = parts.next().unwrap_or_default();
+    let named: std::collections::BTreeSet<&str> = drawing
+        .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '/' | '.')))
+        .filter(|word| word.ends_with(".rs"))
+        .collect();
+    let mut found: Vec<String> = named
+        .iter()
+        .filter(|file| !root.join("src").join(file).is_file())
+        .map(|file| format!("  src/{file} is named in the drawing but does not exist"))
+        .collect();
+    let mut per_folder: BTreeMap<&str, usize> = BTreeMap::new();
+    for file in &named {
+        *per_folder
+            .entry(file.split_once('/').map_or("", |(folder, _)| folder))
+            .or_default() += 1;
+    }
+    let stated = after
+        .split_once("That is ")
+        .and_then(|(_, rest)| rest.split_once(" files"))
+        .map(|(count, rest)| {
+            (
+                count,
+                rest.split_once('.').map_or(rest, |(counts, _)| counts),
+            )
+        });
+    match stated {
+        None => found.push("  no \"That is N files: …\" after the drawing".to_owned()),
+        Some((total, counts)) => {
+            if total.parse() != Ok(named.len()) {
+                found.push(format!(
+                    "  the text says {total} files, the drawing names {}",
+                    named.len()
+                ));
+            }
+            let stated_folders: BTreeMap<&str, usize> = counts
+                .split(" of `")
+                .zip(counts.split(" of `").skip(1))
+                .filter_map(|(before, after)| {
+                    let count = before.rsplit(' ').next()?.parse().ok()?;
+                    Some((after.split_once("/`")?.0, count))
+                })
+                .collect();
+            if stated_folders != per_folder {
+                found.push(format!(
+                    "  the text counts {stated_folders:?} per folder, the drawing names {per_folder:?}"
+                ));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "ARCHITECTURE.md's drawing of a call's path against src/ and its count:\n{}",
+        found.join("\n")
     );
 }
