@@ -3,6 +3,7 @@
 
 mod calls;
 mod in_flight;
+mod listen;
 pub(crate) mod per_request;
 pub(crate) mod refusal;
 mod results;
@@ -17,6 +18,7 @@ use serde_json::{Map, Value, json};
 
 pub(crate) use calls::{PlannedCall, ToolCall};
 pub(crate) use in_flight::InFlight;
+pub(crate) use listen::Listening;
 pub(crate) use results::{DEFAULT_HEADER_VERSION, result_json};
 pub use results::{advertised, advertised_as, rewritten_fields};
 pub(crate) use session::Session;
@@ -42,6 +44,8 @@ pub(crate) enum Reply {
     /// stdio only: the process ends so (a `drop` or `session-expired` fault), its journal line
     /// written.
     Exit(Ended),
+    /// A `subscriptions/listen` taken: its acknowledgement, then its result, at once or held.
+    Listening(Listening),
 }
 
 /// Everything every session shares: the engine and the answers fixed at start-up.
@@ -147,7 +151,11 @@ impl Mcp {
                 });
             }
         };
-        let reply = self.dispatch(session, request, method, arrival).await;
+        let reply = if method == Method::SubscriptionsListen {
+            self.listen(session, &request, &protocol)
+        } else {
+            self.dispatch(session, request, method, arrival).await
+        };
         match (protocol, reply) {
             (Protocol::PerRequest { .. }, Reply::Message(message)) => {
                 Reply::Message(self.per_request_result(method, message))
@@ -437,8 +445,8 @@ impl Mcp {
 type Handler = fn(&Mcp, &Session, &Request) -> Result<Vec<u8>, RpcError>;
 
 /// The method table, as the SDK's `serverMethodInfos`: one function per method answered
-/// from what is fixed at start-up. `tools/call` and the notifications are answered before it
-/// (`Mcp::dispatch`); a method without a function here is refused by [`refusal::not_served`].
+/// from what is fixed at start-up. `tools/call`, `subscriptions/listen` and the notifications
+/// are answered before it (`Mcp::handle`, `Mcp::dispatch`); a method without a function here is refused by [`refusal::not_served`].
 fn handler(method: Method) -> Option<Handler> {
     Some(match method {
         Method::Initialize => Mcp::initialize,
@@ -457,7 +465,8 @@ fn handler(method: Method) -> Option<Handler> {
         | Method::Cancelled
         | Method::Initialized
         | Method::RootsListChanged
-        | Method::Progress => return None,
+        | Method::Progress
+        | Method::SubscriptionsListen => return None,
     })
 }
 
