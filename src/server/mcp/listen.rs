@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::per_request::{META_SERVER_INFO, Protocol};
 use super::session::{Pending, Session};
-use super::{Mcp, Reply, params};
+use super::{Mcp, Reply, id_in_use, params};
 use crate::go::json::{self as go_json, Escaping};
 use crate::server::jsonrpc::{INVALID_PARAMS, Id, Request, RpcError, error_message};
 
@@ -183,10 +183,7 @@ impl Mcp {
             ));
         };
         let Some(pending) = session.enter(&id) else {
-            return refused(&RpcError::new(
-                crate::server::jsonrpc::INVALID_REQUEST,
-                format!("invalid request: request ID {id} already in use"),
-            ));
+            return refused(&id_in_use(&id));
         };
         let allowed = asked.allowed(self.widget.is_some());
         let held = allowed.any().then_some(pending);
@@ -231,4 +228,48 @@ fn acknowledgement(id: &Id, notifications: Notifications) -> Vec<u8> {
         },
         Escaping::Envelope,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_is_acknowledged_of_each_ask() {
+        // (asked, the widget listed, acknowledged)
+        let cases = [
+            (r#"{}"#, true, r#"{}"#),
+            (
+                r#"{"toolsListChanged":true}"#,
+                false,
+                r#"{"toolsListChanged":true}"#,
+            ),
+            (
+                r#"{"resourcesListChanged":true}"#,
+                true,
+                r#"{"resourcesListChanged":true}"#,
+            ),
+            (r#"{"resourcesListChanged":true}"#, false, r#"{}"#),
+            (
+                r#"{"promptsListChanged":true,"resourceSubscriptions":["x"]}"#,
+                true,
+                r#"{}"#,
+            ),
+            (
+                r#"{"toolsListChanged":null,"resourceSubscriptions":null,"other":1}"#,
+                true,
+                r#"{}"#,
+            ),
+        ];
+        for (asked, widget, want) in cases {
+            let asked: Notifications = serde_json::from_str(asked).expect(asked);
+            let allowed = asked.allowed(widget);
+            assert_eq!(allowed.any(), want != "{}", "{want}");
+            let written = String::from_utf8(acknowledgement(&Id::Text("s".into()), allowed));
+            let want = format!(
+                r#"{{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{{"_meta":{{"io.modelcontextprotocol/subscriptionId":"s"}},"notifications":{want}}}}}"#
+            );
+            assert_eq!(written.as_deref(), Ok(want.as_str()));
+        }
+    }
 }

@@ -245,11 +245,7 @@ impl Mcp {
             return Reply::None;
         };
         let Some(pending) = session.enter(&id) else {
-            let message = format!("invalid request: request ID {id} already in use");
-            return Reply::Message(error_message(
-                Some(&id),
-                &RpcError::new(super::jsonrpc::INVALID_REQUEST, message),
-            ));
+            return Reply::Message(error_message(Some(&id), &id_in_use(&id)));
         };
         let answered = match method {
             Method::ToolsCall => match ToolCall::read(request.params.as_deref()) {
@@ -468,6 +464,14 @@ fn handler(method: Method) -> Option<Handler> {
         | Method::Progress
         | Method::SubscriptionsListen => return None,
     })
+}
+
+/// The refusal of a request whose id a pending request of its session has.
+fn id_in_use(id: &Id) -> RpcError {
+    RpcError::new(
+        super::jsonrpc::INVALID_REQUEST,
+        format!("invalid request: request ID {id} already in use"),
+    )
 }
 
 /// A list's `params`: only its first page is asked for (the lists are one page each).
