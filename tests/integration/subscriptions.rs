@@ -9,8 +9,8 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::support::{
-    ACCEPT, Project, RawRequest, RawResponse, address, kill_term, raw_exchange, serve_binary,
-    wait_until,
+    ACCEPT, Project, RawRequest, RawResponse, StdioServer, address, kill_term, raw_exchange,
+    serve_binary, sse, wait_until,
 };
 
 const LISTEN_META: &str = "2026-07-28";
@@ -221,4 +221,74 @@ fn a_held_listen_ends_whole_when_the_server_shuts_down() {
     assert!(ended.is_ok(), "the stream ends whole: {ended:?}");
     let status = server.wait_for_exit(Duration::from_secs(10));
     assert!(status.is_some_and(|s| s.success()), "exits 0: {status:?}");
+}
+
+/// The acknowledgement of listen `id` for the tools' list changes, and its result.
+fn acknowledgement_and_result(id: u64) -> (Value, Value) {
+    let meta = json!({"io.modelcontextprotocol/subscriptionId": id});
+    (
+        json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+            "params": {"_meta": meta, "notifications": {"toolsListChanged": true}}}),
+        json!({"jsonrpc": "2.0", "id": id, "result": {"_meta": meta}}),
+    )
+}
+
+fn cancel(id: u64) -> Value {
+    json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": id}})
+}
+
+#[test]
+fn over_stdio_a_held_listen_waits_for_its_cancellation_and_stdins_close_ends_it() {
+    let project = Project::copy_of_repo();
+    let mut command = project.command();
+    command.args(["serve", "--stdio", "--wire", "go-sdk-1.7.0", "--no-journal"]);
+    let mut server = StdioServer::start(command, std::process::Stdio::null());
+    server.initialize();
+    let (acknowledged, result) = acknowledgement_and_result(4);
+    server.send_json(&listen(4, false));
+    assert_eq!(server.next(), acknowledged);
+    server.send_json(&json!({"jsonrpc": "2.0", "id": 5, "method": "ping"}));
+    assert_eq!(
+        server.next(),
+        json!({"jsonrpc": "2.0", "id": 5, "result": {}})
+    );
+    server.send_json(&cancel(4));
+    assert_eq!(server.next(), result);
+
+    server.send_json(&listen(6, false));
+    assert_eq!(server.next(), acknowledgement_and_result(6).0);
+    server.close_stdin();
+    let status = server.process.wait_for_exit(DEADLINE);
+    assert!(status.is_some_and(|s| s.success()), "exits 0: {status:?}");
+    let after: Vec<String> = server.lines.iter().collect();
+    assert_eq!(
+        after,
+        Vec::<String>::new(),
+        "nothing follows the session's end"
+    );
+}
+
+#[tokio::test]
+async fn over_legacy_sse_a_held_listen_waits_for_its_cancellation() {
+    let project = Project::copy_of_repo();
+    let (_server, url, _stderr) =
+        serve_binary(&project, &["--no-journal", "--wire", "go-sdk-1.7.0"]);
+    let mut session = sse::Session::open(&url.replace("/mcp", "/sse")).await;
+    let (acknowledged, result) = acknowledgement_and_result(40);
+    assert_eq!(
+        sse::post(&session.endpoint, listen(40, false).to_string()).await,
+        202
+    );
+    assert_eq!(session.events.next_message().await, acknowledged);
+    let ping = session.request("ping", json!({})).await;
+    assert_eq!(
+        ping["result"],
+        json!({}),
+        "the held listen holds nothing else up"
+    );
+    assert_eq!(
+        sse::post(&session.endpoint, cancel(40).to_string()).await,
+        202
+    );
+    assert_eq!(session.events.next_message().await, result);
 }
