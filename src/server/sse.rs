@@ -291,6 +291,13 @@ async fn post(sse: &Sse, id: &str, run: Option<&RunName>, body: &[u8]) -> Respon
         Arc::clone(&sse.sessions),
         id.to_string(),
     );
+    if method == Method::SubscriptionsListen {
+        // Taken before the POST is accepted (its id among the pending ones), so that a later
+        // cancellation finds it; only its wait runs on a task of its own.
+        let reply = mcp.handle(&session, request, method, None).await;
+        tokio::spawn(async move { send_reply(reply, &outbox, &sessions, &id).await });
+        return plain::empty(StatusCode::ACCEPTED);
+    }
     tokio::spawn(async move {
         answer_on_stream(
             &mcp, &session, request, method, arrival, &outbox, &sessions, &id,
@@ -315,9 +322,25 @@ async fn answer_on_stream(
         reply = mcp.handle(session, request, method, arrival) => reply,
         () = session.ended() => return,
     };
-    if let Reply::Message(message) = reply
-        && !outbox.send(&message)
-    {
+    send_reply(reply, outbox, sessions, id).await;
+}
+
+/// Sends `reply` on the session's stream; a client that stopped reading ends its session.
+async fn send_reply(reply: Reply, outbox: &Outbox, sessions: &Sessions, id: &str) {
+    let sent = match reply {
+        Reply::Message(message) => outbox.send(&message),
+        Reply::Listening(listening) => {
+            // Held, it waits for its cancellation or the session's end, which the stream's
+            // close brings.
+            outbox.send(listening.acknowledged())
+                && match listening.result().await {
+                    Some(result) => outbox.send(&result),
+                    None => true,
+                }
+        }
+        Reply::None | Reply::Exit(_) => true,
+    };
+    if !sent {
         tracing::warn!(session = %id, "the stream's client stopped reading: ending the session");
         sessions.close(id);
     }

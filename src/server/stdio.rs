@@ -151,6 +151,10 @@ async fn handle(
             for reply in futures::future::join_all(answers).await {
                 match reply {
                     Reply::Message(message) => replies.push(message),
+                    Reply::Listening(listening) => {
+                        replies.push(listening.acknowledged().to_vec());
+                        replies.extend(listening.result().await);
+                    }
                     Reply::None => {}
                     // A fault that ends the process ends it from within a batch too.
                     Reply::Exit(end) => return ending.end(end),
@@ -178,14 +182,23 @@ async fn handle(
             mcp.handle(session, request, method, None).await,
             permit,
             ending,
-        );
+        )
+        .await;
+        return;
+    }
+    if method == Method::SubscriptionsListen {
+        // Taken in order (its id among the pending ones), so that a cancellation on a later
+        // line finds it; only its wait runs on a task of its own.
+        let reply = mcp.handle(session, request, method, None).await;
+        let ending = Arc::clone(ending);
+        running.spawn(async move { deliver(reply, permit, &ending).await });
         return;
     }
     let arrival = arrival(mcp, session, &request, method);
     let (mcp, session, ending) = (Arc::clone(mcp), Arc::clone(session), Arc::clone(ending));
     running.spawn(async move {
         let reply = mcp.handle(&session, request, method, arrival).await;
-        deliver(reply, permit, &ending);
+        deliver(reply, permit, &ending).await;
     });
 }
 
@@ -204,10 +217,18 @@ fn arrival(
     Some(mcp.arrive(session, &name))
 }
 
-fn deliver(reply: Reply, permit: mpsc::OwnedPermit<Vec<u8>>, ending: &Ending) {
+/// Writes a reply; a held `subscriptions/listen` writes its result only once it is cancelled,
+/// and nothing more when the session ends first.
+async fn deliver(reply: Reply, permit: mpsc::OwnedPermit<Vec<u8>>, ending: &Ending) {
     match reply {
         Reply::Message(message) => {
             permit.send(message);
+        }
+        Reply::Listening(listening) => {
+            let answers = permit.send(listening.acknowledged().to_vec());
+            if let Some(result) = listening.result().await {
+                let _ = answers.send(result).await;
+            }
         }
         Reply::None => {}
         Reply::Exit(end) => ending.end(end),

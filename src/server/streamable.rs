@@ -10,7 +10,7 @@ use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method as HttpMethod, StatusCode, header};
 use axum::response::Response;
 use futures::StreamExt;
-use futures::stream::FuturesOrdered;
+use futures::stream::{BoxStream, FuturesOrdered};
 use tokio_util::sync::CancellationToken;
 
 use super::faults::Ingress;
@@ -260,13 +260,9 @@ async fn serve_post(
                 .then(|| session.id().map(str::to_string))
                 .flatten();
             let ended = Arc::clone(&session);
+            let (streams, shutdown) = (Arc::clone(&http.streams), http.shutdown.clone());
             let events = answers
-                .filter_map(|reply| async move {
-                    match reply {
-                        Reply::Message(message) => Some(Ok(event(&message))),
-                        Reply::None | Reply::Exit(_) => None,
-                    }
-                })
+                .flat_map(move |reply| events_of(reply, &streams, &shutdown))
                 .take_until(async move { ended.ended().await });
             stream(events.boxed(), id.as_deref())
         }
@@ -364,23 +360,31 @@ async fn answer_new_session(
     version: &str,
     initialize: bool,
 ) -> Response {
-    let mut messages = Vec::new();
+    let mut replies = Vec::new();
     while let Some(reply) = answers.next().await {
-        if let Reply::Message(message) = reply {
-            messages.push(message);
+        if matches!(reply, Reply::Message(_) | Reply::Listening(_)) {
+            replies.push(reply);
         }
     }
-    if let [message] = messages.as_slice()
+    if let [Reply::Message(message)] = replies.as_mut_slice()
         && let Some(status) = standard_headers::error_status(version, message)
     {
         session.end();
-        return standard_headers::json_answer(status, messages.remove(0));
+        return standard_headers::json_answer(status, std::mem::take(message));
     }
-    let events: Vec<_> = messages.iter().map(|message| Ok(event(message))).collect();
-    let id = if http.mcp.profile().is_stateless() {
-        session.end();
-        None
-    } else if session.is_initialized() {
+    let (streams, shutdown) = (Arc::clone(&http.streams), http.shutdown.clone());
+    let events =
+        futures::stream::iter(replies).flat_map(move |reply| events_of(reply, &streams, &shutdown));
+    if http.mcp.profile().is_stateless() {
+        // Its session ends with its stream, which a held `subscriptions/listen` keeps open.
+        let ends = EndsSession(session);
+        let events = events.map(move |event| {
+            let _ = &ends;
+            event
+        });
+        return stream(events.boxed(), None);
+    }
+    let id = if session.is_initialized() {
         let id = session.id().map(str::to_string);
         http.sessions.admit(Arc::clone(&session));
         id
@@ -388,10 +392,51 @@ async fn answer_new_session(
         session.end();
         None
     };
-    stream(
-        futures::stream::iter(events).boxed(),
-        id.filter(|_| initialize).as_deref(),
-    )
+    stream(events.boxed(), id.filter(|_| initialize).as_deref())
+}
+
+/// Ends a POST's own session when the stream that answers it is dropped.
+struct EndsSession(Arc<Session>);
+
+impl Drop for EndsSession {
+    fn drop(&mut self) {
+        self.0.end();
+    }
+}
+
+/// One reply's events on a POST's stream. A held `subscriptions/listen` takes a place among
+/// the long-lived streams, as a standalone GET stream does: it ends when its subscription
+/// does, when the server shuts down, or, with an error that closes its connection, when a
+/// newer stream displaces it.
+fn events_of(
+    reply: Reply,
+    streams: &Arc<Streams>,
+    shutdown: &CancellationToken,
+) -> BoxStream<'static, Result<Bytes, std::io::Error>> {
+    let listening = match reply {
+        Reply::Message(message) => return futures::stream::iter([Ok(event(&message))]).boxed(),
+        Reply::None | Reply::Exit(_) => return futures::stream::empty().boxed(),
+        Reply::Listening(listening) => listening,
+    };
+    let acknowledged = Ok(event(listening.acknowledged()));
+    let slot = listening.is_held().then(|| streams.take());
+    let shutdown = shutdown.clone();
+    let ended = futures::stream::once(async move {
+        let displaced = async {
+            match &slot {
+                Some(slot) => slot.ended.cancelled().await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            biased;
+            result = listening.result() => result.map(|result| Ok(event(&result))),
+            () = shutdown.cancelled() => None,
+            () = displaced => Some(Err(super::streams::displaced())),
+        }
+    })
+    .filter_map(std::future::ready);
+    futures::stream::iter([acknowledged]).chain(ended).boxed()
 }
 
 /// The standalone GET stream: one per session, open until the session or the client ends.

@@ -23,6 +23,7 @@ mod robustness;
 mod runs;
 mod server;
 mod stateful;
+mod subscriptions;
 mod support;
 mod tasks_cli;
 mod tasks_suite;

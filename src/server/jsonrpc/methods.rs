@@ -27,6 +27,15 @@ pub(crate) enum Method {
     Initialized,
     RootsListChanged,
     Progress,
+    /// `subscriptions/listen`, protocol 2026-07-28's stream of notifications (v1.7.0 only).
+    SubscriptionsListen,
+}
+
+impl Method {
+    /// v1.7.0's methods, which v1.6.1's table does not hold.
+    fn is_new_in_1_7_0(self) -> bool {
+        matches!(self, Self::Discover | Self::SubscriptionsListen)
+    }
 }
 
 /// Whether a method is a notification, and whether it may come without `params`.
@@ -53,7 +62,7 @@ const NOTE_BARE: Flags = Flags {
     params_optional: true,
 };
 
-const TABLE: [(&str, Method, Flags); 18] = [
+const TABLE: [(&str, Method, Flags); 19] = [
     ("completion/complete", Method::Complete, CALL),
     ("initialize", Method::Initialize, CALL),
     ("server/discover", Method::Discover, CALL_BARE),
@@ -72,6 +81,7 @@ const TABLE: [(&str, Method, Flags); 18] = [
     ("logging/setLevel", Method::SetLevel, CALL),
     ("resources/subscribe", Method::ResourcesSubscribe, CALL),
     ("resources/unsubscribe", Method::ResourcesUnsubscribe, CALL),
+    ("subscriptions/listen", Method::SubscriptionsListen, CALL),
     ("notifications/cancelled", Method::Cancelled, NOTE_BARE),
     ("notifications/initialized", Method::Initialized, NOTE_BARE),
     (
@@ -115,7 +125,7 @@ impl Refusal {
 pub(crate) fn check(request: &Request, profile: WireProfile) -> Result<Method, Refusal> {
     let Some((_, method, flags)) = TABLE
         .iter()
-        .filter(|(_, method, _)| *method != Method::Discover || profile.answers_discover())
+        .filter(|(_, method, _)| profile.answers_discover() || !method.is_new_in_1_7_0())
         .find(|(name, ..)| *name == request.method)
     else {
         return Err(Refusal::NotHandled(request.method.clone()));

@@ -2,6 +2,7 @@
 //! table of methods, the tool list and widget, and `tools/call` through the engine.
 
 mod calls;
+mod listen;
 pub(crate) mod per_request;
 pub(crate) mod refusal;
 mod results;
@@ -15,6 +16,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 pub(crate) use calls::{InFlight, PlannedCall, ToolCall};
+pub(crate) use listen::Listening;
 pub(crate) use results::{DEFAULT_HEADER_VERSION, result_json};
 pub use results::{advertised, advertised_as, rewritten_fields};
 pub(crate) use session::Session;
@@ -40,6 +42,8 @@ pub(crate) enum Reply {
     /// stdio only: the process ends so (a `drop` or `session-expired` fault), its journal line
     /// written.
     Exit(Ended),
+    /// A `subscriptions/listen` taken: its acknowledgement, then its result, at once or held.
+    Listening(Listening),
 }
 
 /// Everything every session shares: the engine and the answers fixed at start-up.
@@ -145,7 +149,11 @@ impl Mcp {
                 });
             }
         };
-        let reply = self.dispatch(session, request, method, arrival).await;
+        let reply = if method == Method::SubscriptionsListen {
+            self.listen(session, &request, &protocol)
+        } else {
+            self.dispatch(session, request, method, arrival).await
+        };
         match (protocol, reply) {
             (Protocol::PerRequest { .. }, Reply::Message(message)) => {
                 Reply::Message(self.per_request_result(method, message))
@@ -235,11 +243,7 @@ impl Mcp {
             return Reply::None;
         };
         let Some(pending) = session.enter(&id) else {
-            let message = format!("invalid request: request ID {id} already in use");
-            return Reply::Message(error_message(
-                Some(&id),
-                &RpcError::new(super::jsonrpc::INVALID_REQUEST, message),
-            ));
+            return Reply::Message(error_message(Some(&id), &id_in_use(&id)));
         };
         let answered = match method {
             Method::ToolsCall => match ToolCall::read(request.params.as_deref()) {
@@ -435,8 +439,8 @@ impl Mcp {
 type Handler = fn(&Mcp, &Session, &Request) -> Result<Vec<u8>, RpcError>;
 
 /// The method table, as the SDK's `serverMethodInfos`: one function per method answered
-/// from what is fixed at start-up. `tools/call` and the notifications are answered before it
-/// (`Mcp::dispatch`); a method without a function here is refused by [`refusal::not_served`].
+/// from what is fixed at start-up. `tools/call`, `subscriptions/listen` and the notifications
+/// are answered before it (`Mcp::handle`, `Mcp::dispatch`); a method without a function here is refused by [`refusal::not_served`].
 fn handler(method: Method) -> Option<Handler> {
     Some(match method {
         Method::Initialize => Mcp::initialize,
@@ -455,8 +459,17 @@ fn handler(method: Method) -> Option<Handler> {
         | Method::Cancelled
         | Method::Initialized
         | Method::RootsListChanged
-        | Method::Progress => return None,
+        | Method::Progress
+        | Method::SubscriptionsListen => return None,
     })
+}
+
+/// The refusal of a request whose id a pending request of its session has.
+fn id_in_use(id: &Id) -> RpcError {
+    RpcError::new(
+        super::jsonrpc::INVALID_REQUEST,
+        format!("invalid request: request ID {id} already in use"),
+    )
 }
 
 /// A list's `params`: only its first page is asked for (the lists are one page each).

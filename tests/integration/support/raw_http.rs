@@ -53,13 +53,20 @@ impl RawResponse {
 
     /// Reads the body until it ends or `limit` has passed: the bytes and whether it ended.
     pub fn body_within(&mut self, limit: Duration) -> (Vec<u8>, bool) {
+        let (bytes, ended) = self.body_to_end(limit);
+        (bytes, ended.is_ok())
+    }
+
+    /// Reads the body until it ends or `limit` has passed: the bytes, and how the reading
+    /// stopped: at the body's own end, or with an error (the connection cut, or the deadline).
+    pub fn body_to_end(&mut self, limit: Duration) -> (Vec<u8>, io::Result<()>) {
         let deadline = Instant::now() + limit;
         let mut bytes = Vec::new();
         loop {
             match self.body.read_chunk(deadline) {
                 Ok(Some(chunk)) => bytes.extend_from_slice(&chunk),
-                Ok(None) => return (bytes, true),
-                Err(_) => return (bytes, false),
+                Ok(None) => return (bytes, Ok(())),
+                Err(error) => return (bytes, Err(error)),
             }
         }
     }

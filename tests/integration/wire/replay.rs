@@ -287,9 +287,15 @@ fn stdio(project: &Project, wire: &str, messages: &[Value]) -> Vec<Value> {
     for message in messages {
         server.send_json(message);
     }
+    // A held `subscriptions/listen` is answered only when cancelled: its answer is not awaited,
+    // and closing stdin ends it, as the session's end does.
     let mut waiting: Vec<&Value> = messages
         .iter()
-        .filter(|m| m.get("method").is_some() && m.get("id").is_some())
+        .filter(|m| m.get("id").is_some())
+        .filter(|m| {
+            m.get("method")
+                .is_some_and(|method| method != "subscriptions/listen")
+        })
         .map(|m| &m["id"])
         .collect();
     let mut out = Vec::new();

@@ -347,7 +347,142 @@ pub fn table() -> Vec<(&'static str, Request)> {
         ]),
     ));
     table.extend(gate_in_order());
+    table.extend(listens());
     table
+}
+
+/// `subscriptions/listen` (v1.7.0), with `notifications` as given (`None`: left out).
+fn listen(id: Value, notifications: Option<Value>, meta: bool) -> Value {
+    let mut params = json!({});
+    if let Some(notifications) = notifications {
+        params["notifications"] = notifications;
+    }
+    if meta {
+        params = with_meta(params);
+    }
+    json!({"jsonrpc": "2.0", "id": id, "method": "subscriptions/listen", "params": params})
+}
+
+/// `subscriptions/listen`: answered at once when nothing it may send was asked for; a held one
+/// is probed alone over stdio (a cancellation or a request after it races the peer).
+fn listens() -> Vec<(&'static str, Request)> {
+    let every = json!({"toolsListChanged": true, "promptsListChanged": true,
+        "resourcesListChanged": true, "resourceSubscriptions": ["ui://careem-mcp-app"], "unknown": 1});
+    let none_sent = json!({"toolsListChanged": false, "promptsListChanged": true,
+        "resourcesListChanged": false, "resourceSubscriptions": ["ui://careem-mcp-app"], "unknown": 1});
+    let as_2026_listen = |message: Value| as_2026(message, "subscriptions/listen", None);
+    let handshake = |last: Value| vec![initialize(), initialized(), last];
+    vec![
+        (
+            "session: subscriptions/listen",
+            on_session(vec![post(listen(json!(20), Some(json!({})), false))]),
+        ),
+        (
+            "session: subscriptions/listen without notifications",
+            on_session(vec![post(listen(json!(20), None, false))]),
+        ),
+        (
+            "session: subscriptions/listen of prompts and resources updated",
+            on_session(vec![post(listen(
+                json!(20),
+                Some(
+                    json!({"promptsListChanged": true, "resourceSubscriptions": ["x"], "unknown": 1}),
+                ),
+                false,
+            ))]),
+        ),
+        (
+            "session: subscriptions/listen with a 2026-07-28 header",
+            on_session(vec![
+                post(listen(json!(20), Some(json!({})), true))
+                    .version("2026-07-28")
+                    .header("Mcp-Method", "subscriptions/listen"),
+            ]),
+        ),
+        (
+            "subscriptions/listen without a session",
+            alone(post(listen(json!(20), Some(json!({})), false)).fresh()),
+        ),
+        (
+            "2026: subscriptions/listen",
+            as_2026_listen(listen(json!(20), Some(json!({})), true)),
+        ),
+        (
+            "2026: subscriptions/listen with a string id",
+            as_2026_listen(listen(
+                json!("s-1"),
+                Some(json!({"promptsListChanged": true})),
+                true,
+            )),
+        ),
+        (
+            "2026: subscriptions/listen without notifications",
+            as_2026_listen(listen(json!(20), None, true)),
+        ),
+        (
+            "2026: subscriptions/listen with notifications null",
+            as_2026_listen(listen(json!(20), Some(Value::Null), true)),
+        ),
+        (
+            "2026: subscriptions/listen without params",
+            as_2026_listen(rpc(20, "subscriptions/listen")),
+        ),
+        (
+            "2026: subscriptions/listen without an id",
+            as_2026_listen(notification(
+                "subscriptions/listen",
+                Some(with_meta(json!({"notifications": {}}))),
+            )),
+        ),
+        (
+            "sse: subscriptions/listen",
+            Request::Sse(handshake(listen(json!(4), Some(none_sent), false))),
+        ),
+        (
+            "sse: 2026 subscriptions/listen",
+            Request::Sse(vec![listen(
+                json!("t"),
+                Some(json!({"promptsListChanged": true})),
+                true,
+            )]),
+        ),
+        (
+            "sse: subscriptions/listen before initialize",
+            Request::Sse(vec![listen(json!(4), Some(json!({})), false)]),
+        ),
+        (
+            "stdio: subscriptions/listen",
+            Request::Stdio(handshake(listen(json!(4), Some(json!({})), false))),
+        ),
+        (
+            "stdio: subscriptions/listen held",
+            Request::Stdio(handshake(listen(json!(4), Some(every), false))),
+        ),
+        (
+            "stdio: subscriptions/listen without notifications",
+            Request::Stdio(handshake(listen(json!(4), None, false))),
+        ),
+        (
+            "stdio: subscriptions/listen before initialize",
+            Request::Stdio(vec![listen(json!(4), Some(json!({})), false)]),
+        ),
+        (
+            "stdio: 2026 subscriptions/listen",
+            Request::Stdio(vec![listen(
+                json!(7),
+                Some(json!({"resourcesListChanged": false})),
+                true,
+            )]),
+        ),
+        (
+            "stdio: 2026 subscriptions/listen held",
+            Request::Stdio(vec![listen(
+                json!("t"),
+                Some(json!({"resourcesListChanged": true})),
+                true,
+            )]),
+        ),
+    ]
 }
 
 /// Over HTTP, which check refuses first: the version header, the session, the envelope, or
