@@ -7,7 +7,9 @@
 //! (`. as {$now}`). Definitions are told apart by name alone, whatever their arity, which can
 //! only find more names than a program reaches. Generic access to the whole document
 //! (`to_entries`, `..`, `getpath`, a computed key) names nothing: such a program sees a
-//! document without the keys it does not name.
+//! document without the keys it does not name. A definition of a module the program loads
+//! (`modules.rs`) counts as one of its own, and `alias::name` calls `name`: the text read is
+//! the flat definitions and those of every module the program reaches (`expr.rs`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -173,6 +175,10 @@ fn mentions<'a>(token: &Token<&'a str>, names: &mut HashSet<&'a str>) {
     match token {
         Token(word, Tok::Word) => {
             names.insert(word);
+            // `alias::name` calls a definition of an imported module.
+            if let Some((_, name)) = word.rsplit_once("::") {
+                names.insert(name);
+            }
         }
         Token(symbol, Tok::Sym) => {
             if let Some(field) = symbol.strip_prefix('.').filter(|f| !f.is_empty()) {
@@ -249,6 +255,8 @@ mod tests {
             (r#".["n\u006fw"]"#, true, false),
             (r#".["ran\("")dom"]"#, false, true),
             ("this does not lex ]", true, true),
+            ("import \"clock\" as c; c::stamp", true, false),
+            ("c::plain", false, false),
         ];
         for (program, now, random) in cases {
             let reads = library.reads(program);
