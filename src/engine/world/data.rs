@@ -192,11 +192,10 @@ pub fn load(tools: &Path) -> (WorldData, Vec<Diagnostic>) {
                 .file_stem()
                 .and_then(|s| s.to_str())
                 .unwrap_or_default();
-            world.defs.modules.push(Module {
-                name: name.to_string(),
-                path: path.clone(),
-                text: text.to_string(),
-            });
+            world
+                .defs
+                .modules
+                .push(Module::new(name, path.clone(), text));
             continue;
         }
         if is_jq(&path) {

@@ -20,7 +20,7 @@ use serde_json::{Map, Number, Value};
 
 use super::bounds::{self, Deadline, Meter, Metered, Run, Stopped};
 use super::modules::{self, Definitions, Directives, blank_directives};
-use super::names::{Library, Reads};
+use super::names::{Library, Named, Reads};
 use super::pool;
 
 type Data = Metered;
@@ -216,14 +216,19 @@ impl Expr {
     }
 
     fn compile_checked(defs: &Definitions, sources: &[&str]) -> Result<Vec<Self>, Vec<Problem>> {
-        let reads = reads(defs, sources);
+        let directives: Vec<Directives<'_>> = sources
+            .iter()
+            .map(|source| Directives::of(source))
+            .collect();
+        let reads = reads(defs, sources, &directives);
         // Each program is a module that loads the flat definitions, then its own directives,
         // then defines the program on the line they end on, so that its lines are its own.
         let programs: Vec<(String, usize)> = sources
             .iter()
+            .zip(&directives)
             .enumerate()
-            .map(|(index, source)| {
-                let end = Directives::of(source).end;
+            .map(|(index, (source, directives))| {
+                let end = directives.end;
                 let loads = format!("include \"{FLAT}\"; ");
                 let code = format!(
                     "{loads}{} def __program{index}: {}\n;\n",
@@ -368,28 +373,34 @@ impl Expr {
     }
 }
 
-/// The per-call keys each of `sources` names, itself or through the definitions it can call:
-/// the [`PRELUDE`], the flat ones and those of the modules it loads, as far as they load others.
-/// Programs that reach the same modules share one reading of their definitions.
-fn reads(defs: &Definitions, sources: &[&str]) -> Vec<Reads> {
-    let reached: Vec<BTreeSet<usize>> = sources
+/// The per-call keys each of `sources` (whose directives are `directives`) names, itself or
+/// through the definitions it can call: the [`PRELUDE`], the flat ones and those of the
+/// modules it loads, as far as they load others. Each text is read once; programs that reach
+/// the same modules share one library.
+fn reads(defs: &Definitions, sources: &[&str], directives: &[Directives<'_>]) -> Vec<Reads> {
+    let blanked: Vec<String> = defs
+        .modules
         .iter()
-        .map(|source| defs.reach(Directives::of(source).names))
+        .map(|module| blank_directives(&module.text))
         .collect();
-    let mut texts: HashMap<&BTreeSet<usize>, String> = HashMap::new();
-    for reach in &reached {
-        texts
-            .entry(reach)
-            .or_insert_with(|| format!("{PRELUDE}\n{}", defs.reachable_text(reach)));
-    }
-    let libraries: HashMap<&BTreeSet<usize>, Library<'_>> = texts
-        .iter()
-        .map(|(reach, text)| (*reach, Library::of(text)))
-        .collect();
+    let prelude = Named::of(PRELUDE);
+    let flat = Named::of(&defs.flat);
+    let modules: Vec<Named<'_>> = blanked.iter().map(|text| Named::of(text)).collect();
+    let mut libraries: HashMap<BTreeSet<usize>, Library<'_>> = HashMap::new();
     sources
         .iter()
-        .zip(&reached)
-        .map(|(source, reach)| libraries[reach].reads(&blank_directives(source)))
+        .zip(directives)
+        .map(|(source, directives)| {
+            let reach = defs.reach(directives.names.iter().copied());
+            let library = libraries.entry(reach).or_insert_with_key(|reach| {
+                let parts: Vec<&Named<'_>> = [&prelude, &flat]
+                    .into_iter()
+                    .chain(reach.iter().map(|index| &modules[*index]))
+                    .collect();
+                Library::of_parts(&parts)
+            });
+            library.reads(&directives.blank(source))
+        })
         .collect()
 }
 
@@ -681,10 +692,8 @@ mod tests {
     /// A world of flat definitions and three modules: `food` loads `clock`, `broken` breaks
     /// at its line 2.
     fn modular() -> Definitions {
-        let module = |name: &str, text: &str| modules::Module {
-            name: name.to_string(),
-            path: PathBuf::from(format!("rules/{name}.jq")),
-            text: text.to_string(),
+        let module = |name: &str, text: &str| {
+            modules::Module::new(name, PathBuf::from(format!("rules/{name}.jq")), text)
         };
         Definitions {
             flat: "def flat_one: 1;".to_string(),

@@ -29,6 +29,23 @@ pub struct Module {
     pub name: String,
     pub path: PathBuf,
     pub text: String,
+    /// The modules its directives load, read once with it.
+    loads: Vec<String>,
+}
+
+impl Module {
+    pub fn new(name: &str, path: PathBuf, text: &str) -> Self {
+        Self {
+            name: name.to_string(),
+            path,
+            text: text.to_string(),
+            loads: Directives::of(text)
+                .names
+                .into_iter()
+                .map(str::to_string)
+                .collect(),
+        }
+    }
 }
 
 impl Definitions {
@@ -56,23 +73,10 @@ impl Definitions {
             if let Some((index, module)) = self.module(&name)
                 && reached.insert(index)
             {
-                let loaded = Directives::of(&module.text);
-                to_visit.extend(loaded.names.iter().map(|name| name.to_string()));
+                to_visit.extend(module.loads.iter().cloned());
             }
         }
         reached
-    }
-
-    /// The definitions a program that loads the modules `reached` can call, as one text of
-    /// definitions: the flat files', then each module's with its directives blanked out.
-    pub fn reachable_text(&self, reached: &BTreeSet<usize>) -> String {
-        let mut text = self.flat.clone();
-        for index in reached {
-            let module = &self.modules[*index];
-            text.push('\n');
-            text.push_str(&blank_directives(&module.text));
-        }
-        text
     }
 }
 
@@ -116,15 +120,21 @@ impl<'a> Directives<'a> {
     }
 }
 
+impl Directives<'_> {
+    /// `text`, which these directives start, with them replaced by spaces, lines kept.
+    pub fn blank(&self, text: &str) -> String {
+        let blanked: String = text[..self.end]
+            .chars()
+            .map(|c| if c == '\n' { '\n' } else { ' ' })
+            .collect();
+        blanked + &text[self.end..]
+    }
+}
+
 /// `text` with its leading directives replaced by spaces, lines kept: what the definitions
 /// after them name, without the module names the directives give.
 pub fn blank_directives(text: &str) -> String {
-    let end = Directives::of(text).end;
-    let blanked: String = text[..end]
-        .chars()
-        .map(|c| if c == '\n' { '\n' } else { ' ' })
-        .collect();
-    blanked + &text[end..]
+    Directives::of(text).blank(text)
 }
 
 /// Where `piece`, a slice of `text`, starts in it.
@@ -166,11 +176,8 @@ mod tests {
 
     #[test]
     fn a_module_reaches_what_it_loads_in_turn() {
-        let module = |name: &str, text: &str| Module {
-            name: name.to_string(),
-            path: PathBuf::from(format!("{name}.jq")),
-            text: text.to_string(),
-        };
+        let module =
+            |name: &str, text: &str| Module::new(name, PathBuf::from(format!("{name}.jq")), text);
         let defs = Definitions {
             flat: String::new(),
             modules: vec![
