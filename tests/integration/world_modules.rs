@@ -3,7 +3,9 @@
 //! `tools/world/*.jq` files that stay in front of every program. Through the real binary's
 //! `call` and `lint`, as a person writing a world meets them.
 
-use crate::support::{Project, tool_file};
+use serde_json::json;
+
+use crate::support::{Project, call, http_client, serve_binary, tool_file};
 
 /// A project of the tool `t`, whose one scenario answers `program`, and the world's `files`.
 fn project(program: &str, files: &[(&str, &str)]) -> Project {
@@ -101,4 +103,27 @@ fn lint_names_a_module_not_loaded_missing_or_broken_where_it_is() {
             lint.stdout
         );
     }
+}
+
+/// A program that reads the run's clock only through a module it loads runs on each call,
+/// with the clock's time: its answer is not kept past the second it was given in.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_rule_that_reads_the_clock_through_a_module_is_run_at_each_time() {
+    let stamp = ("tools/world/rules/stamp.jq", "def stamp_v: .now | iso;\n");
+    let project = project("include \"stamp\"; {v: stamp_v}", &[stamp]);
+    let set = project.run(&["clock", "set", "2026-10-05T12:00:00Z"]);
+    assert_eq!(set.code, 0, "{}", set.stderr);
+    let (_server, url, _stderr) = serve_binary(&project, &[]);
+    let http = http_client(&url).await;
+    let read = || async { call(&http, "t", json!({})).await.expect("it answers") };
+    assert_eq!(
+        read().await["structuredContent"]["v"],
+        "2026-10-05T12:00:00Z"
+    );
+    let moved = project.run(&["clock", "advance", "90m"]);
+    assert_eq!(moved.code, 0, "{}", moved.stderr);
+    assert_eq!(
+        read().await["structuredContent"]["v"],
+        "2026-10-05T13:30:00Z"
+    );
 }
