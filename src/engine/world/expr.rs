@@ -769,6 +769,18 @@ mod tests {
             Some(Place::Module(PathBuf::from("rules/broken.jq"), 2))
         );
         assert_eq!(Expr::check(&Definitions::flat("def fine: 1;")), None);
+        let looped = Definitions {
+            flat: String::new(),
+            modules: vec![modules::Module::new(
+                "loop",
+                PathBuf::from("rules/loop.jq"),
+                "# Loads itself.\ninclude \"loop\"; def l: 1;",
+            )],
+        };
+        assert_eq!(
+            Expr::compile(&looped, "include \"loop\"; l").unwrap_err(),
+            "rules/loop.jq:2: cannot load loop: circular include/import"
+        );
     }
 
     #[test]
