@@ -1,9 +1,8 @@
-//! An edit of a tool file, the overrides file or a world data file is seen by a running server
-//! on its next call,
-//! however it is made. Files are read again only when their stamp (device, inode, size,
-//! modification time) says they may have changed, or while they are within the racy window of
-//! two seconds after a write (docs/PERFORMANCE.md); the world folder's stamps are taken only
-//! when the kernel reported a change in its folders. Each case below is one a stamp check gets
+//! An edit of a tool file, the overrides file, a world data file or a world module is seen by
+//! a running server on its next call, however it is made. Files are read again only when their
+//! stamp (device, inode, size, modification time) says they may have changed, or while they
+//! are within the racy window of two seconds after a write (docs/PERFORMANCE.md); the world
+//! folder's stamps are taken only when the kernel reported a change in its folders. Each case below is one a stamp check gets
 //! wrong if it ignores what the case changes, or one the kernel does not report, and the test
 //! checks first that the edit changes exactly that part of the stamp.
 
@@ -56,6 +55,9 @@ enum Target {
     Overrides,
     /// `tools/world/echo.json`, whose version the `from_world` tool's jq program answers.
     WorldData,
+    /// `tools/world/rules/echo.jq`, a module whose definition gives the version, which the
+    /// `from_module` tool's jq program loads and answers.
+    WorldModule,
 }
 
 /// The versions a case writes: one and two have the same length, so a target's text for one
@@ -68,13 +70,19 @@ fn settled_time(age_secs: u64) -> SystemTime {
 }
 
 impl Target {
-    const ALL: [Self; 3] = [Self::ToolFile, Self::Overrides, Self::WorldData];
+    const ALL: [Self; 4] = [
+        Self::ToolFile,
+        Self::Overrides,
+        Self::WorldData,
+        Self::WorldModule,
+    ];
 
     fn relative(self) -> &'static str {
         match self {
             Self::ToolFile => "tools/echo.md",
             Self::Overrides => ".run/overrides.json",
             Self::WorldData => "tools/world/echo.json",
+            Self::WorldModule => "tools/world/rules/echo.jq",
         }
     }
 
@@ -88,6 +96,7 @@ impl Target {
             ),
             Self::Overrides => format!("{{\"pick\": \"{version}\"}}"),
             Self::WorldData => format!("{{\"v\": \"{version}\"}}"),
+            Self::WorldModule => format!("def echo_v: \"{version}\";\n"),
         }
     }
 
@@ -97,6 +106,7 @@ impl Target {
             Self::ToolFile => "echo",
             Self::Overrides => "pick",
             Self::WorldData => "from_world",
+            Self::WorldModule => "from_module",
         };
         let result = call(client, tool, json!({}))
             .await
@@ -271,6 +281,13 @@ fn project() -> Project {
         &tool_file(
             "from_world",
             "## Scenario: answer\n\n```jq response\n{v: .data.echo.v}\n```\n",
+        ),
+    );
+    project.write(
+        "tools/from_module.md",
+        &tool_file(
+            "from_module",
+            "## Scenario: answer\n\n```jq response\ninclude \"echo\"; {v: echo_v}\n```\n",
         ),
     );
     project.write(

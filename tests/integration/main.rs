@@ -38,6 +38,7 @@ mod world_cli;
 mod world_data;
 mod world_food;
 mod world_lint;
+mod world_modules;
 mod world_reference;
 mod world_rides;
 mod world_time;

@@ -24,7 +24,7 @@ const GEOCODE: &str = "tools/location/reverse_geocode.md";
 /// error, served at a frozen time.
 pub(crate) fn upstream() -> (Project, Process, String) {
     let upstream = Project::copy_of_repo();
-    let pins = "tools/world/locations.jq";
+    let pins = "tools/world/rules/locations.jq";
     let text = upstream.read(pins);
     assert!(text.contains("title: \"Pinned location\""));
     upstream.write(

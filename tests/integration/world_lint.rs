@@ -89,7 +89,7 @@ const BREAKS: [Break; 2] = [
             let project = with_a_seventh_restaurant();
             edit(
                 &project,
-                "tools/world/food.jq",
+                "tools/world/rules/food.jq",
                 "def food_menu($r):\n  . as $doc",
                 "def food_menu($r):\n  ($r.words[0] | ascii_downcase) as $word | . as $doc",
             );

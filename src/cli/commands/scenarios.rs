@@ -12,6 +12,7 @@ use crate::admin::{ScenariosAnswer, listing};
 use crate::cli::printable::{clipped, printable};
 use crate::cli::{Status, printer};
 use crate::engine::ProjectLayout;
+use crate::engine::world::blank_directives;
 
 pub fn run(layout: &ProjectLayout, only: Option<&str>) -> anyhow::Result<Status> {
     match listing(tools_dir(layout)?, &layout.overrides, only) {
@@ -59,11 +60,12 @@ pub fn print(listed: &ScenariosAnswer) -> anyhow::Result<Status> {
 const WHEN_MAX: usize = 160;
 
 /// What a scenario matches on, escaped for the terminal: its `json match` rule, its `jq when`
-/// condition on one line (`jq when: food_place_refusal != null`), or both; nothing for a
-/// scenario chosen when nothing matches.
+/// condition on one line without the modules it loads (`jq when: food_place_refusal != null`),
+/// or both; nothing for a scenario chosen when nothing matches.
 fn matching(rule: Option<&Value>, when: Option<&str>) -> String {
     let rule = rule.map(|rule| printable(&rule.to_string()).into_owned());
     let when = when.map(|source| {
+        let source = blank_directives(source);
         let source = source.split_whitespace().collect::<Vec<_>>().join(" ");
         format!("jq when: {}", clipped(&printable(&source), WHEN_MAX))
     });

@@ -1,7 +1,8 @@
 //! The world's data files: `tools/world/*.json` (restaurants, menus, places, products, …),
 //! `tools/world/state/*.json` (the seed of what an agent can change: basket, orders, rides;
 //! each file holds some of the seed state's keys) and
-//! `tools/world/*.jq` (definitions shared by every computed scenario). A person edits these;
+//! `tools/world/*.jq` (definitions shared by every computed scenario) and
+//! `tools/world/rules/*.jq` (jq modules a program loads by name, `modules.rs`). A person edits these;
 //! the tool files shape the answers from them (docs/DATA_WORLD.md).
 
 use std::collections::BTreeMap;
@@ -13,6 +14,7 @@ use jsonschema::{JsonType, ValidationError};
 use serde_json::{Map, Value};
 
 use super::locate;
+use super::modules::{self, Definitions, Module};
 use crate::engine::clip::clip;
 use crate::engine::safe_read;
 use crate::engine::stamp::Stamp;
@@ -35,8 +37,8 @@ pub struct WorldData {
     pub data: Map<String, Value>,
     /// The seed state: the keys of every `state/*.json`, an object; `{}` without them.
     pub seed: Value,
-    /// The `*.jq` files' text, in name order.
-    pub defs: String,
+    /// The `*.jq` files' text, in name order, and the modules of `rules/`.
+    pub defs: Definitions,
     /// Each `*.jq` file and its text, in the same order.
     pub def_files: Vec<(PathBuf, String)>,
 }
@@ -108,13 +110,14 @@ pub fn folder(tools: &Path) -> PathBuf {
     tools.join(FOLDER)
 }
 
-/// The folders that hold the world's files: the world folder, its seed state's and its
-/// schemas' (the seed state's schemas too).
-pub fn folders(tools: &Path) -> [PathBuf; 4] {
+/// The folders that hold the world's files: the world folder, its seed state's, its modules'
+/// and its schemas' (the seed state's schemas too).
+pub fn folders(tools: &Path) -> [PathBuf; 5] {
     let world = folder(tools);
     let schemas = world.join(SCHEMA_FOLDER);
     [
         world.join(STATE_FOLDER),
+        world.join(modules::FOLDER),
         schemas.join(STATE_FOLDER),
         schemas,
         world,
@@ -122,11 +125,20 @@ pub fn folders(tools: &Path) -> [PathBuf; 4] {
 }
 
 /// The files of the world folder that count, sorted by name: `*.json` and `*.jq`, then the
-/// seed state's `state/*.json`.
+/// seed state's `state/*.json`, then the modules, `rules/*.jq`.
 fn files(tools: &Path) -> Vec<PathBuf> {
     let mut files = files_in(&folder(tools));
     files.extend(files_in(&folder(tools).join(STATE_FOLDER)));
+    files.extend(
+        files_in(&folder(tools).join(modules::FOLDER))
+            .into_iter()
+            .filter(|path| is_jq(path)),
+    );
     files
+}
+
+fn is_jq(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "jq")
 }
 
 fn files_in(dir: &Path) -> Vec<PathBuf> {
@@ -174,9 +186,21 @@ pub fn load(tools: &Path) -> (WorldData, Vec<Diagnostic>) {
             }
         };
         let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-        if path.extension().is_some_and(|e| e == "jq") {
-            world.defs.push_str(text);
-            world.defs.push('\n');
+        let parent = path.parent().and_then(Path::file_name);
+        if is_jq(&path) && parent.is_some_and(|n| n == modules::FOLDER) {
+            let name = path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or_default();
+            world
+                .defs
+                .modules
+                .push(Module::new(name, path.clone(), text));
+            continue;
+        }
+        if is_jq(&path) {
+            world.defs.flat.push_str(text);
+            world.defs.flat.push('\n');
             world.def_files.push((path.clone(), text.to_string()));
             continue;
         }
@@ -196,10 +220,7 @@ pub fn load(tools: &Path) -> (WorldData, Vec<Diagnostic>) {
             .and_then(|s| s.to_str())
             .unwrap_or_default()
             .to_string();
-        let in_state = path
-            .parent()
-            .and_then(Path::file_name)
-            .is_some_and(|n| n == STATE_FOLDER);
+        let in_state = parent.is_some_and(|n| n == STATE_FOLDER);
         let problems = form_problems(tools, &path, in_state, &stem, text, &value);
         if !problems.is_empty() {
             diagnostics.extend(problems);

@@ -7,17 +7,20 @@
 //! alone, the run's clock is the only clock and no program ends the process. A program runs
 //! on the program threads (`pool.rs`), metered (`bounds.rs`).
 
+use std::collections::{BTreeSet, HashMap};
 use std::fmt;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use jaq_core::load::{Arena, File, Loader};
+use jaq_core::load::{Arena, File, Import, Loader};
 use jaq_core::{Compiler, Ctx, Vars};
 use jaq_json::{Num, Val};
 use serde_json::{Map, Number, Value};
 
 use super::bounds::{self, Deadline, Meter, Metered, Run, Stopped};
-use super::names::{Library, Reads};
+use super::modules::{self, Definitions, Directives, blank_directives};
+use super::names::{Library, Named, Reads};
 use super::pool;
 
 type Data = Metered;
@@ -73,22 +76,29 @@ def cents_money: money(. / 100);
 def cents_text: round as $f | "\($f / 100 | floor).\("0\($f % 100)" | .[-2:])";
 "#;
 
-/// jq's standard definitions, parsed once per process rather than once per program.
+/// jq's standard definitions and the [`PRELUDE`], parsed once per process rather than once
+/// per program: the loader's prelude, which every program and every module sees.
 static STANDARD_DEFS: std::sync::LazyLock<Vec<jaq_core::load::parse::Def<&'static str>>> =
     std::sync::LazyLock::new(|| {
+        let prelude = jaq_core::load::parse(PRELUDE, |p| p.defs()).unwrap_or_default();
         jaq_core::defs()
             .chain(jaq_std::defs())
             .chain(jaq_json::defs())
             .filter(|def| !LEFT_OUT_DEFS.contains(&def.name))
+            .chain(prelude)
             .collect()
     });
 
 /// The global variable that picks a program out of programs compiled together.
 const WHICH: &str = "$__program";
 
+/// The name under which a program loads the flat definitions, in front of its own directives.
+const FLAT: &str = "world/*.jq";
+
 /// A compiled program and its source, for messages. Programs compiled together
-/// ([`Expr::compile_all`]) share one filter: jq's definitions and the world's are compiled
-/// once for all of them, and each program is a definition of it that [`WHICH`] picks.
+/// ([`Expr::compile_all`]) share one filter: jq's definitions, the world's and its modules are
+/// compiled once for all of them, and each program is a module of its own, with the modules
+/// it loads, whose one definition [`WHICH`] picks.
 pub struct Expr {
     pub(super) filter: Arc<jaq_core::Filter<Data>>,
     which: isize,
@@ -121,37 +131,140 @@ pub enum ExprError {
     Stopped(#[from] Stopped),
 }
 
+/// Which text of the compilation a piece of code is in.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum Source {
+    /// The text that picks a program.
+    #[default]
+    Main,
+    /// The flat definitions.
+    Flat,
+    /// The program of this index, as a module: its directives, then its one definition.
+    Program(usize),
+    /// The world's module of this index.
+    Module(usize),
+}
+
+/// A problem of a compilation, and where it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub place: Place,
+    pub message: String,
+}
+
+/// Where a [`Problem`] is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    /// A line of the program, counted from 1.
+    Program(usize),
+    /// A line of the world's module file.
+    Module(PathBuf, usize),
+    /// A line of the flat definitions, all files together.
+    Definitions(usize),
+    Nowhere,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.place {
+            Place::Program(line) => write!(f, "line {line}: ")?,
+            Place::Module(path, line) => write!(f, "{}:{line}: ", path.display())?,
+            Place::Definitions(line) => write!(f, "line {line} of the definitions: ")?,
+            Place::Nowhere => {}
+        }
+        f.write_str(&self.message)
+    }
+}
+
+/// Problems as one message.
+fn joined(problems: &[Problem]) -> String {
+    problems
+        .iter()
+        .map(Problem::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 impl Expr {
-    /// Compiles `source` with `defs` (the world's `*.jq` files) and the [`PRELUDE`] in front
-    /// of it. The error names the line of `source` where it can, counted from 1.
-    pub fn compile(defs: &str, source: &str) -> Result<Self, String> {
+    /// Compiles `source` with `defs` (the world's `*.jq` files, and the modules it loads) and
+    /// the [`PRELUDE`] in front of it. The error names the line of `source` where it can,
+    /// counted from 1, or the module file and its line.
+    pub fn compile(defs: &Definitions, source: &str) -> Result<Self, String> {
         let mut compiled = Self::compile_all(defs, &[source])?;
         Ok(compiled.remove(0))
     }
 
     /// Compiles `sources` together, each as [`Expr::compile`] would: jq's definitions, the
-    /// [`PRELUDE`] and `defs` are compiled once for all of them, which is most of the work of
-    /// compiling one. The error is the first problem of any of them; line numbers are exact
-    /// only for one source.
-    pub fn compile_all(defs: &str, sources: &[&str]) -> Result<Vec<Self>, String> {
-        let prefix = format!("{PRELUDE}\n{defs}\n");
-        let library = Library::of(&prefix);
-        let reads: Vec<Reads> = sources.iter().map(|source| library.reads(source)).collect();
-        let offset_lines = prefix.matches('\n').count();
-        let mut code = prefix;
-        // Each program starts on the line after the definitions, so a lone program's line
-        // numbers are its own; its `;` stands on a line of its own, after any comment.
-        let mut first_end = None;
-        for (index, source) in sources.iter().enumerate() {
-            code.push_str(&format!("def __program{index}: {source}"));
-            first_end.get_or_insert(code.len());
-            code.push_str("\n;\n");
-        }
-        code.push_str(&dispatch(0, sources.len()));
-        let code = Code {
-            text: code.as_str(),
-            offset_lines,
-            first_end: first_end.unwrap_or(code.len()),
+    /// [`PRELUDE`], the flat definitions and the modules are compiled once for all of them,
+    /// which is most of the work of compiling one. The error is every problem of any of them.
+    pub fn compile_all(defs: &Definitions, sources: &[&str]) -> Result<Vec<Self>, String> {
+        Self::compile_checked(defs, sources).map_err(|problems| joined(&problems))
+    }
+
+    /// The first problem of the world's definitions: the flat ones and every module, loaded by
+    /// one program.
+    pub fn check(defs: &Definitions) -> Option<Problem> {
+        let loads: String = defs
+            .modules
+            .iter()
+            .map(|module| format!("include {};", Value::String(module.name.clone())))
+            .collect();
+        let program = format!("{loads}\n.");
+        Self::compile_checked(defs, &[program.as_str()])
+            .err()
+            .and_then(|problems| problems.into_iter().next())
+    }
+
+    fn compile_checked(defs: &Definitions, sources: &[&str]) -> Result<Vec<Self>, Vec<Problem>> {
+        let directives: Vec<Directives<'_>> = sources
+            .iter()
+            .map(|source| Directives::of(source))
+            .collect();
+        let reads = reads(defs, sources, &directives);
+        // Each program is a module that loads the flat definitions, then its own directives,
+        // then defines the program on the line they end on, so that its lines are its own.
+        let programs: Vec<(String, usize)> = sources
+            .iter()
+            .zip(&directives)
+            .enumerate()
+            .map(|(index, (source, directives))| {
+                let end = directives.end;
+                let loads = format!("include \"{FLAT}\"; ");
+                let code = format!(
+                    "{loads}{} def __program{index}: {}\n;\n",
+                    &source[..end],
+                    &source[end..]
+                );
+                let program_end = code.len() - "\n;\n".len();
+                (code, program_end)
+            })
+            .collect();
+        let mut main: String = (0..sources.len())
+            .map(|index| format!("include \"{index}\";\n"))
+            .collect();
+        main.push_str(&dispatch(0, sources.len()));
+        let read = |import: Import<&str, Source>| -> Result<File<String, Source>, String> {
+            let file = |code: &str, path| {
+                Ok(File {
+                    code: code.to_string(),
+                    path,
+                })
+            };
+            match (import.parent, *import.path) {
+                (Source::Main, index) => {
+                    let index: usize = index.parse().map_err(|_| "no such program")?;
+                    file(&programs[index].0, Source::Program(index))
+                }
+                (Source::Program(_), FLAT) => file(&defs.flat, Source::Flat),
+                (_, name) => match defs.module(name) {
+                    Some((index, module)) => file(&module.text, Source::Module(index)),
+                    None => Err(format!(
+                        "no module {}: the world has no {}/{name}.jq",
+                        Value::String(name.to_string()),
+                        modules::FOLDER
+                    )),
+                },
+            }
         };
         let std_defs = STANDARD_DEFS.iter().cloned();
         let funs = jaq_core::funs::<Data>()
@@ -159,18 +272,18 @@ impl Expr {
             .chain(jaq_json::funs::<Data>())
             .filter(|(name, _, _)| !LEFT_OUT.contains(name) && !bounds::REPLACED.contains(name))
             .chain(bounds::natives());
-        let loader = Loader::new(std_defs);
+        let loader = Loader::new(std_defs).with_read(read);
         let arena = Arena::default();
         let program = File {
-            code: code.text,
-            path: (),
+            code: main.as_str(),
+            path: Source::Main,
         };
+        let place = |file: &File<&str, Source>, piece: &str| place(defs, &programs, file, piece);
         let modules = loader.load(&arena, program).map_err(|errors| {
             errors
-                .into_iter()
-                .map(|(_, error)| code.load_error(&error))
+                .iter()
+                .flat_map(|(file, error)| load_problems(file, error, &place, &programs))
                 .collect::<Vec<_>>()
-                .join("; ")
         })?;
         let filter = Compiler::default()
             .with_funs(funs)
@@ -178,19 +291,21 @@ impl Expr {
             .compile(modules)
             .map_err(|errors| {
                 errors
-                    .into_iter()
-                    .flat_map(|(_, errors)| errors)
-                    .map(|(name, undefined)| {
-                        let line = code.line_of(name);
-                        let why = if STOPPERS.contains(&name) {
-                            ": a program cannot stop the server"
-                        } else {
-                            ""
-                        };
-                        format!("{line}undefined {} `{name}`{why}", undefined.as_str())
+                    .iter()
+                    .flat_map(|(file, errors)| {
+                        errors.iter().map(|(name, undefined)| {
+                            let why = if STOPPERS.contains(name) {
+                                ": a program cannot stop the server"
+                            } else {
+                                ""
+                            };
+                            Problem {
+                                place: place(file, name),
+                                message: format!("undefined {} `{name}`{why}", undefined.as_str()),
+                            }
+                        })
                     })
                     .collect::<Vec<_>>()
-                    .join("; ")
             })?;
         let filter = Arc::new(filter);
         Ok(sources
@@ -258,6 +373,37 @@ impl Expr {
     }
 }
 
+/// The per-call keys each of `sources` (whose directives are `directives`) names, itself or
+/// through the definitions it can call: the [`PRELUDE`], the flat ones and those of the
+/// modules it loads, as far as they load others. Each text is read once; programs that reach
+/// the same modules share one library.
+fn reads(defs: &Definitions, sources: &[&str], directives: &[Directives<'_>]) -> Vec<Reads> {
+    let blanked: Vec<String> = defs
+        .modules
+        .iter()
+        .map(|module| blank_directives(&module.text))
+        .collect();
+    let prelude = Named::of(PRELUDE);
+    let flat = Named::of(&defs.flat);
+    let modules: Vec<Named<'_>> = blanked.iter().map(|text| Named::of(text)).collect();
+    let mut libraries: HashMap<BTreeSet<usize>, Library<'_>> = HashMap::new();
+    sources
+        .iter()
+        .zip(directives)
+        .map(|(source, directives)| {
+            let reach = defs.reach(directives.names.iter().copied());
+            let library = libraries.entry(reach).or_insert_with_key(|reach| {
+                let parts: Vec<&Named<'_>> = [&prelude, &flat]
+                    .into_iter()
+                    .chain(reach.iter().map(|index| &modules[*index]))
+                    .collect();
+                Library::of_parts(&parts)
+            });
+            library.reads(&directives.blank(source))
+        })
+        .collect()
+}
+
 /// The program of `lo..hi` that [`WHICH`] names, by halves: a call looks at about log2(n)
 /// numbers to find its program.
 fn dispatch(lo: usize, hi: usize) -> String {
@@ -275,75 +421,83 @@ fn dispatch(lo: usize, hi: usize) -> String {
     }
 }
 
-/// The text compiled: jq's definitions, the world's, then the programs, and where the first
-/// program ends.
-struct Code<'a> {
-    text: &'a str,
-    /// Lines before the first program.
-    offset_lines: usize,
-    /// Where the first program's source ends in `text`.
-    first_end: usize,
+/// Where `piece` is in `file`: its line in the program (what lies past the program's end
+/// counts as its last line), in the module file or in the flat definitions. Nowhere when the
+/// piece is not a slice of the file's text.
+fn place(
+    defs: &Definitions,
+    programs: &[(String, usize)],
+    file: &File<&str, Source>,
+    piece: &str,
+) -> Place {
+    let Some(at) = offset(file.code, piece) else {
+        return Place::Nowhere;
+    };
+    let line_at = |at: usize| file.code[..at].matches('\n').count() + 1;
+    match file.path {
+        Source::Program(index) => Place::Program(line_at(at.min(programs[index].1))),
+        Source::Module(index) => Place::Module(defs.modules[index].path.clone(), line_at(at)),
+        Source::Flat => Place::Definitions(line_at(at)),
+        Source::Main => Place::Nowhere,
+    }
 }
 
-impl Code<'_> {
-    /// Where `piece` starts in the first program, as `line N: ` (or in the definitions before
-    /// it, counted back), or nothing when the piece is not a slice of the text. What lies past
-    /// the first program's end counts as its last line.
-    fn line_of(&self, piece: &str) -> String {
-        let Some(at) = self.offset(piece) else {
-            return String::new();
-        };
-        let line = self.text[..at.min(self.first_end)].matches('\n').count() + 1;
-        match line.checked_sub(self.offset_lines) {
-            Some(line) if line > 0 => format!("line {line}: "),
-            _ => format!("line {line} of the definitions: "),
-        }
-    }
+/// Where `piece` starts in `text`, when it is a slice of it.
+fn offset(text: &str, piece: &str) -> Option<usize> {
+    let start = text.as_ptr() as usize;
+    let at = piece.as_ptr() as usize;
+    (start..=start + text.len())
+        .contains(&at)
+        .then(|| at - start)
+}
 
-    fn offset(&self, piece: &str) -> Option<usize> {
-        let start = self.text.as_ptr() as usize;
-        let at = piece.as_ptr() as usize;
-        (start..=start + self.text.len())
-            .contains(&at)
-            .then(|| at - start)
+/// What the parser found: the text at `rest`, or "the end" past a program's end.
+fn found(file: &File<&str, Source>, rest: &str, programs: &[(String, usize)]) -> String {
+    let end = match file.path {
+        Source::Program(index) => programs[index].1,
+        _ => file.code.len(),
+    };
+    let past_end = offset(file.code, rest).is_none_or(|at| at >= end);
+    if rest.is_empty() || past_end {
+        "the end".to_string()
+    } else {
+        format!("`{}`", rest.chars().take(20).collect::<String>())
     }
+}
 
-    /// What the parser found: the text at `rest`, or "the end" past the first program's end.
-    fn found(&self, rest: &str) -> String {
-        let past_end = self.offset(rest).is_none_or(|at| at >= self.first_end);
-        if rest.is_empty() || past_end {
-            "the end".to_string()
-        } else {
-            format!("`{}`", rest.chars().take(20).collect::<String>())
-        }
-    }
-
-    fn load_error(&self, error: &jaq_core::load::Error<&str>) -> String {
-        use jaq_core::load::Error;
-        match error {
-            Error::Io(errors) => errors
-                .iter()
-                .map(|(path, message)| format!("cannot load {path}: {message}"))
-                .collect::<Vec<_>>()
-                .join("; "),
-            Error::Lex(errors) => errors
-                .iter()
-                .map(|(expect, rest)| format!("{}expected {}", self.line_of(rest), expect.as_str()))
-                .collect::<Vec<_>>()
-                .join("; "),
-            Error::Parse(errors) => errors
-                .iter()
-                .map(|(expect, rest)| {
-                    format!(
-                        "{}expected {}, found {}",
-                        self.line_of(rest),
-                        expect.as_str(),
-                        self.found(rest)
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join("; "),
-        }
+/// The problems of loading `file`: a module it loads that the world has not, or text that does
+/// not lex or parse.
+fn load_problems(
+    file: &File<&str, Source>,
+    error: &jaq_core::load::Error<&str>,
+    place: &impl Fn(&File<&str, Source>, &str) -> Place,
+    programs: &[(String, usize)],
+) -> Vec<Problem> {
+    use jaq_core::load::Error;
+    let problem = |piece: &str, message: String| Problem {
+        place: place(file, piece),
+        message,
+    };
+    match error {
+        Error::Io(errors) => errors
+            .iter()
+            .map(|(path, message)| problem(path, format!("cannot load {path}: {message}")))
+            .collect(),
+        Error::Lex(errors) => errors
+            .iter()
+            .map(|(expect, rest)| problem(rest, format!("expected {}", expect.as_str())))
+            .collect(),
+        Error::Parse(errors) => errors
+            .iter()
+            .map(|(expect, rest)| {
+                let message = format!(
+                    "expected {}, found {}",
+                    expect.as_str(),
+                    found(file, rest, programs)
+                );
+                problem(rest, message)
+            })
+            .collect(),
     }
 }
 
@@ -431,7 +585,8 @@ mod tests {
     use serde_json::json;
 
     fn run(source: &str, input: Value) -> Result<Value, ExprError> {
-        Arc::new(Expr::compile("", source).unwrap()).run(to_val(&input), Deadline::from_now())
+        Arc::new(Expr::compile(&Definitions::default(), source).unwrap())
+            .run(to_val(&input), Deadline::from_now())
     }
 
     fn run_on(expr: &Arc<Expr>, input: &Value) -> Result<Value, ExprError> {
@@ -511,11 +666,12 @@ mod tests {
             ".a | tostring # a comment",
             "-.a",
         ];
-        let compiled: Vec<Arc<Expr>> = Expr::compile_all("def three: 3;", &sources)
-            .unwrap()
-            .into_iter()
-            .map(Arc::new)
-            .collect();
+        let compiled: Vec<Arc<Expr>> =
+            Expr::compile_all(&Definitions::flat("def three: 3;"), &sources)
+                .unwrap()
+                .into_iter()
+                .map(Arc::new)
+                .collect();
         let answers: Vec<Value> = compiled
             .iter()
             .map(|expr| run_on(expr, &json!({"a": 5})).unwrap())
@@ -523,13 +679,108 @@ mod tests {
         assert_eq!(answers, [json!(6), json!(10), json!("5"), json!(-5)]);
         for (expr, source) in compiled.iter().zip(sources) {
             assert_eq!(expr.source(), source);
-            let alone = Arc::new(Expr::compile("def three: 3;", source).unwrap());
+            let alone =
+                Arc::new(Expr::compile(&Definitions::flat("def three: 3;"), source).unwrap());
             assert_eq!(
                 run_on(&alone, &json!({"a": 5})),
                 run_on(expr, &json!({"a": 5}))
             );
         }
-        assert!(Expr::compile_all("", &[".a", "nosuch"]).is_err());
+        assert!(Expr::compile_all(&Definitions::default(), &[".a", "nosuch"]).is_err());
+    }
+
+    /// A world of flat definitions and three modules: `food` loads `clock`, `broken` breaks
+    /// at its line 2.
+    fn modular() -> Definitions {
+        let module = |name: &str, text: &str| {
+            modules::Module::new(name, PathBuf::from(format!("rules/{name}.jq")), text)
+        };
+        Definitions {
+            flat: "def flat_one: 1;".to_string(),
+            modules: vec![
+                module("clock", "def clock_stamp: .now;"),
+                module(
+                    "food",
+                    "include \"clock\";\ndef food_at: clock_stamp;\ndef food_plain: .args;",
+                ),
+                module("broken", "def fine: 1;\ndef broken: nosuch;"),
+            ],
+        }
+    }
+
+    #[test]
+    fn a_program_calls_the_modules_it_loads_and_reads_what_they_read() {
+        let cases = [
+            ("include \"food\"; food_at", true, json!(7)),
+            ("import \"food\" as f; f::food_at", true, json!(7)),
+            ("include \"food\"; food_plain", false, json!("a")),
+            (
+                "include \"food\";\n[food_plain, flat_one]",
+                false,
+                json!(["a", 1]),
+            ),
+            (
+                "# the time\ninclude \"clock\";\nclock_stamp + 1",
+                true,
+                json!(8),
+            ),
+        ];
+        let defs = modular();
+        for (source, now, want) in cases {
+            let expr = Arc::new(Expr::compile(&defs, source).unwrap());
+            assert_eq!(expr.reads().now, now, "{source}");
+            assert_eq!(
+                run_on(&expr, &json!({"now": 7, "args": "a"})),
+                Ok(want),
+                "{source}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_program_sees_only_the_modules_it_loads() {
+        let defs = modular();
+        let cases = [
+            ("food_plain", "line 1: undefined filter `food_plain`"),
+            (
+                "include \"food\";\n\n.a | clock_stamp",
+                "line 3: undefined filter `clock_stamp`",
+            ),
+            (
+                "include \"nosuch\";\n.",
+                "line 1: cannot load nosuch: no module \"nosuch\": the world has no rules/nosuch.jq",
+            ),
+            (
+                "include \"broken\"; fine",
+                "rules/broken.jq:2: undefined filter `nosuch`",
+            ),
+        ];
+        for (source, want) in cases {
+            assert_eq!(Expr::compile(&defs, source).unwrap_err(), want, "{source}");
+        }
+        let together = Expr::compile_all(&defs, &["include \"food\"; food_plain", "food_plain"]);
+        assert_eq!(
+            together.unwrap_err(),
+            "line 1: undefined filter `food_plain`",
+            "a neighbour's module is not the program's"
+        );
+        assert_eq!(
+            Expr::check(&defs).map(|problem| problem.place),
+            Some(Place::Module(PathBuf::from("rules/broken.jq"), 2))
+        );
+        assert_eq!(Expr::check(&Definitions::flat("def fine: 1;")), None);
+        let looped = Definitions {
+            flat: String::new(),
+            modules: vec![modules::Module::new(
+                "loop",
+                PathBuf::from("rules/loop.jq"),
+                "# Loads itself.\ninclude \"loop\"; def l: 1;",
+            )],
+        };
+        assert_eq!(
+            Expr::compile(&looped, "include \"loop\"; l").unwrap_err(),
+            "rules/loop.jq:2: cannot load loop: circular include/import"
+        );
     }
 
     #[test]
@@ -557,14 +808,14 @@ mod tests {
                 "{source}"
             );
         }
-        let undefined = Expr::compile("", ".a |\n nosuch(1)").unwrap_err();
+        let undefined = Expr::compile(&Definitions::default(), ".a |\n nosuch(1)").unwrap_err();
         assert!(
             undefined.contains("line 2: undefined filter `nosuch`"),
             "{undefined}"
         );
-        let syntax = Expr::compile("", ".a | {").unwrap_err();
+        let syntax = Expr::compile(&Definitions::default(), ".a | {").unwrap_err();
         assert!(syntax.contains("line 1"), "{syntax}");
-        let unfinished = Expr::compile("", ".a |\n .b |").unwrap_err();
+        let unfinished = Expr::compile(&Definitions::default(), ".a |\n .b |").unwrap_err();
         assert!(
             unfinished.contains("line 2: expected term, found the end"),
             "{unfinished}"
@@ -574,7 +825,10 @@ mod tests {
     #[test]
     fn the_world_outside_the_input_is_out_of_reach() {
         for source in ["now", "env", "input", "$ENV", "debug", "debug(1)", "stderr"] {
-            assert!(Expr::compile("", source).is_err(), "{source} compiled");
+            assert!(
+                Expr::compile(&Definitions::default(), source).is_err(),
+                "{source} compiled"
+            );
         }
     }
 
@@ -589,7 +843,7 @@ mod tests {
             ("halt_error(1)", "line 1: undefined filter `halt_error`"),
         ];
         for (source, want) in cases {
-            let error = Expr::compile("", source).unwrap_err();
+            let error = Expr::compile(&Definitions::default(), source).unwrap_err();
             assert_eq!(
                 error,
                 format!("{want}: a program cannot stop the server"),
@@ -651,8 +905,13 @@ mod tests {
             at: std::time::Instant::now() + after,
             after,
         };
-        let expr =
-            Arc::new(Expr::compile("", "[range(1000)] | until(false; tojson | fromjson)").unwrap());
+        let expr = Arc::new(
+            Expr::compile(
+                &Definitions::default(),
+                "[range(1000)] | until(false; tojson | fromjson)",
+            )
+            .unwrap(),
+        );
         assert_eq!(
             expr.run(to_val(&json!(null)), deadline),
             stopped(Limit::Deadline(after))

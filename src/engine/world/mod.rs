@@ -16,6 +16,7 @@ mod compute;
 mod data;
 mod expr;
 mod locate;
+mod modules;
 mod names;
 mod pool;
 mod run;
@@ -35,6 +36,7 @@ pub use bounds::set_deadline;
 pub use clock::{ClockFile, LATEST, Setting, parse_duration, tellable};
 pub use compute::{AnswerError, Programs, uses_world};
 pub use data::folder;
+pub use modules::blank_directives;
 pub use run::RunWorld;
 pub use store::WorldStore;
 pub use watch::WATCH_AFTER;
@@ -168,10 +170,19 @@ impl World {
     }
 }
 
-/// Where the definitions break: each `*.jq` file compiled after the ones before it, so that a
-/// problem is named by its own file and line.
-fn definition_problems(data: &WorldData) -> Vec<Diagnostic> {
-    let mut before = String::new();
+/// Where the definitions break, when they do: a module at its own file and line, or each flat
+/// `*.jq` file compiled after the ones before it, so that a problem is named by its own file
+/// and line. `None` when they compile, every module with them.
+fn definition_problems(data: &WorldData) -> Option<Vec<Diagnostic>> {
+    let problem = Expr::check(&data.defs)?;
+    if let expr::Place::Module(path, line) = &problem.place {
+        return Some(vec![Diagnostic::new(
+            path,
+            *line,
+            format!("jq: {}", problem.message),
+        )]);
+    }
+    let mut before = modules::Definitions::default();
     for (path, text) in &data.def_files {
         if let Err(error) = Expr::compile(&before, &format!("{text}\n.")) {
             let (line, message) = match error
@@ -181,24 +192,24 @@ fn definition_problems(data: &WorldData) -> Vec<Diagnostic> {
                 Some((line, message)) => (line.parse().unwrap_or(1), message.to_string()),
                 None => (1, error),
             };
-            return vec![Diagnostic::new(path, line, format!("jq: {message}"))];
+            return Some(vec![Diagnostic::new(path, line, format!("jq: {message}"))]);
         }
-        before.push_str(text);
-        before.push('\n');
+        before.flat.push_str(text);
+        before.flat.push('\n');
     }
     let first = data.def_files.first().map(|(path, _)| path.clone());
-    vec![Diagnostic::new(
+    Some(vec![Diagnostic::new(
         first.unwrap_or_default(),
         1,
         "jq: the *.jq definitions do not compile together",
-    )]
+    )])
 }
 
 impl Generation {
     /// The world folder read under `fingerprint`; the programs of `last` are kept when it
     /// found the same data, and `sources` (or else the programs `last` had) are compiled with
-    /// its definitions, together. The definitions are checked by that compilation: alone only
-    /// when it fails, or when there are no programs.
+    /// its definitions, together. The definitions are checked by that compilation: alone, every
+    /// module with them, only when it fails, or when there are no programs.
     fn read(
         tools: &Path,
         fingerprint: Fingerprint,
@@ -238,8 +249,10 @@ impl Generation {
         let compiled = (!sources.is_empty())
             .then(|| Expr::compile_all(&data.defs, sources).ok())
             .flatten();
-        if compiled.is_none() && Expr::compile(&data.defs, ".").is_err() {
-            return Err(Arc::new(definition_problems(&data)));
+        if compiled.is_none()
+            && let Some(problems) = definition_problems(&data)
+        {
+            return Err(Arc::new(problems));
         }
         let data_val = expr::to_val(&Value::Object(data.data.clone()));
         let generation = Self {

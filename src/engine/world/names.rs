@@ -8,7 +8,9 @@
 //! (`. as {$now}`). Definitions are told apart by name alone, whatever their arity, which can
 //! only find more names than a program reaches. Generic access to the whole document
 //! (`to_entries`, `..`, `getpath`, a computed key) names nothing: such a program sees a
-//! document without the keys it does not name.
+//! document without the keys it does not name. A definition of a module the program loads
+//! (`modules.rs`) counts as one of its own, and `alias::name` calls `name`: the text read is
+//! the flat definitions and those of every module the program reaches (`expr.rs`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -62,40 +64,77 @@ impl Reads {
     }
 }
 
-/// The definitions of a jq text, by name: what each one names, itself or through the
-/// definitions it calls.
-pub struct Library<'a> {
-    defs: HashMap<&'a str, Reads>,
-    /// What the text names outside any definition (a library has nothing there): every
-    /// program reaches it.
-    loose: Reads,
+/// What the definitions of one jq text name themselves, by name, and what the text names
+/// outside any definition: read once, and put together with others' into a [`Library`].
+pub struct Named<'a> {
+    bodies: HashMap<&'a str, HashSet<&'a str>>,
+    loose: HashSet<&'a str>,
+    /// Whether the text lexed: one that did not is taken to name everything.
+    lexed: bool,
 }
 
-impl<'a> Library<'a> {
+impl<'a> Named<'a> {
     pub fn of(text: &'a str) -> Self {
-        let Ok(tokens) = Lexer::new(text).lex() else {
-            return Self {
-                defs: HashMap::new(),
-                loose: Reads::ALL,
-            };
+        let mut named = Self {
+            bodies: HashMap::new(),
+            loose: HashSet::new(),
+            lexed: false,
         };
-        let mut bodies: HashMap<&str, HashSet<&str>> = HashMap::new();
-        let mut loose = HashSet::new();
+        let Ok(tokens) = Lexer::new(text).lex() else {
+            return named;
+        };
+        named.lexed = true;
         let mut at = 0;
         while at < tokens.len() {
             match definition(&tokens[at..]) {
                 Some((name, body)) => {
-                    let names = bodies.entry(name).or_default();
+                    let names = named.bodies.entry(name).or_default();
                     for token in body {
                         mentions(token, names);
                     }
                     at += body.len() + 2;
                 }
                 None => {
-                    mentions(&tokens[at], &mut loose);
+                    mentions(&tokens[at], &mut named.loose);
                     at += 1;
                 }
             }
+        }
+        named
+    }
+}
+
+/// The definitions of jq texts, by name: what each one names, itself or through the
+/// definitions it calls.
+pub struct Library<'a> {
+    defs: HashMap<&'a str, Reads>,
+    /// What the texts name outside any definition (a library has nothing there): every
+    /// program reaches it.
+    loose: Reads,
+}
+
+impl<'a> Library<'a> {
+    #[cfg(test)]
+    pub fn of(text: &'a str) -> Self {
+        Self::of_parts(&[&Named::of(text)])
+    }
+
+    /// The library of the texts `parts` were read from, together: a definition given in two
+    /// of them names what both name.
+    pub fn of_parts(parts: &[&Named<'a>]) -> Self {
+        if parts.iter().any(|part| !part.lexed) {
+            return Self {
+                defs: HashMap::new(),
+                loose: Reads::ALL,
+            };
+        }
+        let mut bodies: HashMap<&str, HashSet<&str>> = HashMap::new();
+        let mut loose = HashSet::new();
+        for part in parts {
+            for (name, names) in &part.bodies {
+                bodies.entry(name).or_default().extend(names);
+            }
+            loose.extend(&part.loose);
         }
         // Each definition's calls, then what it reaches, until nothing more is found.
         let calls: HashMap<&str, Vec<&str>> = bodies
@@ -179,6 +218,10 @@ fn mentions<'a>(token: &Token<&'a str>, names: &mut HashSet<&'a str>) {
     match token {
         Token(word, Tok::Word) => {
             names.insert(word);
+            // `alias::name` calls a definition of an imported module.
+            if let Some((_, name)) = word.rsplit_once("::") {
+                names.insert(name);
+            }
         }
         Token(symbol, Tok::Sym) => {
             if let Some(field) = symbol.strip_prefix('.').filter(|f| !f.is_empty()) {
@@ -255,6 +298,8 @@ mod tests {
             (r#".["n\u006fw"]"#, true, false),
             (r#".["ran\("")dom"]"#, false, true),
             ("this does not lex ]", true, true),
+            ("import \"clock\" as c; c::stamp", true, false),
+            ("c::plain", false, false),
         ];
         for (program, now, random) in cases {
             let reads = library.reads(program);

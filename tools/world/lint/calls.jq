@@ -6,7 +6,7 @@
 #
 # The program sees the document a computed scenario sees (`.data`, `.state`, `.now`,
 # `.stateful`) with the world's definitions, and gives {"<tool>": [<arguments>, …], …}.
-
+include "food"; include "rides";
 . as $doc
 | .data.places.places as $places
 | ($places[0] | {latitude, longitude}) as $home

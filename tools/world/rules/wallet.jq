@@ -2,6 +2,9 @@
 # called in a decline, and Careem Pay's balance on the run's clock. Call them with the call
 # document as `.`; amounts are in fils.
 
+include "food";
+include "rides";
+
 # The method with this id; the default one when `$id` is null.
 def wallet_method($id):
   first(.data.account.paymentMethods[] | select(if $id == null then .isDefault else .id == $id end)) // null;

@@ -2,6 +2,8 @@
 # food.json, baskets and their money, the ids that carry a basket in static mode, delivery
 # slots and the opening of a closed restaurant. Call them with the call document as `.`.
 
+include "area";
+
 # Money is computed in whole fils (the prelude's `cents`), so that sums are exact, and written
 # with `cents_money` and `cents_text` (docs/FORMAT.md, "Computed answers").
 # Fils as prose: `AED 57.20`.

@@ -3,6 +3,8 @@
 # basket; without it on a basket of one line whose ids carry it. Call them with the call
 # document as `.`.
 
+include "food";
+
 def food_item_words($item): "item \($item.id) (\($item.name))";
 
 # Why cart_add_item refuses the call, in production's words, or null when it takes it.

@@ -1,6 +1,10 @@
 # Orders (docs/DATA_WORLD.md, "Orders"): placing one, its life on the run's clock, the user's
 # past orders of food_orders.json. Call them with the call document as `.`.
 
+include "clock";
+include "food";
+include "wallet";
+
 def food_courier($name): first(.data.food_orders.couriers[] | select(.name == $name)) // null;
 def food_place_title($uuid): first(.data.places.places[] | select(.locationUuid == $uuid) | .title) // "your address";
 

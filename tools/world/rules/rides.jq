@@ -2,6 +2,10 @@
 # of rides.json, the rides an agent books, and where each ride stands on the run's clock.
 # Amounts are computed in fils (1/100 AED) so that they add up to the fil.
 
+include "area";
+include "clock";
+include "locations";
+
 # The product with this id, or null.
 def ride_product($id): first(.data.rides.products[] | select(.productId == $id)) // null;
 
