@@ -3,7 +3,7 @@
 //! of the world's `lint/calls.jq`) and docs/SOURCE.md on top; the dashboard shows them per
 //! file.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -28,10 +28,14 @@ pub fn tool_files(config: EngineConfig) -> Linted {
     checked(config).0
 }
 
-/// [`tool_files`], and the engine the honesty check rendered with.
-fn checked(config: EngineConfig) -> (Linted, Engine) {
+/// [`tool_files`], the engine the honesty check rendered with, and the files that loaded with
+/// a problem of their own (a program that does not compile, a schema that is not one): each is
+/// reported by that problem alone, not again by every answer the honesty check or the world's
+/// calls would compute from it.
+fn checked(config: EngineConfig) -> (Linted, Engine, HashSet<PathBuf>) {
     let mut loaded = catalog::load(&config.tools_dir);
     let mut problems = std::mem::take(&mut loaded.diagnostics);
+    let troubled: HashSet<PathBuf> = problems.iter().map(|p| p.path.clone()).collect();
     let engine = Engine::from_loaded(
         config,
         std::mem::take(&mut loaded.tools),
@@ -41,14 +45,15 @@ fn checked(config: EngineConfig) -> (Linted, Engine) {
     // that reads it.
     let world_read = engine.world().is_ok();
     for parsed in loaded.files.iter().filter(|p| p.diagnostics.is_empty()) {
-        if !world_read && world::uses_world(&parsed.file) {
+        if troubled.contains(&parsed.file.path) || (!world_read && world::uses_world(&parsed.file))
+        {
             continue;
         }
         if let Some(tool) = engine.tool(&parsed.file.tool) {
             problems.extend(honesty::check(&engine, tool, &parsed.file));
         }
     }
-    (Linted { loaded, problems }, engine)
+    (Linted { loaded, problems }, engine, troubled)
 }
 
 /// What `careem-mcp lint` reports: the tool files' problems and docs/SOURCE.md's, sorted by
@@ -75,12 +80,12 @@ pub fn project(
         .parent()
         .unwrap_or(Path::new(""))
         .to_path_buf();
-    let (mut linted, engine) = checked(config);
+    let (mut linted, engine, troubled) = checked(config);
     let parsed: BTreeMap<&str, &ToolFile> = linted
         .loaded
         .files
         .iter()
-        .filter(|p| p.diagnostics.is_empty())
+        .filter(|p| p.diagnostics.is_empty() && !troubled.contains(&p.file.path))
         .map(|p| (p.file.tool.as_str(), &p.file))
         .collect();
     let world_problems = world_calls::check(&engine, &parsed);
