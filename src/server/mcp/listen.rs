@@ -25,7 +25,6 @@ pub(crate) struct Listening {
     result: Vec<u8>,
     /// The request's place among the session's pending ones while the subscription is held.
     held: Option<Pending>,
-    session: Arc<Session>,
 }
 
 impl Listening {
@@ -41,15 +40,15 @@ impl Listening {
 
     /// The result, once the subscription ends: at once when none is held; when held, once
     /// the client cancels it. `None` when the session ends first (nobody reads it then).
+    /// Which of the two came first is what the cancellation recorded as it happened, never a
+    /// race between watching the session and watching the call: the session's end cancels
+    /// the call's token too, and may do so between two such looks.
     pub(crate) async fn result(self) -> Option<Vec<u8>> {
         let Some(held) = self.held else {
             return Some(self.result);
         };
-        tokio::select! {
-            biased;
-            () = self.session.ended() => None,
-            () = held.cancelled.cancelled() => Some(self.result),
-        }
+        held.cancelled.cancelled().await;
+        held.is_withdrawn().then_some(self.result)
     }
 }
 
@@ -191,7 +190,6 @@ impl Mcp {
             acknowledged: acknowledgement(&id, allowed),
             result: self.listen_result(&id, protocol),
             held,
-            session: Arc::clone(session),
         })
     }
 
@@ -232,7 +230,109 @@ fn acknowledgement(id: &Id, notifications: Notifications) -> Vec<u8> {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::PoisonError;
+    use std::task::{Context, Poll, RawWaker, RawWakerVTable, Waker};
+
     use super::*;
+
+    /// A held listen for id "t" of a session of its own.
+    fn held() -> (Arc<Session>, Listening) {
+        let session = Session::alone();
+        let id = Id::Text("t".into());
+        let listening = Listening {
+            acknowledged: Vec::new(),
+            result: b"result".to_vec(),
+            held: session.enter(&id),
+        };
+        (session, listening)
+    }
+
+    /// What happens to a held listen, in order.
+    #[derive(Clone, Copy, Debug)]
+    enum Step {
+        /// The client cancels it (`notifications/cancelled`).
+        Cancel,
+        /// The session ends.
+        End,
+        /// Its result is polled once.
+        Poll,
+    }
+
+    #[test]
+    fn a_held_listen_answers_when_its_client_cancelled_it_first_whenever_it_is_polled() {
+        use Step::{Cancel, End, Poll as Polled};
+        // (steps, then polled to the end: the result written)
+        let cases: [(&[Step], bool); 6] = [
+            (&[Cancel], true),
+            (&[Polled, Cancel], true),
+            (&[End], false),
+            (&[Polled, End], false),
+            (&[Cancel, End], true),
+            (&[End, Cancel], false),
+        ];
+        for (steps, written) in cases {
+            let (session, listening) = held();
+            let mut result = Box::pin(listening.result());
+            let mut context = Context::from_waker(Waker::noop());
+            for step in steps {
+                match step {
+                    Step::Cancel => session.cancel(&Id::Text("t".into())),
+                    Step::End => session.end(),
+                    Step::Poll => assert!(result.as_mut().poll(&mut context).is_pending()),
+                }
+            }
+            let Poll::Ready(answer) = result.as_mut().poll(&mut context) else {
+                panic!("{steps:?}: still held");
+            };
+            assert_eq!(answer.is_some(), written, "{steps:?}");
+        }
+    }
+
+    /// The session [`ENDING`] ends, once it is set.
+    static TO_END: std::sync::Mutex<Option<Arc<Session>>> = std::sync::Mutex::new(None);
+
+    /// A waker that ends [`TO_END`] when one of its copies is dropped. tokio drops a task's
+    /// old waker inside a poll, when the task is polled again with another one: there the
+    /// session ends as it does when another worker thread ends it while the listen's task is
+    /// being polled.
+    const ENDING: RawWakerVTable = RawWakerVTable::new(
+        |_| RawWaker::new(std::ptr::null(), &ENDING),
+        |_| {},
+        |_| {},
+        |_| {
+            let session = TO_END.lock().unwrap_or_else(PoisonError::into_inner).take();
+            if let Some(session) = session {
+                session.end();
+            }
+        },
+    );
+
+    #[test]
+    fn a_held_listen_whose_session_ends_while_it_is_polled_answers_nothing() {
+        let (session, listening) = held();
+        let mut result = Box::pin(listening.result());
+        // SAFETY: the vtable's functions ignore the data pointer, null here.
+        let ending = unsafe { Waker::from_raw(RawWaker::new(std::ptr::null(), &ENDING)) };
+        assert!(
+            result
+                .as_mut()
+                .poll(&mut Context::from_waker(&ending))
+                .is_pending()
+        );
+        *TO_END.lock().unwrap_or_else(PoisonError::into_inner) = Some(Arc::clone(&session));
+        let mut context = Context::from_waker(Waker::noop());
+        let answer = (0..2)
+            .find_map(|_| match result.as_mut().poll(&mut context) {
+                Poll::Ready(answer) => Some(answer),
+                Poll::Pending => None,
+            })
+            .expect("answered once the session ended");
+        assert!(
+            session.has_ended(),
+            "the session ended while the listen was polled"
+        );
+        assert_eq!(answer, None, "nothing follows the session's end");
+    }
 
     #[test]
     fn what_is_acknowledged_of_each_ask() {

@@ -2,6 +2,7 @@
 //! pending (a request id in use, a call a `notifications/cancelled` can stop).
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use tokio::sync::oneshot;
@@ -23,7 +24,7 @@ pub(crate) struct Session {
     initialized: Mutex<bool>,
     /// `clientInfo` of its `initialize`, as `name/version`: who the session's client is.
     client: Mutex<Option<String>>,
-    pending: Mutex<HashMap<Id, (u64, CancellationToken)>>,
+    pending: Mutex<HashMap<Id, Entered>>,
     serial: std::sync::atomic::AtomicU64,
     /// Told when the call that arrived last has written its journal line.
     last_turn: Mutex<Option<oneshot::Receiver<()>>>,
@@ -49,13 +50,35 @@ impl JournalSlot {
     }
 }
 
+/// A pending call as its session keeps it: what a `notifications/cancelled` for its id
+/// reaches.
+#[derive(Debug)]
+struct Entered {
+    serial: u64,
+    cancelled: CancellationToken,
+    withdrawn: Arc<AtomicBool>,
+}
+
 /// A call's place among its session's pending requests, given back when dropped.
 #[derive(Debug)]
 pub(crate) struct Pending {
     session: Arc<Session>,
     id: Id,
     serial: u64,
+    /// Cancelled when the client cancels the call or the session ends, whichever comes first.
     pub(crate) cancelled: CancellationToken,
+    /// Set, before `cancelled` is cancelled, when the client cancelled the call: which of the
+    /// two ended it, decided where it happens rather than read from two tokens after the fact
+    /// (the session's end cancels `cancelled` too, between any two such reads).
+    withdrawn: Arc<AtomicBool>,
+}
+
+impl Pending {
+    /// Whether the client cancelled the call (`notifications/cancelled`), as opposed to its
+    /// session ending; meaningful once `cancelled` is.
+    pub(crate) fn is_withdrawn(&self) -> bool {
+        self.withdrawn.load(Ordering::Acquire)
+    }
 }
 
 impl Drop for Pending {
@@ -64,7 +87,7 @@ impl Drop for Pending {
         // A cancelled call gave its id up already; it may be another call's by now.
         if pending
             .get(&self.id)
-            .is_some_and(|(serial, _)| *serial == self.serial)
+            .is_some_and(|entered| entered.serial == self.serial)
         {
             pending.remove(&self.id);
         }
@@ -132,7 +155,7 @@ impl Session {
             .clone()
     }
 
-    fn pending(&self) -> std::sync::MutexGuard<'_, HashMap<Id, (u64, CancellationToken)>> {
+    fn pending(&self) -> std::sync::MutexGuard<'_, HashMap<Id, Entered>> {
         self.pending.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
@@ -146,12 +169,21 @@ impl Session {
         let serial = self
             .serial
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        pending.insert(id.clone(), (serial, cancelled.clone()));
+        let withdrawn = Arc::new(AtomicBool::new(false));
+        pending.insert(
+            id.clone(),
+            Entered {
+                serial,
+                cancelled: cancelled.clone(),
+                withdrawn: Arc::clone(&withdrawn),
+            },
+        );
         Some(Pending {
             session: Arc::clone(self),
             id: id.clone(),
             serial,
             cancelled,
+            withdrawn,
         })
     }
 
@@ -169,15 +201,22 @@ impl Session {
         }
     }
 
-    /// A `notifications/cancelled` for `id`: the call stops and its id is free at once.
+    /// A `notifications/cancelled` for `id`: the call stops, withdrawn by its client, and its
+    /// id is free at once. A call the session's end stopped already stays stopped by the end.
     pub(crate) fn cancel(&self, id: &Id) {
-        if let Some((_, call)) = self.pending().remove(id) {
-            call.cancel();
+        let mut pending = self.pending();
+        if let Some(call) = pending.remove(id)
+            && !call.cancelled.is_cancelled()
+        {
+            call.withdrawn.store(true, Ordering::Release);
+            call.cancelled.cancel();
         }
     }
 
-    /// Ends the session: every call still running stops.
+    /// Ends the session: every call still running stops. Under the pending calls' lock, so
+    /// that a cancellation comes wholly before or wholly after it.
     pub(crate) fn end(&self) {
+        let _pending = self.pending();
         self.ended.cancel();
     }
 
@@ -201,6 +240,22 @@ impl Session {
             }
         }
         self.end();
+    }
+
+    /// A stdio session of its own on the repository's tools, for tests of what a session does.
+    #[cfg(test)]
+    pub(crate) fn alone() -> Arc<Self> {
+        let config = crate::engine::EngineConfig {
+            tools_dir: "tools".into(),
+            overrides: "overrides.json".into(),
+            clock: None,
+            seed: None,
+            stateful: false,
+        };
+        let (world, _) = crate::engine::world::World::load(&config.tools_dir, &[]);
+        let engine =
+            Engine::from_loaded(config, std::collections::BTreeMap::new(), Arc::new(world));
+        Self::new(None, Origin::Stdio, Arc::new(engine), None)
     }
 
     #[cfg(test)]
