@@ -226,17 +226,7 @@ mod tests {
     }
 
     fn fresh() -> Arc<Session> {
-        let config = crate::engine::EngineConfig {
-            tools_dir: "tools".into(),
-            overrides: "overrides.json".into(),
-            clock: None,
-            seed: None,
-            stateful: false,
-        };
-        let (world, _) = crate::engine::world::World::load(&config.tools_dir, &[]);
-        let engine =
-            Engine::from_loaded(config, std::collections::BTreeMap::new(), Arc::new(world));
-        Sessions::fresh(Origin::Http, Arc::new(engine), None)
+        Sessions::fresh(Origin::Http, Session::bare_engine(), None)
     }
 
     #[tokio::test]

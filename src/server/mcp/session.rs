@@ -242,9 +242,9 @@ impl Session {
         self.end();
     }
 
-    /// A stdio session of its own on the repository's tools, for tests of what a session does.
+    /// An engine on the repository's world, with no tools, for tests of what a session does.
     #[cfg(test)]
-    pub(crate) fn alone() -> Arc<Self> {
+    pub(crate) fn bare_engine() -> Arc<Engine> {
         let config = crate::engine::EngineConfig {
             tools_dir: "tools".into(),
             overrides: "overrides.json".into(),
@@ -253,9 +253,17 @@ impl Session {
             stateful: false,
         };
         let (world, _) = crate::engine::world::World::load(&config.tools_dir, &[]);
-        let engine =
-            Engine::from_loaded(config, std::collections::BTreeMap::new(), Arc::new(world));
-        Self::new(None, Origin::Stdio, Arc::new(engine), None)
+        Arc::new(Engine::from_loaded(
+            config,
+            std::collections::BTreeMap::new(),
+            Arc::new(world),
+        ))
+    }
+
+    /// A stdio session of its own on [`Self::bare_engine`].
+    #[cfg(test)]
+    pub(crate) fn alone() -> Arc<Self> {
+        Self::new(None, Origin::Stdio, Self::bare_engine(), None)
     }
 
     #[cfg(test)]
