@@ -91,11 +91,41 @@ pub struct Directives<'a> {
 }
 
 impl<'a> Directives<'a> {
-    /// The directives `text` starts with (after any comment); none when it does not lex.
+    /// The directives `text` starts with (after any comment); none when they do not lex.
+    /// Only the top of `text` is lexed, a `;` at a time, for as long as a directive follows:
+    /// the shipped modules and programs hold one or two lines of directives above hundreds of
+    /// lines that start-up would otherwise lex once more here. A `;` inside a directive's
+    /// string leaves a piece that does not lex, and the next `;` is tried.
     pub fn of(text: &'a str) -> Self {
-        let Ok(tokens) = Lexer::new(text).lex() else {
-            return Self::default();
-        };
+        let mut found = Self::default();
+        let mut next = 0;
+        while opens_with_directive(&text[found.end..]) {
+            // The next `;`: the end of the directive after `found`'s, unless it stands in a
+            // string or a comment.
+            next = text[next..]
+                .find(';')
+                .map_or(text.len(), |at| next + at + 1);
+            match Lexer::new(&text[..next]).lex() {
+                Ok(tokens) => {
+                    let (directives, all) = Self::read(text, &tokens);
+                    if !all {
+                        return directives;
+                    }
+                    found = directives;
+                }
+                Err(_) if next == text.len() => return Self::default(),
+                Err(_) => {}
+            }
+            if next == text.len() {
+                break;
+            }
+        }
+        found
+    }
+
+    /// The directives `tokens` (lexed from the top of `text`) start with, and whether they
+    /// are all directives, so that more may follow.
+    fn read(text: &'a str, tokens: &[Token<&'a str>]) -> (Self, bool) {
         let mut directives = Self::default();
         let mut at = 0;
         while let Some(Token(word, Tok::Word)) = tokens.get(at)
@@ -105,7 +135,7 @@ impl<'a> Directives<'a> {
                 .iter()
                 .position(|token| matches!(token, Token(";", Tok::Sym)))
             else {
-                break;
+                return (directives, false);
             };
             if *word != "module"
                 && let Some(Token(_, Tok::Str(parts))) = tokens.get(at + 1)
@@ -117,8 +147,35 @@ impl<'a> Directives<'a> {
             directives.end = offset(text, tokens[at].0) + 1;
             at += 1;
         }
-        directives
+        (directives, at == tokens.len())
     }
+}
+
+/// Whether `rest`, past whitespace and comments as jq's lexer skips them (a comment line that
+/// ends in an odd number of backslashes goes on to the next), opens with a directive's word.
+fn opens_with_directive(rest: &str) -> bool {
+    let mut rest = rest;
+    loop {
+        rest = rest.trim_start();
+        let Some(comment) = rest.strip_prefix('#') else {
+            break;
+        };
+        rest = comment;
+        loop {
+            let (line, after) = rest.split_once('\n').unwrap_or((rest, ""));
+            let line = line.strip_suffix('\r').unwrap_or(line);
+            rest = after;
+            if line.chars().rev().take_while(|c| *c == '\\').count() % 2 == 0 {
+                break;
+            }
+        }
+    }
+    ["module", "include", "import"].iter().any(|word| {
+        rest.strip_prefix(word).is_some_and(|after| {
+            !(after.starts_with(|c: char| c.is_alphanumeric() || c == '_')
+                || after.starts_with("::"))
+        })
+    })
 }
 
 impl Directives<'_> {
@@ -149,8 +206,18 @@ mod tests {
 
     #[test]
     fn directives_are_read_from_the_top_alone() {
-        let cases: [(&str, &[&str], usize); 6] = [
+        let cases: [(&str, &[&str], usize); 10] = [
             (".a", &[], 0),
+            // A `;` in a comment or in a string ends no directive.
+            ("# x; y\ninclude \"a\"; .b", &["a"], 19),
+            ("include \"a;b\"; .c", &["a;b"], 14),
+            // A comment line that ends in a backslash goes on to the next line.
+            ("# c \\\ninclude \"a\"; .b", &[], 0),
+            (
+                "include \"a\"; include \"b\"; sub(\"x\"; \"y\")",
+                &["a", "b"],
+                25,
+            ),
             ("include \"food\"; .a", &["food"], 15),
             (
                 "# a comment\ninclude \"food\";\nimport \"rides\" as r;\n.a",
