@@ -7,7 +7,7 @@
 //! alone, the run's clock is the only clock and no program ends the process. A program runs
 //! on the program threads (`pool.rs`), metered (`bounds.rs`).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -386,12 +386,26 @@ fn reads(defs: &Definitions, sources: &[&str], directives: &[Directives<'_>]) ->
     let prelude = Named::of(PRELUDE);
     let flat = Named::of(&defs.flat);
     let modules: Vec<Named<'_>> = blanked.iter().map(|text| Named::of(text)).collect();
+    // When no name is defined twice (the prelude, the flat files and the modules together),
+    // what a program reaches through every module is what it reaches through its own, since a
+    // name of a module it does not load does not compile in it: one library serves every
+    // program, put together once.
+    let mut defined = HashSet::new();
+    let shared = [&prelude, &flat]
+        .into_iter()
+        .chain(&modules)
+        .flat_map(Named::defines)
+        .all(|name| defined.insert(name));
     let mut libraries: HashMap<BTreeSet<usize>, Library<'_>> = HashMap::new();
     sources
         .iter()
         .zip(directives)
         .map(|(source, directives)| {
-            let reach = defs.reach(directives.names.iter().copied());
+            let reach = if shared {
+                (0..modules.len()).collect()
+            } else {
+                defs.reach(directives.names.iter().copied())
+            };
             let library = libraries.entry(reach).or_insert_with_key(|reach| {
                 let parts: Vec<&Named<'_>> = [&prelude, &flat]
                     .into_iter()

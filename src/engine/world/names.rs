@@ -102,6 +102,11 @@ impl<'a> Named<'a> {
         }
         named
     }
+
+    /// The names the text defines.
+    pub fn defines(&self) -> impl Iterator<Item = &'a str> + '_ {
+        self.bodies.keys().copied()
+    }
 }
 
 /// The definitions of jq texts, by name: what each one names, itself or through the
