@@ -10,6 +10,7 @@ use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method as HttpMethod, StatusCode, header};
 use axum::response::Response;
 use futures::StreamExt;
+use futures::future::Either;
 use futures::stream::{BoxStream, FuturesOrdered};
 use tokio_util::sync::CancellationToken;
 
@@ -404,6 +405,12 @@ impl Drop for EndsSession {
     }
 }
 
+/// An event of a POST's stream, as the body writes it.
+type Event = Result<Bytes, std::io::Error>;
+
+/// A reply of one message (or none) as a stream.
+type OneEvent = futures::stream::Iter<std::option::IntoIter<Event>>;
+
 /// One reply's events on a POST's stream. A held `subscriptions/listen` takes a place among
 /// the long-lived streams, as a standalone GET stream does: it ends when its subscription
 /// does, when the server shuts down, or, with an error that closes its connection, when a
@@ -412,10 +419,13 @@ fn events_of(
     reply: Reply,
     streams: &Arc<Streams>,
     shutdown: &CancellationToken,
-) -> BoxStream<'static, Result<Bytes, std::io::Error>> {
+) -> Either<OneEvent, BoxStream<'static, Event>> {
+    // A message (every call's answer) is one event, unboxed; only a listen is a stream.
     let listening = match reply {
-        Reply::Message(message) => return futures::stream::iter([Ok(event(&message))]).boxed(),
-        Reply::None | Reply::Exit(_) => return futures::stream::empty().boxed(),
+        Reply::Message(message) => {
+            return Either::Left(futures::stream::iter(Some(Ok(event(&message)))));
+        }
+        Reply::None | Reply::Exit(_) => return Either::Left(futures::stream::iter(None)),
         Reply::Listening(listening) => listening,
     };
     let acknowledged = Ok(event(listening.acknowledged()));
@@ -436,7 +446,7 @@ fn events_of(
         }
     })
     .filter_map(std::future::ready);
-    futures::stream::iter([acknowledged]).chain(ended).boxed()
+    Either::Right(futures::stream::iter([acknowledged]).chain(ended).boxed())
 }
 
 /// The standalone GET stream: one per session, open until the session or the client ends.
