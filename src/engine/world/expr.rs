@@ -132,7 +132,7 @@ pub enum ExprError {
 }
 
 /// Which text of the compilation a piece of code is in.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 enum Source {
     /// The text that picks a program.
     #[default]
@@ -243,12 +243,17 @@ impl Expr {
             .map(|index| format!("include \"{index}\";\n"))
             .collect();
         main.push_str(&dispatch(0, sources.len()));
+        // The loader reads a text again for each module that loads it, and keeps the first
+        // reading alone: a text is copied the first time only.
+        let mut handed = HashSet::new();
         let read = |import: Import<&str, Source>| -> Result<File<String, Source>, String> {
-            let file = |code: &str, path| {
-                Ok(File {
-                    code: code.to_string(),
-                    path,
-                })
+            let mut file = |code: &str, path| {
+                let code = if handed.insert(path) {
+                    code.to_string()
+                } else {
+                    String::new()
+                };
+                Ok(File { code, path })
             };
             match (import.parent, *import.path) {
                 (Source::Main, index) => {

@@ -224,8 +224,9 @@ fn mentions<'a>(token: &Token<&'a str>, names: &mut HashSet<&'a str>) {
         Token(word, Tok::Word) => {
             names.insert(word);
             // `alias::name` calls a definition of an imported module.
-            if let Some((_, name)) = word.rsplit_once("::") {
-                names.insert(name);
+            // A word holds a colon only as that `::`, so one byte search finds it.
+            if let Some(colon) = word.rfind(':') {
+                names.insert(&word[colon + 1..]);
             }
         }
         Token(symbol, Tok::Sym) => {
