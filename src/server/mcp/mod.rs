@@ -9,6 +9,7 @@ mod results;
 mod session;
 mod shapes;
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
@@ -72,12 +73,13 @@ impl Mcp {
         let tools: Vec<Map<String, Value>> = engine
             .tools()
             .map(|tool| {
-                let mut definition = tool.definition.clone();
+                // Copied only when a field is left out.
+                let mut definition = Cow::Borrowed(&tool.definition);
                 if options.no_output_schema {
-                    definition.shift_remove("outputSchema");
+                    definition.to_mut().shift_remove("outputSchema");
                 }
                 if options.no_meta {
-                    definition.shift_remove("_meta");
+                    definition.to_mut().shift_remove("_meta");
                 }
                 results::advertised_as(&definition, options.wire)
             })
