@@ -47,6 +47,42 @@ fn lint_reports_every_problem_in_every_file_with_its_line() {
     assert_eq!(run.stdout.lines().count(), 8, "{}", run.stdout);
 }
 
+/// A schema that does not compile is named at the definition's line, the input's before the
+/// output's, and only once the tool's name is its own: a duplicate is reported as that alone.
+#[test]
+fn lint_names_the_first_schema_that_does_not_compile() {
+    let project = Project::empty();
+    let broken_input = |text: String| text.replacen(r#""type": "object""#, r#""type": 5"#, 1);
+    let broken_output = |text: String| {
+        let at = text.find("outputSchema").expect("an output schema");
+        let (head, tail) = text.split_at(at);
+        format!(
+            "{head}{}",
+            tail.replacen(r#""type": "object""#, r#""type": 5"#, 1)
+        )
+    };
+    project.write("tools/good.md", &tool_file("good", OK));
+    let cases = [
+        (
+            "tools/a/input.md",
+            broken_output(broken_input(tool_file("input", OK))),
+        ),
+        ("tools/b/output.md", broken_output(tool_file("output", OK))),
+        ("tools/z/dup.md", broken_input(tool_file("good", OK))),
+    ];
+    for (path, text) in &cases {
+        project.write(path, text);
+    }
+    let run = project.run(&["lint"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_eq!(
+        run.stdout,
+        "tools/a/input.md:8: `inputSchema` is not a valid JSON Schema: 5 is not valid under any of the schemas listed in the 'anyOf' keyword\n\
+         tools/b/output.md:8: `outputSchema` is not a valid JSON Schema: 5 is not valid under any of the schemas listed in the 'anyOf' keyword\n\
+         tools/z/dup.md:1: tool \"good\" is already defined in tools/good.md\n",
+    );
+}
+
 /// A field the default profile's SDK would send otherwise (v1.6.1 leaves a false
 /// `readOnlyHint` out) is a warning naming the field and what the SDK sends: tools/list would
 /// differ from the file, though nothing is broken.
