@@ -70,7 +70,7 @@ pub(crate) struct Mcp {
 impl Mcp {
     /// The shared answers, written once: every definition as the SDK advertises it.
     pub(crate) fn new(engine: Arc<Engine>, options: &ServerOptions) -> Self {
-        let tools: Vec<Map<String, Value>> = engine
+        let definitions: Vec<Cow<'_, Map<String, Value>>> = engine
             .tools()
             .map(|tool| {
                 // Copied only when a field is left out.
@@ -81,14 +81,15 @@ impl Mcp {
                 if options.no_meta {
                     definition.to_mut().shift_remove("_meta");
                 }
-                results::advertised_as(&definition, options.wire)
+                definition
             })
             .collect();
+        let tools = results::tools_list(definitions.iter().map(|d| &**d), options.wire);
         Self {
             name: options.server_name.clone(),
             version: options.server_version.clone(),
-            tool_count: tools.len(),
-            tools: results::cacheable(&results::tools_list(&tools), options.wire),
+            tool_count: definitions.len(),
+            tools: results::cacheable(&tools, options.wire),
             widget: (!options.no_meta).then(|| Widget::new(&options.widget_domain)),
             engine,
             runs: options.runs.clone(),

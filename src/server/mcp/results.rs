@@ -83,7 +83,15 @@ pub fn advertised(definition: &Map<String, Value>) -> Map<String, Value> {
 /// of `ToolAnnotations` even when false.
 #[must_use]
 pub fn advertised_as(definition: &Map<String, Value>, profile: WireProfile) -> Map<String, Value> {
-    let tool = Tool {
+    match serde_json::to_value(sdk_tool(definition, profile)) {
+        Ok(Value::Object(tool)) => tool,
+        _ => Map::new(),
+    }
+}
+
+/// The SDK's `Tool` for `definition` under `profile`, borrowing the fields it sends as written.
+fn sdk_tool(definition: &Map<String, Value>, profile: WireProfile) -> Tool<'_> {
+    Tool {
         meta: definition.get("_meta").map(go_json::sorted),
         annotations: definition
             .get("annotations")
@@ -99,10 +107,6 @@ pub fn advertised_as(definition: &Map<String, Value>, profile: WireProfile) -> M
             .filter(|(key, _)| !TOOL_FIELDS.contains(&key.as_str()))
             .map(|(key, value)| (key.clone(), value.clone()))
             .collect(),
-    };
-    match serde_json::to_value(tool) {
-        Ok(Value::Object(tool)) => tool,
-        _ => Map::new(),
     }
 }
 
@@ -179,14 +183,18 @@ fn annotations(value: &Value, profile: WireProfile) -> Annotations<'_> {
     })
 }
 
-/// `{"tools":[…]}`, written once at start-up: the list is fixed.
-pub(crate) fn tools_list(tools: &[Map<String, Value>]) -> Vec<u8> {
+/// `{"tools":[…]}` for `definitions` as `profile`'s release advertises them, written once at
+/// start-up (the list is fixed), each straight from its definition.
+pub(crate) fn tools_list<'a>(
+    definitions: impl IntoIterator<Item = &'a Map<String, Value>>,
+    profile: WireProfile,
+) -> Vec<u8> {
     let mut out = br#"{"tools":["#.to_vec();
-    for (at, tool) in tools.iter().enumerate() {
+    for (at, definition) in definitions.into_iter().enumerate() {
         if at > 0 {
             out.push(b',');
         }
-        go_json::write(&mut out, tool, Escaping::Envelope);
+        go_json::write(&mut out, &sdk_tool(definition, profile), Escaping::Envelope);
     }
     out.extend_from_slice(b"]}");
     out
