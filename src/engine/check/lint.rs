@@ -29,9 +29,9 @@ pub fn tool_files(config: EngineConfig) -> Linted {
 }
 
 /// [`tool_files`], the engine the honesty check rendered with, and the files that loaded with
-/// a problem of their own (a program that does not compile, a schema that is not one): each is
-/// reported by that problem alone, not again by every answer the honesty check or the world's
-/// calls would compute from it.
+/// a problem of their own (one their parse found, a program that does not compile, a schema
+/// that is not one): each is reported by that problem alone, not again by every answer the
+/// honesty check or the world's calls would compute from it.
 fn checked(config: EngineConfig) -> (Linted, Engine, HashSet<PathBuf>) {
     let mut loaded = catalog::load(&config.tools_dir);
     let mut problems = std::mem::take(&mut loaded.diagnostics);
@@ -44,9 +44,12 @@ fn checked(config: EngineConfig) -> (Linted, Engine, HashSet<PathBuf>) {
     // A world that cannot be read is reported once, by its files, not again by every scenario
     // that reads it.
     let world_read = engine.world().is_ok();
-    for parsed in loaded.files.iter().filter(|p| p.diagnostics.is_empty()) {
-        if troubled.contains(&parsed.file.path) || (!world_read && world::uses_world(&parsed.file))
-        {
+    for parsed in loaded
+        .files
+        .iter()
+        .filter(|p| !troubled.contains(&p.file.path))
+    {
+        if !world_read && world::uses_world(&parsed.file) {
             continue;
         }
         if let Some(tool) = engine.tool(&parsed.file.tool) {
@@ -85,7 +88,7 @@ pub fn project(
         .loaded
         .files
         .iter()
-        .filter(|p| p.diagnostics.is_empty() && !troubled.contains(&p.file.path))
+        .filter(|p| !troubled.contains(&p.file.path))
         .map(|p| (p.file.tool.as_str(), &p.file))
         .collect();
     let world_problems = world_calls::check(&engine, &parsed);
